@@ -1,0 +1,125 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+/// True when detection must report nothing (Miri, forced-portable build, test override).
+#[inline]
+fn forced_portable() -> bool {
+    if cfg!(miri) || cfg!(tessera_backend = "portable") {
+        return true;
+    }
+    #[cfg(feature = "test-override")]
+    {
+        if let Ok(v) = std::env::var("TESSERA_FORCE_BACKEND") {
+            return v == "portable";
+        }
+    }
+    false
+}
+
+macro_rules! token {
+    ($(#[$doc:meta])* $name:ident, $arch:literal, $modname:ident, [$($feat:tt),+]) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            _private: (),
+        }
+
+        #[cfg(target_arch = $arch)]
+        cpufeatures::new!($modname, $($feat),+);
+
+        impl $name {
+            /// Returns the token when the running CPU supports every feature it stands for.
+            #[inline]
+            pub fn detect() -> Option<Self> {
+                if forced_portable() {
+                    return None;
+                }
+                #[cfg(target_arch = $arch)]
+                {
+                    if $modname::get() {
+                        return Some(Self { _private: () });
+                    }
+                }
+                None
+            }
+
+            /// Creates the token without checking the CPU.
+            ///
+            /// # Safety
+            /// The caller guarantees that the CPU supports every feature of this token.
+            #[inline]
+            pub const unsafe fn new_unchecked() -> Self {
+                Self { _private: () }
+            }
+        }
+    };
+}
+
+token!(
+    /// x86_64 AVX2.
+    X86Avx2, "x86_64", cpuid_avx2, ["avx2"]);
+token!(
+    /// x86_64 AES-NI + PCLMULQDQ + SSSE3.
+    X86AesClmul, "x86_64", cpuid_aesclmul, ["aes", "pclmulqdq", "ssse3"]);
+token!(
+    /// x86_64 AVX2 + VAES + VPCLMULQDQ (256-bit vectors).
+    X86VaesClmul, "x86_64", cpuid_vaes, ["avx2", "vaes", "vpclmulqdq"]);
+token!(
+    /// x86_64 SHA extensions (+ SSE4.1 for the message schedule).
+    X86ShaNi, "x86_64", cpuid_shani, ["sha", "sse2", "ssse3", "sse4.1"]);
+token!(
+    /// x86_64 BMI2 + ADX.
+    X86Bmi2Adx, "x86_64", cpuid_bmi2adx, ["bmi2", "adx"]);
+token!(
+    /// aarch64 Advanced SIMD (baseline on every aarch64 Linux target).
+    Aarch64Neon, "aarch64", cpuid_neon, ["neon"]);
+token!(
+    /// aarch64 AES + PMULL.
+    Aarch64AesPmull, "aarch64", cpuid_aes, ["aes"]);
+token!(
+    /// aarch64 SHA-1/SHA-256 extension.
+    Aarch64Sha2, "aarch64", cpuid_sha2, ["sha2"]);
+token!(
+    /// aarch64 SHA3 + SHA512 extensions.
+    Aarch64Sha3, "aarch64", cpuid_sha3, ["sha3"]);
+
+/// A human-readable report of the features Tessera cares about on this CPU.
+pub fn features() -> Features {
+    Features
+}
+
+/// Display wrapper returned by [`features`].
+#[derive(Debug, Clone, Copy)]
+pub struct Features;
+
+impl core::fmt::Display for Features {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let yn = |b: bool| if b { "yes" } else { "no" };
+        if cfg!(target_arch = "x86_64") {
+            write!(
+                f,
+                "x86_64: AVX2 {}, AES-NI {}, VAES {}, SHA-NI {}, BMI2/ADX {}",
+                yn(X86Avx2::detect().is_some()),
+                yn(X86AesClmul::detect().is_some()),
+                yn(X86VaesClmul::detect().is_some()),
+                yn(X86ShaNi::detect().is_some()),
+                yn(X86Bmi2Adx::detect().is_some())
+            )
+        } else if cfg!(target_arch = "aarch64") {
+            write!(
+                f,
+                "aarch64: NEON {}, AES/PMULL {}, SHA2 {}, SHA3/SHA512 {}",
+                yn(Aarch64Neon::detect().is_some()),
+                yn(Aarch64AesPmull::detect().is_some()),
+                yn(Aarch64Sha2::detect().is_some()),
+                yn(Aarch64Sha3::detect().is_some())
+            )
+        } else {
+            f.write_str("this architecture: portable only")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Backend selection for the multi-way permutation (the x1 path is portable everywhere).
+
+pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_avx2;
+
+/// A Keccak backend, carrying the capability token that proves it can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Plain Rust, one state at a time.
+    Portable,
+    /// AVX2: four independent states in the four 64-bit lanes of ymm registers.
+    #[cfg(target_arch = "x86_64")]
+    X86Avx2(tessera_cpu::X86Avx2),
+}
+
+impl Backend {
+    /// The best backend this CPU can run.
+    pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86Avx2::detect() {
+            return Backend::X86Avx2(t);
+        }
+        Backend::Portable
+    }
+
+    /// Every backend this CPU can run (portable first), for tests and benches.
+    pub fn all_available() -> impl Iterator<Item = Backend> {
+        let avx2: Option<Backend> = {
+            #[cfg(target_arch = "x86_64")]
+            {
+                tessera_cpu::X86Avx2::detect().map(Backend::X86Avx2)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                None
+            }
+        };
+        core::iter::once(Backend::Portable).chain(avx2)
+    }
+
+    /// Every backend name this crate can have on any CPU.
+    pub const KNOWN: &'static [&'static str] = &["portable", "x86_avx2"];
+
+    /// The backend's stable name (`portable`, `x86_avx2`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(_) => "x86_avx2",
+        }
+    }
+
+    /// Keccak-p[1600, rounds] on four interleaved states (`state[lane][way]`).
+    #[inline]
+    pub(crate) fn permute_x4(&self, state: &mut [[u64; 4]; 25], rounds: usize) {
+        match self {
+            Backend::Portable => portable::permute_x4(state, rounds),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::permute_x4(*t, state, rounds),
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! Portable backend: one state at a time.
+#![forbid(unsafe_code)]
+
+use crate::keccak::keccak_p;
+
+/// Keccak-p on one state.
+#[inline]
+pub(crate) fn permute(state: &mut [u64; 25], rounds: usize) {
+    keccak_p(state, rounds);
+}
+
+/// Keccak-p on four interleaved states, one after the other.
+pub(crate) fn permute_x4(state: &mut [[u64; 4]; 25], rounds: usize) {
+    for w in 0..4 {
+        let mut s = [0u64; 25];
+        for (d, l) in s.iter_mut().zip(state.iter()) {
+            *d = l[w];
+        }
+        keccak_p(&mut s, rounds);
+        for (l, v) in state.iter_mut().zip(s) {
+            l[w] = v;
+        }
+    }
+}

@@ -1,0 +1,239 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod backend;
+mod keccak;
+mod multi;
+mod sponge;
+
+pub use backend::Backend;
+pub use multi::{Shake128x2, Shake128x4, Shake256x2, Shake256x4};
+
+use sponge::Sponge;
+
+/// Errors of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// TurboSHAKE domain byte outside `0x01..=0x7F`.
+    InvalidDomain,
+    /// Multi-way inputs or outputs of differing lengths.
+    LengthMismatch,
+    /// Multi-way output length not a multiple of the rate.
+    NotBlockMultiple,
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Error::InvalidDomain => "TurboSHAKE domain byte must be in 0x01..=0x7F",
+            Error::LengthMismatch => "multi-way inputs/outputs must have equal lengths",
+            Error::NotBlockMultiple => "multi-way output length must be a multiple of the rate",
+        })
+    }
+}
+
+impl core::error::Error for Error {}
+
+macro_rules! sha3 {
+    ($(#[$doc:meta])* $name:ident, $func:ident, $n:literal) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name(Sponge);
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $name {
+            /// Digest length in bytes.
+            pub const OUTPUT_LEN: usize = $n;
+            /// Rate (block size) in bytes.
+            pub const RATE: usize = 200 - 2 * $n;
+
+            /// A fresh hasher.
+            pub const fn new() -> Self {
+                Self(Sponge::new(200 - 2 * $n, 24))
+            }
+            /// Absorbs more input.
+            pub fn update(&mut self, data: &[u8]) -> &mut Self {
+                self.0.absorb(data);
+                self
+            }
+            /// The digest of everything absorbed so far (the hasher is left unchanged).
+            pub fn finalize(&self) -> [u8; $n] {
+                let mut s = self.0.clone();
+                s.pad(0x06);
+                let mut out = [0u8; $n];
+                s.squeeze(&mut out);
+                out
+            }
+            /// The digest, then the hasher is reset to its fresh state.
+            pub fn finalize_reset(&mut self) -> [u8; $n] {
+                let out = self.finalize();
+                self.0.reset();
+                out
+            }
+        }
+
+        #[doc = concat!("One-shot ", stringify!($name), ".")]
+        pub fn $func(data: &[u8]) -> [u8; $n] {
+            let mut s = Sponge::new(200 - 2 * $n, 24);
+            s.absorb(data);
+            s.pad(0x06);
+            let mut out = [0u8; $n];
+            s.squeeze(&mut out);
+            out
+        }
+
+        #[cfg(feature = "std")]
+        impl std::io::Write for $name {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.update(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+    };
+}
+
+sha3!(
+    /// SHA3-224 (FIPS 202).
+    Sha3_224, sha3_224, 28);
+sha3!(
+    /// SHA3-256 (FIPS 202).
+    ///
+    /// ```
+    /// let d = tessera_keccak::Sha3_256::new().update(b"ab").update(b"c").finalize();
+    /// assert_eq!(d, tessera_keccak::sha3_256(b"abc"));
+    /// ```
+    Sha3_256, sha3_256, 32);
+sha3!(
+    /// SHA3-384 (FIPS 202).
+    Sha3_384, sha3_384, 48);
+sha3!(
+    /// SHA3-512 (FIPS 202).
+    Sha3_512, sha3_512, 64);
+
+/// Output reader of an extendable-output function: squeezes any length in any chunking.
+#[derive(Clone)]
+pub struct XofReader(Sponge);
+
+impl XofReader {
+    /// Fills `out` with the next output bytes.
+    pub fn read(&mut self, out: &mut [u8]) {
+        self.0.squeeze(out);
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Read for XofReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.squeeze(buf);
+        Ok(buf.len())
+    }
+}
+
+macro_rules! xof {
+    ($(#[$doc:meta])* $name:ident, $rate:literal, $rounds:literal) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            sponge: Sponge,
+            ds: u8,
+        }
+
+        impl $name {
+            /// Rate (block size) in bytes.
+            pub const RATE: usize = $rate;
+
+            /// Absorbs more input.
+            pub fn update(&mut self, data: &[u8]) -> &mut Self {
+                self.sponge.absorb(data);
+                self
+            }
+            /// Pads and returns a reader over the output (the absorbing state is left unchanged).
+            pub fn finalize_xof(&self) -> XofReader {
+                let mut s = self.sponge.clone();
+                s.pad(self.ds);
+                XofReader(s)
+            }
+        }
+
+        #[cfg(feature = "std")]
+        impl std::io::Write for $name {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.update(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+    };
+}
+
+xof!(
+    /// SHAKE128 (FIPS 202).
+    Shake128, 168, 24);
+xof!(
+    /// SHAKE256 (FIPS 202).
+    Shake256, 136, 24);
+xof!(
+    /// TurboSHAKE128 (RFC 9861): Keccak-p[1600, 12] with a 168-byte rate.
+    TurboShake128, 168, 12);
+xof!(
+    /// TurboSHAKE256 (RFC 9861): Keccak-p[1600, 12] with a 136-byte rate.
+    TurboShake256, 136, 12);
+
+macro_rules! shake_ctor {
+    ($name:ident, $func:ident) => {
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+        impl $name {
+            /// A fresh XOF.
+            pub const fn new() -> Self {
+                Self { sponge: Sponge::new(Self::RATE, 24), ds: 0x1F }
+            }
+        }
+        #[doc = concat!("One-shot ", stringify!($name), ": fills `out`.")]
+        pub fn $func(input: &[u8], out: &mut [u8]) {
+            $name::new().update(input).finalize_xof().read(out);
+        }
+    };
+}
+shake_ctor!(Shake128, shake128);
+shake_ctor!(Shake256, shake256);
+
+macro_rules! turbo_ctor {
+    ($name:ident, $func:ident) => {
+        impl $name {
+            /// A fresh TurboSHAKE with domain-separation byte `domain` (`0x01..=0x7F`).
+            pub const fn new(domain: u8) -> Result<Self, Error> {
+                if domain == 0 || domain > 0x7F {
+                    return Err(Error::InvalidDomain);
+                }
+                Ok(Self { sponge: Sponge::new(Self::RATE, 12), ds: domain })
+            }
+        }
+        #[doc = concat!("One-shot ", stringify!($name), " with domain byte `domain`: fills `out`.")]
+        ///
+        /// On an invalid domain `out` is left untouched.
+        pub fn $func(input: &[u8], domain: u8, out: &mut [u8]) -> Result<(), Error> {
+            $name::new(domain)?.update(input).finalize_xof().read(out);
+            Ok(())
+        }
+    };
+}
+turbo_ctor!(TurboShake128, turboshake128);
+turbo_ctor!(TurboShake256, turboshake256);

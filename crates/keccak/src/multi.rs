@@ -1,0 +1,126 @@
+//! Multi-way SHAKE: N independent sponges absorbed and squeezed together, for lattice sampling.
+//! The backend is chosen when the state is created.
+#![forbid(unsafe_code)]
+
+use crate::{Backend, Error};
+use zeroize::Zeroize;
+
+/// Four interleaved states plus the backend that permutes them.
+#[derive(Clone)]
+struct X4 {
+    state: [[u64; 4]; 25],
+    rate: usize,
+    backend: Backend,
+}
+
+impl Drop for X4 {
+    fn drop(&mut self) {
+        for l in self.state.iter_mut() {
+            l.zeroize();
+        }
+    }
+}
+
+impl X4 {
+    fn absorb_all(backend: Backend, rate: usize, inputs: &[&[u8]], ds: u8) -> Result<Self, Error> {
+        let n = inputs.first().map_or(0, |i| i.len());
+        if inputs.iter().any(|i| i.len() != n) {
+            return Err(Error::LengthMismatch);
+        }
+        let mut s = X4 { state: [[0; 4]; 25], rate, backend };
+        let mut off = 0;
+        loop {
+            let take = (n - off).min(rate);
+            for (w, inp) in inputs.iter().enumerate() {
+                for (i, &b) in inp[off..off + take].iter().enumerate() {
+                    s.state[i / 8][w] ^= u64::from(b) << (8 * (i % 8));
+                }
+            }
+            off += take;
+            if take < rate {
+                // Final (possibly empty) partial block: pad10*1 with domain bits.
+                for w in 0..inputs.len() {
+                    s.state[take / 8][w] ^= u64::from(ds) << (8 * (take % 8));
+                    s.state[(rate - 1) / 8][w] ^= 0x80u64 << (8 * ((rate - 1) % 8));
+                }
+                s.backend.permute_x4(&mut s.state, 24);
+                return Ok(s);
+            }
+            s.backend.permute_x4(&mut s.state, 24);
+        }
+    }
+
+    fn squeeze_blocks(&mut self, outs: &mut [&mut [u8]]) -> Result<(), Error> {
+        let n = outs.first().map_or(0, |o| o.len());
+        if outs.iter().any(|o| o.len() != n) {
+            return Err(Error::LengthMismatch);
+        }
+        if n % self.rate != 0 {
+            return Err(Error::NotBlockMultiple);
+        }
+        for blk in 0..n / self.rate {
+            for (w, out) in outs.iter_mut().enumerate() {
+                let dst = &mut out[blk * self.rate..(blk + 1) * self.rate];
+                for (c, lane) in dst.chunks_exact_mut(8).zip(self.state.iter()) {
+                    c.copy_from_slice(&lane[w].to_le_bytes());
+                }
+            }
+            self.backend.permute_x4(&mut self.state, 24);
+        }
+        Ok(())
+    }
+}
+
+macro_rules! multi {
+    ($(#[$doc:meta])* $name:ident, $ways:literal, $rate:expr) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name(X4);
+
+        impl $name {
+            /// Bytes per squeezed block.
+            pub const RATE: usize = $rate;
+
+            /// Absorbs one input per way (all of the same length) with the best backend.
+            pub fn new(inputs: [&[u8]; $ways]) -> Result<Self, Error> {
+                Self::new_with_backend(Backend::detect(), inputs)
+            }
+
+            /// As [`Self::new`] with an explicit backend (tests and benches).
+            #[doc(hidden)]
+            pub fn new_with_backend(backend: Backend, inputs: [&[u8]; $ways]) -> Result<Self, Error> {
+                X4::absorb_all(backend, $rate, &inputs, 0x1F).map(Self)
+            }
+
+            /// Squeezes whole blocks into each output; all outputs must have the same length,
+            /// a multiple of [`Self::RATE`]. On error nothing is written.
+            pub fn squeeze_blocks(&mut self, outs: [&mut [u8]; $ways]) -> Result<(), Error> {
+                let mut outs = outs;
+                self.0.squeeze_blocks(&mut outs)
+            }
+        }
+    };
+}
+
+multi!(
+    /// SHAKE128 on four inputs at once.
+    ///
+    /// ```
+    /// let mut x = tessera_keccak::Shake128x4::new([b"a", b"b", b"c", b"d"]).unwrap();
+    /// let mut o = [[0u8; 168]; 4];
+    /// let [o0, o1, o2, o3] = &mut o;
+    /// x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
+    /// let mut one = [0u8; 168];
+    /// tessera_keccak::shake128(b"c", &mut one);
+    /// assert_eq!(o[2], one);
+    /// ```
+    Shake128x4, 4, 168);
+multi!(
+    /// SHAKE256 on four inputs at once.
+    Shake256x4, 4, 136);
+multi!(
+    /// SHAKE128 on two inputs at once (uses the four-way state, two ways idle).
+    Shake128x2, 2, 168);
+multi!(
+    /// SHAKE256 on two inputs at once (uses the four-way state, two ways idle).
+    Shake256x2, 2, 136);

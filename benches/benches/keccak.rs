@@ -42,19 +42,22 @@ fn shake256_x4(c: &mut Criterion) {
     let mut g = c.benchmark_group("op=shake256-x4,size=4KiB");
     g.throughput(Throughput::Bytes(4 * size as u64));
     for be in Backend::all_available() {
-        g.bench_function(BenchmarkId::from_parameter(format!("impl=tessera/{}", be.name())), |b| {
-            let mut o = [[0u8; 136]; 4];
-            b.iter(|| {
-                let mut x = tessera_keccak::Shake256x4::new_with_backend(
-                    be,
-                    [ins[0], ins[1], ins[2], ins[3]],
-                )
-                .unwrap();
-                let [o0, o1, o2, o3] = &mut o;
-                x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
-                black_box(&o);
-            })
-        });
+        g.bench_function(
+            BenchmarkId::from_parameter(format!("impl=tessera/{}", be.name())),
+            |b| {
+                let mut o = [[0u8; 136]; 4];
+                b.iter(|| {
+                    let mut x = tessera_keccak::Shake256x4::new_with_backend(
+                        be,
+                        [ins[0], ins[1], ins[2], ins[3]],
+                    )
+                    .unwrap();
+                    let [o0, o1, o2, o3] = &mut o;
+                    x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
+                    black_box(&o);
+                })
+            },
+        );
     }
     if std::arch::is_x86_feature_detected!("avx2") {
         g.bench_function("impl=libcrux-sha3", |b| {

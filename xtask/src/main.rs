@@ -1,1 +1,405 @@
-fn main() {}
+//! `cargo xtask test [--quick]`: the whole test matrix, ending with one table.
+//! `cargo xtask bench [--full] [FILTER]`: criterion benches against peers, as markdown tables.
+//! `cargo xtask vectors`: checks the sha256 of the official vector files against the manifest.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Crates with portable code that Miri and the emulated legs run.
+const PRIMITIVES: &[&str] = &["tessera-cpu", "tessera-keccak"];
+/// Crates that have x86 backends (run under qemu-x86_64 CPUs).
+const X86_CRATES: &[&str] = &["tessera-keccak"];
+const AARCH64: &str = "aarch64-unknown-linux-gnu";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn ci() -> bool {
+    std::env::var_os("CI").is_some()
+}
+
+fn have(tool: &str, arg: &str) -> bool {
+    Command::new(tool)
+        .arg(arg)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+fn has_target(t: &str) -> bool {
+    Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|l| l.trim() == t)
+        })
+        .unwrap_or(false)
+}
+
+enum Outcome {
+    Pass,
+    Fail,
+    Skip(String),
+}
+
+struct Leg {
+    name: String,
+    outcome: Outcome,
+    secs: f64,
+}
+
+fn run(name: &str, cmd: &mut Command) -> Leg {
+    eprintln!("\n=== leg: {name}\n    {cmd:?}");
+    let t = Instant::now();
+    let ok = cmd
+        .current_dir(root())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    Leg {
+        name: name.into(),
+        outcome: if ok { Outcome::Pass } else { Outcome::Fail },
+        secs: t.elapsed().as_secs_f64(),
+    }
+}
+
+fn skip(name: &str, why: &str) -> Leg {
+    eprintln!("\n!!! WARNING: leg {name} SKIPPED: {why}");
+    Leg {
+        name: name.into(),
+        outcome: Outcome::Skip(why.into()),
+        secs: 0.0,
+    }
+}
+
+fn cargo(args: &[&str]) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.args(args);
+    c
+}
+
+fn with_pkgs(mut c: Command, pkgs: &[&str]) -> Command {
+    for p in pkgs {
+        c.args(["-p", p]);
+    }
+    c
+}
+
+fn test(quick: bool) -> bool {
+    println!("{}", tessera_cpu::features());
+    let mut legs = Vec::new();
+    legs.push(run("fmt --check", &mut cargo(&["fmt", "--all", "--check"])));
+    legs.push(run(
+        "clippy host (workspace, all targets, incl. benches check)",
+        &mut cargo(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    ));
+    // Native: every backend this CPU has must be exercised (CI names them).
+    let mut native = cargo(&["test", "--workspace", "--exclude", "tessera-benches"]);
+    if let Ok(v) = std::env::var("TESSERA_EXPECT_BACKENDS") {
+        native.env("TESSERA_EXPECT_BACKENDS", v);
+    } else if ci() {
+        eprintln!(
+            "CI without TESSERA_EXPECT_BACKENDS: the native leg cannot prove its backends ran"
+        );
+        legs.push(Leg {
+            name: "native expectations".into(),
+            outcome: Outcome::Fail,
+            secs: 0.0,
+        });
+    }
+    legs.push(run(
+        "native tests (expected backends asserted)",
+        &mut native,
+    ));
+    if !quick {
+        let mut forced = with_pkgs(cargo(&["test", "--tests"]), PRIMITIVES);
+        forced
+            .env("TESSERA_FORCE_BACKEND", "portable")
+            .env("TESSERA_EXPECT_BACKENDS", "portable");
+        legs.push(run("forced portable (TESSERA_FORCE_BACKEND)", &mut forced));
+
+        // Emulated x86 CPUs run the real dispatcher; the expected set is exact.
+        for (cpu, expect) in [
+            ("Nehalem", "portable"),
+            ("Westmere", "portable"),
+            ("Haswell", "portable,x86_avx2"),
+        ] {
+            let name = format!("qemu-x86_64 -cpu {cpu}");
+            if !have("qemu-x86_64", "--version") {
+                legs.push(skip(
+                    &name,
+                    "qemu-x86_64 not installed (apt-get install qemu-user)",
+                ));
+                continue;
+            }
+            let mut c = with_pkgs(cargo(&["test", "--tests"]), X86_CRATES);
+            c.env(
+                "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
+                format!("qemu-x86_64 -cpu {cpu}"),
+            )
+            .env("TESSERA_EXPECT_BACKENDS", expect);
+            legs.push(run(&name, &mut c));
+        }
+
+        let aarch64_ok = has_target(AARCH64)
+            && have("aarch64-linux-gnu-gcc", "--version")
+            && have("qemu-aarch64", "--version");
+        if aarch64_ok {
+            let mut c = with_pkgs(
+                cargo(&["clippy", "--target", AARCH64, "--all-targets"]),
+                &["tessera-cpu", "tessera-testkit", "tessera-keccak"],
+            );
+            c.args(["--", "-D", "warnings"]);
+            legs.push(run("clippy aarch64", &mut c));
+            for cpu in ["max", "cortex-a53"] {
+                let mut c = with_pkgs(cargo(&["test", "--tests", "--target", AARCH64]), PRIMITIVES);
+                c.env("QEMU_CPU", cpu)
+                    .env("TESSERA_EXPECT_BACKENDS", "portable");
+                legs.push(run(&format!("aarch64 qemu QEMU_CPU={cpu}"), &mut c));
+            }
+        } else {
+            let why = "needs rustup target aarch64-unknown-linux-gnu, aarch64-linux-gnu-gcc, qemu-aarch64";
+            legs.push(skip("clippy aarch64", why));
+            legs.push(skip("aarch64 qemu QEMU_CPU=max", why));
+            legs.push(skip("aarch64 qemu QEMU_CPU=cortex-a53", why));
+        }
+
+        let miri_ok = Command::new("cargo")
+            .args(["+nightly", "miri", "--version"])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false);
+        for (name, target) in [
+            ("miri host", None),
+            ("miri s390x (big-endian)", Some("s390x-unknown-linux-gnu")),
+        ] {
+            if !miri_ok {
+                legs.push(skip(name, "nightly miri not installed (rustup component add miri rust-src --toolchain nightly)"));
+                continue;
+            }
+            let mut c = Command::new("cargo");
+            c.args(["+nightly", "miri", "test", "--lib"]);
+            if let Some(t) = target {
+                c.args(["--target", t]);
+            }
+            for p in PRIMITIVES {
+                c.args(["-p", p]);
+            }
+            legs.push(run(name, &mut c));
+        }
+    }
+
+    println!("\n| leg | result | time |\n|---|---|---|");
+    let mut ok = true;
+    let (mut pass, mut fail, mut skipped) = (0, 0, 0);
+    for l in &legs {
+        let r = match &l.outcome {
+            Outcome::Pass => {
+                pass += 1;
+                "pass".to_string()
+            }
+            Outcome::Fail => {
+                fail += 1;
+                ok = false;
+                "FAIL".to_string()
+            }
+            Outcome::Skip(why) => {
+                skipped += 1;
+                if ci() {
+                    ok = false;
+                }
+                format!(
+                    "SKIPPED ({why}){}",
+                    if ci() { " - a failure under CI" } else { "" }
+                )
+            }
+        };
+        println!("| {} | {} | {:.0} s |", l.name, r, l.secs);
+    }
+    println!("\nlegs: {pass} passed, {fail} failed, {skipped} skipped");
+    ok
+}
+
+fn bench(full: bool, filter: Option<&str>) -> bool {
+    let crit = root().join("target/criterion");
+    let _ = std::fs::remove_dir_all(&crit);
+    let mut c = cargo(&["bench", "-p", "tessera-benches", "--"]);
+    if full {
+        c.args(["--warm-up-time", "3", "--measurement-time", "10"]);
+    } else {
+        c.args([
+            "--warm-up-time",
+            "1",
+            "--measurement-time",
+            "3",
+            "--sample-size",
+            "30",
+        ]);
+    }
+    if let Some(f) = filter {
+        c.arg(f);
+    }
+    if !run("bench", &mut c).outcome.is_pass() {
+        return false;
+    }
+    let report = report(&crit);
+    println!("\n{report}");
+    let dir = root().join("target/tessera-bench");
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join("report.md"), &report);
+    println!("written to target/tessera-bench/report.md");
+    true
+}
+
+impl Outcome {
+    fn is_pass(&self) -> bool {
+        matches!(self, Outcome::Pass)
+    }
+}
+
+struct Row {
+    group: String,
+    func: String,
+    median_ns: f64,
+    bytes: Option<f64>,
+}
+
+fn collect(dir: &Path, rows: &mut Vec<Row>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n == "new") {
+                let b = std::fs::read_to_string(p.join("benchmark.json")).ok();
+                let s = std::fs::read_to_string(p.join("estimates.json")).ok();
+                if let (Some(b), Some(s)) = (b, s) {
+                    let b: serde_json::Value = serde_json::from_str(&b).unwrap_or_default();
+                    let s: serde_json::Value = serde_json::from_str(&s).unwrap_or_default();
+                    rows.push(Row {
+                        group: b["group_id"].as_str().unwrap_or("?").into(),
+                        func: b["function_id"]
+                            .as_str()
+                            .or(b["value_str"].as_str())
+                            .unwrap_or("?")
+                            .into(),
+                        median_ns: s["median"]["point_estimate"].as_f64().unwrap_or(f64::NAN),
+                        bytes: b["throughput"]["Bytes"].as_f64(),
+                    });
+                }
+            } else {
+                collect(&p, rows);
+            }
+        }
+    }
+}
+
+fn fmt_time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.1} ns")
+    }
+}
+
+fn report(crit: &Path) -> String {
+    let mut rows = Vec::new();
+    collect(crit, &mut rows);
+    rows.sort_by(|a, b| (&a.group, &a.func).cmp(&(&b.group, &b.func)));
+    let mut out = format!("# Tessera benchmarks\n\n{}\n", tessera_cpu::features());
+    let mut groups: Vec<&str> = rows.iter().map(|r| r.group.as_str()).collect();
+    groups.dedup();
+    for g in groups {
+        let rs: Vec<&Row> = rows.iter().filter(|r| r.group == g).collect();
+        let best = rs
+            .iter()
+            .filter(|r| r.func.starts_with("impl=tessera"))
+            .map(|r| r.median_ns)
+            .fold(f64::INFINITY, f64::min);
+        out += &format!(
+            "\n## {g}\n\n| impl | median | throughput | time / best tessera (>1: tessera faster) |\n|---|---|---|---|\n"
+        );
+        for r in rs {
+            let tp = r
+                .bytes
+                .map(|b| format!("{:.2} GB/s", b / r.median_ns))
+                .unwrap_or_else(|| format!("{:.0} op/s", 1e9 / r.median_ns));
+            out += &format!(
+                "| {} | {} | {} | {:.2}x |\n",
+                r.func,
+                fmt_time(r.median_ns),
+                tp,
+                r.median_ns / best
+            );
+        }
+    }
+    out
+}
+
+fn vectors() -> bool {
+    let manifest = root().join("vectors/manifest.tsv");
+    let Ok(text) = std::fs::read_to_string(&manifest) else {
+        eprintln!("missing {}", manifest.display());
+        return false;
+    };
+    let base = std::env::var("TESSERA_VECTORS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root().join("../shared/vectors"));
+    let mut ok = true;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (file, sha) = (f[0], f[f.len() - 1]);
+        let p = base.join(file);
+        let got = Command::new("sha256sum").arg(&p).output().ok().map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        });
+        let good = got.as_deref() == Some(sha);
+        ok &= good;
+        println!(
+            "{} {file}",
+            if good { "ok     " } else { "MISMATCH/MISSING" }
+        );
+    }
+    ok
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let ok = match args.first().map(String::as_str) {
+        Some("test") => test(args.iter().any(|a| a == "--quick")),
+        Some("bench") => bench(
+            args.iter().any(|a| a == "--full"),
+            args.iter()
+                .skip(1)
+                .find(|a| !a.starts_with("--"))
+                .map(String::as_str),
+        ),
+        Some("vectors") => vectors(),
+        _ => {
+            eprintln!("usage: cargo xtask test [--quick] | bench [--full] [FILTER] | vectors");
+            false
+        }
+    };
+    std::process::exit(if ok { 0 } else { 1 });
+}

@@ -71,7 +71,11 @@ pub(crate) fn keccak_p<L: Lane>(a: &mut [L; 25], rounds: usize) {
         // theta
         let mut c = [a[0]; 5];
         for x in 0..5 {
-            c[x] = a[x].xor(a[x + 5]).xor(a[x + 10]).xor(a[x + 15]).xor(a[x + 20]);
+            c[x] = a[x]
+                .xor(a[x + 5])
+                .xor(a[x + 10])
+                .xor(a[x + 15])
+                .xor(a[x + 20]);
         }
         for x in 0..5 {
             let d = c[(x + 4) % 5].xor(c[(x + 1) % 5].rotl(1));

@@ -27,7 +27,11 @@ impl X4 {
         if inputs.iter().any(|i| i.len() != n) {
             return Err(Error::LengthMismatch);
         }
-        let mut s = X4 { state: [[0; 4]; 25], rate, backend };
+        let mut s = X4 {
+            state: [[0; 4]; 25],
+            rate,
+            backend,
+        };
         let mut off = 0;
         loop {
             let take = (n - off).min(rate);

@@ -27,7 +27,12 @@ fn xor_byte(state: &mut [u64; 25], i: usize, b: u8) {
 
 impl Sponge {
     pub(crate) const fn new(rate: usize, rounds: usize) -> Self {
-        Sponge { state: [0; 25], pos: 0, rate, rounds }
+        Sponge {
+            state: [0; 25],
+            pos: 0,
+            rate,
+            rounds,
+        }
     }
 
     pub(crate) fn reset(&mut self) {

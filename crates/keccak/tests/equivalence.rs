@@ -14,9 +14,15 @@ fn x4_one_shot(be: Backend, rate: usize, ins: [&[u8]; 4], blocks: usize) -> [Vec
     let mut o: [Vec<u8>; 4] = core::array::from_fn(|_| vec![0u8; blocks * rate]);
     let [o0, o1, o2, o3] = &mut o;
     if rate == 168 {
-        Shake128x4::new_with_backend(be, ins).unwrap().squeeze_blocks([o0, o1, o2, o3]).unwrap();
+        Shake128x4::new_with_backend(be, ins)
+            .unwrap()
+            .squeeze_blocks([o0, o1, o2, o3])
+            .unwrap();
     } else {
-        Shake256x4::new_with_backend(be, ins).unwrap().squeeze_blocks([o0, o1, o2, o3]).unwrap();
+        Shake256x4::new_with_backend(be, ins)
+            .unwrap()
+            .squeeze_blocks([o0, o1, o2, o3])
+            .unwrap();
     }
     o
 }
@@ -65,7 +71,12 @@ proptest! {
 #[test]
 fn x4_squeeze_in_several_calls() {
     for be in Backend::all_available() {
-        let ins = [&[1u8; 40][..], &[2u8; 40][..], &[3u8; 40][..], &[4u8; 40][..]];
+        let ins = [
+            &[1u8; 40][..],
+            &[2u8; 40][..],
+            &[3u8; 40][..],
+            &[4u8; 40][..],
+        ];
         let whole = x4_one_shot(be, 168, ins, 3);
         let mut x = Shake128x4::new_with_backend(be, ins).unwrap();
         let mut parts = [[0u8; 168]; 4];
@@ -73,7 +84,12 @@ fn x4_squeeze_in_several_calls() {
             let [p0, p1, p2, p3] = &mut parts;
             x.squeeze_blocks([p0, p1, p2, p3]).unwrap();
             for w in 0..4 {
-                assert_eq!(&parts[w][..], &whole[w][b * 168..(b + 1) * 168], "{}", be.name());
+                assert_eq!(
+                    &parts[w][..],
+                    &whole[w][b * 168..(b + 1) * 168],
+                    "{}",
+                    be.name()
+                );
             }
         }
     }
@@ -81,11 +97,17 @@ fn x4_squeeze_in_several_calls() {
 
 #[test]
 fn x4_rejects_bad_lengths() {
-    assert!(matches!(Shake128x4::new([b"a", b"b", b"cc", b"d"]), Err(Error::LengthMismatch)));
+    assert!(matches!(
+        Shake128x4::new([b"a", b"b", b"cc", b"d"]),
+        Err(Error::LengthMismatch)
+    ));
     let mut x = Shake256x4::new([b"a", b"b", b"c", b"d"]).unwrap();
     let mut o = [[0x55u8; 100]; 4];
     let [o0, o1, o2, o3] = &mut o;
-    assert_eq!(x.squeeze_blocks([o0, o1, o2, o3]), Err(Error::NotBlockMultiple));
+    assert_eq!(
+        x.squeeze_blocks([o0, o1, o2, o3]),
+        Err(Error::NotBlockMultiple)
+    );
     assert_eq!(o, [[0x55u8; 100]; 4], "nothing written on error");
 }
 

@@ -33,10 +33,17 @@ fn sha3_short_and_long() {
     let mut n = 0;
     for bits in [224, 256, 384, 512] {
         for kind in ["ShortMsg", "LongMsg"] {
-            let Some(recs) = cavp::load(&format!("SHA3_{bits}{kind}.rsp")) else { continue };
+            let Some(recs) = cavp::load(&format!("SHA3_{bits}{kind}.rsp")) else {
+                continue;
+            };
             for r in &recs {
                 let m = msg(r);
-                assert_eq!(sha3(bits, &m), r.hex("MD"), "SHA3-{bits} {kind} Len={}", r.int("Len"));
+                assert_eq!(
+                    sha3(bits, &m),
+                    r.hex("MD"),
+                    "SHA3-{bits} {kind} Len={}",
+                    r.int("Len")
+                );
                 // Incremental, in two uneven pieces.
                 let split = m.len() / 3;
                 let inc = match bits {
@@ -58,14 +65,21 @@ fn sha3_short_and_long() {
 #[test]
 fn sha3_monte() {
     for bits in [224, 256, 384, 512] {
-        let Some(recs) = cavp::load(&format!("SHA3_{bits}Monte.rsp")) else { continue };
+        let Some(recs) = cavp::load(&format!("SHA3_{bits}Monte.rsp")) else {
+            continue;
+        };
         let mut md = recs[0].hex("Seed");
         let mut checked = 0;
         for r in recs.iter().filter(|r| r.fields.contains_key("MD")) {
             for _ in 0..1000 {
                 md = sha3(bits, &md);
             }
-            assert_eq!(md, r.hex("MD"), "SHA3-{bits} Monte COUNT={}", r.get("COUNT"));
+            assert_eq!(
+                md,
+                r.hex("MD"),
+                "SHA3-{bits} Monte COUNT={}",
+                r.get("COUNT")
+            );
             checked += 1;
         }
         assert_eq!(checked, 100);
@@ -77,10 +91,16 @@ fn shake_short_and_long() {
     let mut n = 0;
     for bits in [128, 256] {
         for kind in ["ShortMsg", "LongMsg"] {
-            let Some(recs) = cavp::load(&format!("SHAKE{bits}{kind}.rsp")) else { continue };
+            let Some(recs) = cavp::load(&format!("SHAKE{bits}{kind}.rsp")) else {
+                continue;
+            };
             for r in &recs {
                 let expect = r.hex("Output");
-                assert_eq!(shake(bits, &msg(r), expect.len()), expect, "SHAKE{bits} {kind}");
+                assert_eq!(
+                    shake(bits, &msg(r), expect.len()),
+                    expect,
+                    "SHAKE{bits} {kind}"
+                );
                 n += 1;
             }
         }
@@ -91,13 +111,19 @@ fn shake_short_and_long() {
 #[test]
 fn shake_variable_out() {
     for bits in [128, 256] {
-        let Some(recs) = cavp::load(&format!("SHAKE{bits}VariableOut.rsp")) else { continue };
+        let Some(recs) = cavp::load(&format!("SHAKE{bits}VariableOut.rsp")) else {
+            continue;
+        };
         let mut n = 0;
         for r in recs.iter().filter(|r| r.fields.contains_key("Output")) {
             let expect = r.hex("Output");
             assert_eq!(r.int("Outputlen").div_ceil(8), expect.len());
             let m = r.hex("Msg");
-            assert_eq!(shake(bits, &m, expect.len()), expect, "SHAKE{bits} VariableOut");
+            assert_eq!(
+                shake(bits, &m, expect.len()),
+                expect,
+                "SHAKE{bits} VariableOut"
+            );
             // The same output read in 1-, 7- and 13-byte chunks.
             for chunk in [1, 7, 13] {
                 let mut rd = match bits {
@@ -120,9 +146,18 @@ fn shake_variable_out() {
 #[test]
 fn shake_monte() {
     for bits in [128, 256] {
-        let Some(recs) = cavp::load(&format!("SHAKE{bits}Monte.rsp")) else { continue };
+        let Some(recs) = cavp::load(&format!("SHAKE{bits}Monte.rsp")) else {
+            continue;
+        };
         let hdr = |k: &str| -> usize {
-            recs[0].headers.iter().find(|(h, _)| h.starts_with(k)).expect(k).1.parse().unwrap()
+            recs[0]
+                .headers
+                .iter()
+                .find(|(h, _)| h.starts_with(k))
+                .expect(k)
+                .1
+                .parse()
+                .unwrap()
         };
         let min = hdr("Minimum Output Length") / 8;
         let max = hdr("Maximum Output Length") / 8;
@@ -135,10 +170,16 @@ fn shake_monte() {
                 let k = output.len().min(16);
                 m[..k].copy_from_slice(&output[..k]);
                 output = shake(bits, &m, out_len);
-                let right = u16::from_be_bytes([output[output.len() - 2], output[output.len() - 1]]);
+                let right =
+                    u16::from_be_bytes([output[output.len() - 2], output[output.len() - 1]]);
                 out_len = min + (right as usize % (max - min + 1));
             }
-            assert_eq!(output, r.hex("Output"), "SHAKE{bits} Monte COUNT={}", r.get("COUNT"));
+            assert_eq!(
+                output,
+                r.hex("Output"),
+                "SHAKE{bits} Monte COUNT={}",
+                r.get("COUNT")
+            );
             checked += 1;
         }
         assert_eq!(checked, 100);

@@ -75,6 +75,9 @@ token!(
     /// x86_64 BMI2 + ADX.
     X86Bmi2Adx, "x86_64", cpuid_bmi2adx, ["bmi2", "adx"]);
 token!(
+    /// x86_64 BMI1 + BMI2 (ANDN, RORX: scalar Keccak).
+    X86Bmi, "x86_64", cpuid_bmi, ["bmi1", "bmi2"]);
+token!(
     /// aarch64 Advanced SIMD (baseline on every aarch64 Linux target).
     Aarch64Neon, "aarch64", cpuid_neon, ["neon"]);
 token!(

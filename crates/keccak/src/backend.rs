@@ -3,6 +3,37 @@
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_bmi;
+
+/// Backend of the single-state permutation (SHA-3, SHAKE, TurboSHAKE), decided when a hasher
+/// is created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum X1 {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    X86Bmi(tessera_cpu::X86Bmi),
+}
+
+impl X1 {
+    #[inline]
+    pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86Bmi::detect() {
+            return X1::X86Bmi(t);
+        }
+        X1::Portable
+    }
+
+    #[inline(always)]
+    pub(crate) fn permute(self, state: &mut [u64; 25], rounds: usize) {
+        match self {
+            X1::Portable => portable::permute(state, rounds),
+            #[cfg(target_arch = "x86_64")]
+            X1::X86Bmi(t) => x86_bmi::permute(t, state, rounds),
+        }
+    }
+}
 
 /// A Keccak backend, carrying the capability token that proves it can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -57,7 +57,7 @@ macro_rules! sha3 {
             pub const RATE: usize = 200 - 2 * $n;
 
             /// A fresh hasher.
-            pub const fn new() -> Self {
+            pub fn new() -> Self {
                 Self(Sponge::new(200 - 2 * $n, 24))
             }
             /// Absorbs more input.
@@ -202,7 +202,7 @@ macro_rules! shake_ctor {
         }
         impl $name {
             /// A fresh XOF.
-            pub const fn new() -> Self {
+            pub fn new() -> Self {
                 Self {
                     sponge: Sponge::new(Self::RATE, 24),
                     ds: 0x1F,
@@ -222,7 +222,7 @@ macro_rules! turbo_ctor {
     ($name:ident, $func:ident) => {
         impl $name {
             /// A fresh TurboSHAKE with domain-separation byte `domain` (`0x01..=0x7F`).
-            pub const fn new(domain: u8) -> Result<Self, Error> {
+            pub fn new(domain: u8) -> Result<Self, Error> {
                 if domain == 0 || domain > 0x7F {
                     return Err(Error::InvalidDomain);
                 }

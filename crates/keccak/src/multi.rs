@@ -36,8 +36,15 @@ impl X4 {
         loop {
             let take = (n - off).min(rate);
             for (w, inp) in inputs.iter().enumerate() {
-                for (i, &b) in inp[off..off + take].iter().enumerate() {
-                    s.state[i / 8][w] ^= u64::from(b) << (8 * (i % 8));
+                let block = &inp[off..off + take];
+                let mut lanes = block.chunks_exact(8);
+                for (l, c) in s.state.iter_mut().zip(&mut lanes) {
+                    l[w] ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                }
+                let tail = lanes.remainder();
+                let base = take - tail.len();
+                for (i, &b) in tail.iter().enumerate() {
+                    s.state[(base + i) / 8][w] ^= u64::from(b) << (8 * ((base + i) % 8));
                 }
             }
             off += take;
@@ -59,7 +66,7 @@ impl X4 {
         if outs.iter().any(|o| o.len() != n) {
             return Err(Error::LengthMismatch);
         }
-        if n % self.rate != 0 {
+        if !n.is_multiple_of(self.rate) {
             return Err(Error::NotBlockMultiple);
         }
         for blk in 0..n / self.rate {

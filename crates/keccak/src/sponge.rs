@@ -2,7 +2,7 @@
 //! absorbing and squeezing so any chunking of input and output gives the same result.
 #![forbid(unsafe_code)]
 
-use crate::backend::portable::permute;
+use crate::backend::X1;
 use zeroize::Zeroize;
 
 #[derive(Clone)]
@@ -12,6 +12,7 @@ pub(crate) struct Sponge {
     pos: usize,
     rate: usize,
     rounds: usize,
+    backend: X1,
 }
 
 impl Drop for Sponge {
@@ -26,12 +27,14 @@ fn xor_byte(state: &mut [u64; 25], i: usize, b: u8) {
 }
 
 impl Sponge {
-    pub(crate) const fn new(rate: usize, rounds: usize) -> Self {
+    /// A fresh sponge; the permutation backend is decided here, once.
+    pub(crate) fn new(rate: usize, rounds: usize) -> Self {
         Sponge {
             state: [0; 25],
             pos: 0,
             rate,
             rounds,
+            backend: X1::detect(),
         }
     }
 
@@ -47,7 +50,7 @@ impl Sponge {
             data = &data[1..];
             self.pos += 1;
             if self.pos == self.rate {
-                permute(&mut self.state, self.rounds);
+                self.backend.permute(&mut self.state, self.rounds);
                 self.pos = 0;
             }
         }
@@ -57,7 +60,7 @@ impl Sponge {
             for (l, c) in self.state.iter_mut().zip(block.chunks_exact(8)) {
                 *l ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
             }
-            permute(&mut self.state, self.rounds);
+            self.backend.permute(&mut self.state, self.rounds);
             data = rest;
         }
         for &b in data {
@@ -71,7 +74,7 @@ impl Sponge {
     pub(crate) fn pad(&mut self, ds: u8) {
         xor_byte(&mut self.state, self.pos, ds);
         xor_byte(&mut self.state, self.rate - 1, 0x80);
-        permute(&mut self.state, self.rounds);
+        self.backend.permute(&mut self.state, self.rounds);
         self.pos = 0;
     }
 
@@ -79,7 +82,7 @@ impl Sponge {
     pub(crate) fn squeeze(&mut self, out: &mut [u8]) {
         for o in out {
             if self.pos == self.rate {
-                permute(&mut self.state, self.rounds);
+                self.backend.permute(&mut self.state, self.rounds);
                 self.pos = 0;
             }
             *o = (self.state[self.pos / 8] >> (8 * (self.pos % 8))) as u8;

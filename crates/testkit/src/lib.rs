@@ -46,7 +46,7 @@ pub mod hex {
     /// Decodes a hex string (case-insensitive, no separators). Panics on bad input (tests only).
     pub fn decode(s: &str) -> Vec<u8> {
         let s = s.trim();
-        assert!(s.len() % 2 == 0, "odd-length hex: {s}");
+        assert!(s.len().is_multiple_of(2), "odd-length hex: {s}");
         (0..s.len())
             .step_by(2)
             .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("bad hex"))

@@ -18,7 +18,8 @@ fn sha3_256(c: &mut Criterion) {
         let data = &buf[off..off + size];
         let mut g = c.benchmark_group(format!("op=sha3-256,size={label}"));
         g.throughput(Throughput::Bytes(size as u64));
-        g.bench_function("impl=tessera/portable", |b| {
+        let name = format!("impl=tessera/{}", tessera_keccak::x1_backend_name());
+        g.bench_function(&name, |b| {
             b.iter(|| tessera_keccak::sha3_256(black_box(data)))
         });
         g.bench_function("impl=aws-lc-rs", |b| {

@@ -25,6 +25,14 @@ impl X1 {
         X1::Portable
     }
 
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            X1::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            X1::X86Bmi(_) => "x86_bmi",
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn permute(self, state: &mut [u64; 25], rounds: usize) {
         match self {

@@ -45,6 +45,22 @@ impl core::fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
+/// `std::io::Write` for a hasher, so `std::io::copy(&mut reader, &mut hasher)` hashes a stream.
+macro_rules! impl_write {
+    ($name:ident) => {
+        #[cfg(feature = "std")]
+        impl std::io::Write for $name {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.update(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+    };
+}
+
 macro_rules! sha3 {
     ($(#[$doc:meta])* $name:ident, $func:ident, $n:literal) => {
         $(#[$doc])*
@@ -98,16 +114,7 @@ macro_rules! sha3 {
             out
         }
 
-        #[cfg(feature = "std")]
-        impl std::io::Write for $name {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.update(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
+        impl_write!($name);
     };
 }
 
@@ -174,16 +181,7 @@ macro_rules! xof {
             }
         }
 
-        #[cfg(feature = "std")]
-        impl std::io::Write for $name {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.update(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
+        impl_write!($name);
     };
 }
 
@@ -299,6 +297,22 @@ mod tests {
             r.read(c);
         }
         assert_eq!(a, b);
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn io_write_and_read() {
+        use std::io::{Read, Write};
+        let mut h = Sha3_256::new();
+        h.write_all(b"abc").unwrap();
+        assert_eq!(h.finalize(), sha3_256(b"abc"));
+        let mut r = Shake128::new().finalize_xof();
+        let mut o = [0u8; 32];
+        r.read_exact(&mut o).unwrap();
+        assert_eq!(
+            o,
+            hex("7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26")
+        );
     }
 
     #[test]

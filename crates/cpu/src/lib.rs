@@ -40,7 +40,7 @@ macro_rules! token {
                 }
                 #[cfg(target_arch = $arch)]
                 {
-                    if $modname::get() {
+                    if $modname::get() && extra::$modname() {
                         return Some(Self { _private: () });
                     }
                 }
@@ -59,6 +59,48 @@ macro_rules! token {
     };
 }
 
+/// Checks that `cpufeatures` cannot make on its own.
+#[allow(dead_code)]
+mod extra {
+    /// Default: nothing beyond what `cpufeatures` checked.
+    macro_rules! none {
+        ($($f:ident),*) => { $(#[inline] pub(crate) fn $f() -> bool { true })* };
+    }
+    none!(
+        cpuid_avx2,
+        cpuid_aesclmul,
+        cpuid_shani,
+        cpuid_bmi2adx,
+        cpuid_bmi,
+        cpuid_neon,
+        cpuid_aes,
+        cpuid_sha2,
+        cpuid_sha3
+    );
+
+    /// VAES and VPCLMULQDQ on 256-bit vectors need only the YMM state (checked through the
+    /// `avx2` feature), but `cpufeatures` 0.2 and 0.3 also require the AVX-512 ZMM state, so on
+    /// AVX2-only CPUs with VAES (AMD Zen 3/4 client parts, Intel Alder Lake) they report it absent.
+    /// Read CPUID leaf 7 ourselves; the token also lists `avx2`, so the OS has enabled YMM.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn cpuid_vaes() -> bool {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        static CACHE: AtomicU8 = AtomicU8::new(0);
+        match CACHE.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let leaf7 = core::arch::x86_64::__cpuid_count(7, 0);
+                let yes = (leaf7.ecx >> 9) & 1 == 1 && (leaf7.ecx >> 10) & 1 == 1;
+                CACHE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+                yes
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    none!(cpuid_vaes);
+}
+
 token!(
     /// x86_64 AVX2.
     X86Avx2, "x86_64", cpuid_avx2, ["avx2"]);
@@ -67,7 +109,7 @@ token!(
     X86AesClmul, "x86_64", cpuid_aesclmul, ["aes", "pclmulqdq", "ssse3"]);
 token!(
     /// x86_64 AVX2 + VAES + VPCLMULQDQ (256-bit vectors).
-    X86VaesClmul, "x86_64", cpuid_vaes, ["avx2", "vaes", "vpclmulqdq"]);
+    X86VaesClmul, "x86_64", cpuid_vaes, ["avx2", "aes", "pclmulqdq"]);
 token!(
     /// x86_64 SHA extensions (+ SSE4.1 for the message schedule).
     X86ShaNi, "x86_64", cpuid_shani, ["sha", "sse2", "ssse3", "sse4.1"]);

@@ -33,6 +33,26 @@ impl X1 {
         }
     }
 
+    /// Absorbs whole blocks of `data` with the state kept in registers; returns the bytes
+    /// consumed (0 when this backend leaves it to the caller's block loop).
+    #[inline(always)]
+    pub(crate) fn absorb_blocks(
+        self,
+        state: &mut [u64; 25],
+        data: &[u8],
+        rate: usize,
+        rounds: usize,
+    ) -> usize {
+        match self {
+            X1::Portable => {
+                let _ = (state, data, rate, rounds);
+                0
+            }
+            #[cfg(target_arch = "x86_64")]
+            X1::X86Bmi(t) => x86_bmi::absorb_blocks(t, state, data, rate, rounds),
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn permute(self, state: &mut [u64; 25], rounds: usize) {
         match self {

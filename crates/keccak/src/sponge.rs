@@ -55,6 +55,10 @@ impl Sponge {
             }
         }
         // Whole blocks, a lane at a time.
+        let done = self
+            .backend
+            .absorb_blocks(&mut self.state, data, self.rate, self.rounds);
+        data = &data[done..];
         while data.len() >= self.rate {
             let (block, rest) = data.split_at(self.rate);
             for (l, c) in self.state.iter_mut().zip(block.chunks_exact(8)) {

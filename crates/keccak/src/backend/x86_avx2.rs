@@ -3,47 +3,73 @@
 
 use core::arch::x86_64::*;
 
-use crate::keccak::{Lane, keccak_p};
+use super::x86_bmi::keccak_p_unrolled;
+use crate::keccak::Lane;
 
+/// Four lanes in a ymm register. The zero-sized token field makes the safe `Lane` methods
+/// sound by construction: a `Ymm` cannot exist unless AVX2 was proven available.
 #[derive(Clone, Copy)]
-struct Ymm(__m256i);
+struct Ymm(__m256i, tessera_cpu::X86Avx2);
 
 impl Lane for Ymm {
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: only reached from `permute_x4_island`, compiled with AVX2 enabled.
-        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
+        // SAFETY: a `Ymm` carries the AVX2 token (see the type), so AVX2 is available.
+        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) }, self.1)
     }
     #[inline(always)]
     fn andnot(self, o: Self) -> Self {
-        // SAFETY: as above.
-        Ymm(unsafe { _mm256_andnot_si256(self.0, o.0) })
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_andnot_si256(self.0, o.0) }, self.1)
     }
     #[inline(always)]
     fn rotl(self, n: u32) -> Self {
-        // SAFETY: as above; shift counts of 0 and 64 are defined (64 gives zero).
-        Ymm(unsafe {
-            _mm256_or_si256(
-                _mm256_sll_epi64(self.0, _mm_cvtsi32_si128(n as i32)),
-                _mm256_srl_epi64(self.0, _mm_cvtsi32_si128(64 - n as i32)),
-            )
-        })
+        // SAFETY: AVX2 proven by the token in `self`. `n` is a constant once inlined into the round (rho offsets and 1),
+        // so the shifts become immediate forms; rotations by whole bytes are one byte shuffle.
+        Ymm(
+            unsafe {
+                match n {
+                    8 => _mm256_shuffle_epi8(
+                        self.0,
+                        _mm256_set_epi8(
+                            14, 13, 12, 11, 10, 9, 8, 15, 6, 5, 4, 3, 2, 1, 0, 7, 14, 13, 12, 11,
+                            10, 9, 8, 15, 6, 5, 4, 3, 2, 1, 0, 7,
+                        ),
+                    ),
+                    56 => _mm256_shuffle_epi8(
+                        self.0,
+                        _mm256_set_epi8(
+                            8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1, 8, 15, 14, 13,
+                            12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1,
+                        ),
+                    ),
+                    _ => _mm256_or_si256(
+                        _mm256_sll_epi64(self.0, _mm_cvtsi32_si128(n as i32)),
+                        _mm256_srl_epi64(self.0, _mm_cvtsi32_si128(64 - n as i32)),
+                    ),
+                }
+            },
+            self.1,
+        )
     }
     #[inline(always)]
     fn xor_rc(self, rc: u64) -> Self {
-        // SAFETY: as above.
-        Ymm(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi64x(rc as i64)) })
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(
+            unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi64x(rc as i64)) },
+            self.1,
+        )
     }
 }
 
 #[target_feature(enable = "avx2")]
-fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize) {
-    let mut a = [Ymm(_mm256_setzero_si256()); 25];
+fn permute_x4_island(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+    let mut a = [Ymm(_mm256_setzero_si256(), t); 25];
     for (r, l) in a.iter_mut().zip(state.iter()) {
         // SAFETY: `l` is a valid, readable [u64; 4] (32 bytes); loadu has no alignment need.
         r.0 = unsafe { _mm256_loadu_si256(l.as_ptr().cast()) };
     }
-    keccak_p(&mut a, rounds);
+    keccak_p_unrolled(&mut a, rounds);
     for (r, l) in a.iter().zip(state.iter_mut()) {
         // SAFETY: `l` is a valid, writable [u64; 4]; storeu has no alignment need.
         unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast(), r.0) };
@@ -52,7 +78,7 @@ fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize) {
 
 /// Keccak-p on four interleaved states.
 #[inline]
-pub(crate) fn permute_x4(_t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+pub(crate) fn permute_x4(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
     // SAFETY: the token proves AVX2 is available on this CPU.
-    unsafe { permute_x4_island(state, rounds) }
+    unsafe { permute_x4_island(t, state, rounds) }
 }

@@ -6,24 +6,26 @@
 
 use crate::keccak::{Lane, RC};
 
-/// Rotation offsets of the rho step, indexed by `x + 5*y` (FIPS 202 table 2).
-const RHO: [u32; 25] = [
-    0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
-];
+/// Column parities `C[x]` of theta (FIPS 202 section 3.2.1).
+#[inline(always)]
+fn parities<L: Lane>(a: &[L; 25]) -> [L; 5] {
+    let mut c = [a[0], a[1], a[2], a[3], a[4]];
+    let mut i = 5;
+    while i < 25 {
+        c[i % 5] = c[i % 5].xor(a[i]);
+        i += 1;
+    }
+    c
+}
 
 /// One round from `a` into `e`: theta, rho, pi, chi and iota, computed output plane by output
 /// plane. Output lane `(X, Y)` of pi comes from input lane `(x, y) = ((3*Y + X) % 5, X)`
 /// (pi maps `(x, y)` to `(y, 2x + 3y)`), so each output plane reads one lane of every input
-/// plane. All indices are constants once this is inlined, so the arrays become registers.
+/// plane. Written out with literal indices and rotation counts (a loop over planes is not
+/// always unrolled, and then the arrays stay in memory and the rotations stay generic).
 #[inline(always)]
 fn round<L: Lane>(a: &[L; 25], e: &mut [L; 25], rc: u64) {
-    let c = [
-        a[0].xor(a[5]).xor(a[10]).xor(a[15]).xor(a[20]),
-        a[1].xor(a[6]).xor(a[11]).xor(a[16]).xor(a[21]),
-        a[2].xor(a[7]).xor(a[12]).xor(a[17]).xor(a[22]),
-        a[3].xor(a[8]).xor(a[13]).xor(a[18]).xor(a[23]),
-        a[4].xor(a[9]).xor(a[14]).xor(a[19]).xor(a[24]),
-    ];
+    let c = parities(a);
     let d = [
         c[4].xor(c[1].rotl(1)),
         c[0].xor(c[2].rotl(1)),
@@ -31,25 +33,71 @@ fn round<L: Lane>(a: &[L; 25], e: &mut [L; 25], rc: u64) {
         c[2].xor(c[4].rotl(1)),
         c[3].xor(c[0].rotl(1)),
     ];
-    let mut oy = 0;
-    while oy < 5 {
-        let mut b = [a[0]; 5];
-        let mut ox = 0;
-        while ox < 5 {
-            let x = (3 * oy + ox) % 5;
-            let i = x + 5 * ox;
-            let v = a[i].xor(d[x]);
-            b[ox] = if RHO[i] == 0 { v } else { v.rotl(RHO[i]) };
-            ox += 1;
-        }
-        let mut ox = 0;
-        while ox < 5 {
-            e[ox + 5 * oy] = b[ox].xor(b[(ox + 1) % 5].andnot(b[(ox + 2) % 5]));
-            ox += 1;
-        }
-        oy += 1;
-    }
-    e[0] = e[0].xor_rc(rc);
+    // output plane y = 0
+    let b = [
+        a[0].xor(d[0]),
+        a[6].xor(d[1]).rotl(44),
+        a[12].xor(d[2]).rotl(43),
+        a[18].xor(d[3]).rotl(21),
+        a[24].xor(d[4]).rotl(14),
+    ];
+    e[0] = b[0].xor(b[1].andnot(b[2])).xor_rc(rc);
+    e[1] = b[1].xor(b[2].andnot(b[3]));
+    e[2] = b[2].xor(b[3].andnot(b[4]));
+    e[3] = b[3].xor(b[4].andnot(b[0]));
+    e[4] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 1
+    let b = [
+        a[3].xor(d[3]).rotl(28),
+        a[9].xor(d[4]).rotl(20),
+        a[10].xor(d[0]).rotl(3),
+        a[16].xor(d[1]).rotl(45),
+        a[22].xor(d[2]).rotl(61),
+    ];
+    e[5] = b[0].xor(b[1].andnot(b[2]));
+    e[6] = b[1].xor(b[2].andnot(b[3]));
+    e[7] = b[2].xor(b[3].andnot(b[4]));
+    e[8] = b[3].xor(b[4].andnot(b[0]));
+    e[9] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 2
+    let b = [
+        a[1].xor(d[1]).rotl(1),
+        a[7].xor(d[2]).rotl(6),
+        a[13].xor(d[3]).rotl(25),
+        a[19].xor(d[4]).rotl(8),
+        a[20].xor(d[0]).rotl(18),
+    ];
+    e[10] = b[0].xor(b[1].andnot(b[2]));
+    e[11] = b[1].xor(b[2].andnot(b[3]));
+    e[12] = b[2].xor(b[3].andnot(b[4]));
+    e[13] = b[3].xor(b[4].andnot(b[0]));
+    e[14] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 3
+    let b = [
+        a[4].xor(d[4]).rotl(27),
+        a[5].xor(d[0]).rotl(36),
+        a[11].xor(d[1]).rotl(10),
+        a[17].xor(d[2]).rotl(15),
+        a[23].xor(d[3]).rotl(56),
+    ];
+    e[15] = b[0].xor(b[1].andnot(b[2]));
+    e[16] = b[1].xor(b[2].andnot(b[3]));
+    e[17] = b[2].xor(b[3].andnot(b[4]));
+    e[18] = b[3].xor(b[4].andnot(b[0]));
+    e[19] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 4
+    let b = [
+        a[2].xor(d[2]).rotl(62),
+        a[8].xor(d[3]).rotl(55),
+        a[14].xor(d[4]).rotl(39),
+        a[15].xor(d[0]).rotl(41),
+        a[21].xor(d[1]).rotl(2),
+    ];
+    e[20] = b[0].xor(b[1].andnot(b[2]));
+    e[21] = b[1].xor(b[2].andnot(b[3]));
+    e[22] = b[2].xor(b[3].andnot(b[4]));
+    e[23] = b[3].xor(b[4].andnot(b[0]));
+    e[24] = b[4].xor(b[0].andnot(b[1]));
 }
 
 /// Keccak-p[1600, rounds] for `rounds` 24 (Keccak-f) or 12 (TurboSHAKE): the last `rounds`

@@ -9,7 +9,7 @@ use std::time::Instant;
 /// Crates with portable code that Miri and the emulated legs run.
 const PRIMITIVES: &[&str] = &["tessera-cpu", "tessera-keccak"];
 /// Crates that have x86 backends (run under qemu-x86_64 CPUs).
-const X86_CRATES: &[&str] = &["tessera-keccak"];
+const X86_CRATES: &[&str] = &["tessera-cpu", "tessera-keccak"];
 
 // Backend names are shared across crates; each crate checks only the names it knows
 // (its `Backend::KNOWN`), so one exact list per CPU covers the whole workspace.
@@ -139,6 +139,16 @@ fn test(quick: bool) -> bool {
             .env("TESSERA_FORCE_BACKEND", "portable")
             .env("TESSERA_EXPECT_BACKENDS", "portable");
         legs.push(run("forced portable (TESSERA_FORCE_BACKEND)", &mut forced));
+
+        // The build-time switch a user would set: every token compiled out.
+        let mut cfg = with_pkgs(cargo(&["test", "--tests"]), PRIMITIVES);
+        cfg.env("RUSTFLAGS", "--cfg tessera_backend=\"portable\"")
+            .env("CARGO_TARGET_DIR", root().join("target/cfg-portable"))
+            .env("TESSERA_EXPECT_BACKENDS", "portable");
+        legs.push(run(
+            "cfg portable (--cfg tessera_backend=\"portable\")",
+            &mut cfg,
+        ));
 
         // Emulated x86 CPUs run the real dispatcher; the expected set is exact.
         for (cpu, expect) in [

@@ -1,0 +1,64 @@
+//! Token detection checked against the standard library's own feature detection, and the
+//! forced-portable paths (`--cfg tessera_backend="portable"`, `TESSERA_FORCE_BACKEND=portable`).
+
+#[cfg(all(target_arch = "x86_64", not(tessera_backend = "portable")))]
+#[test]
+fn x86_tokens_match_std_detection() {
+    use std::arch::is_x86_feature_detected as has;
+    use tessera_cpu::*;
+    if std::env::var("TESSERA_FORCE_BACKEND").as_deref() == Ok("portable") {
+        return forced_portable_detects_nothing();
+    }
+    assert_eq!(X86Avx2::detect().is_some(), has!("avx2"));
+    assert_eq!(
+        X86AesClmul::detect().is_some(),
+        has!("aes") && has!("pclmulqdq") && has!("ssse3")
+    );
+    assert_eq!(
+        X86VaesClmul::detect().is_some(),
+        has!("avx2") && has!("aes") && has!("pclmulqdq") && has!("vaes") && has!("vpclmulqdq")
+    );
+    assert_eq!(
+        X86ShaNi::detect().is_some(),
+        has!("sha") && has!("sse2") && has!("ssse3") && has!("sse4.1")
+    );
+    assert_eq!(X86Bmi2Adx::detect().is_some(), has!("bmi2") && has!("adx"));
+    assert_eq!(X86Bmi::detect().is_some(), has!("bmi1") && has!("bmi2"));
+    println!("{}", tessera_cpu::features());
+}
+
+#[cfg(all(target_arch = "aarch64", not(tessera_backend = "portable")))]
+#[test]
+fn aarch64_tokens_match_std_detection() {
+    use std::arch::is_aarch64_feature_detected as has;
+    use tessera_cpu::*;
+    if std::env::var("TESSERA_FORCE_BACKEND").as_deref() == Ok("portable") {
+        return forced_portable_detects_nothing();
+    }
+    assert_eq!(Aarch64Neon::detect().is_some(), has!("neon"));
+    assert_eq!(Aarch64AesPmull::detect().is_some(), has!("aes"));
+    assert_eq!(Aarch64Sha2::detect().is_some(), has!("sha2"));
+    assert_eq!(Aarch64Sha3::detect().is_some(), has!("sha3"));
+    println!("{}", tessera_cpu::features());
+}
+
+/// Every token reports absent.
+fn forced_portable_detects_nothing() {
+    use tessera_cpu::*;
+    assert!(X86Avx2::detect().is_none());
+    assert!(X86AesClmul::detect().is_none());
+    assert!(X86VaesClmul::detect().is_none());
+    assert!(X86ShaNi::detect().is_none());
+    assert!(X86Bmi2Adx::detect().is_none());
+    assert!(X86Bmi::detect().is_none());
+    assert!(Aarch64Neon::detect().is_none());
+    assert!(Aarch64AesPmull::detect().is_none());
+    assert!(Aarch64Sha2::detect().is_none());
+    assert!(Aarch64Sha3::detect().is_none());
+}
+
+#[cfg(tessera_backend = "portable")]
+#[test]
+fn cfg_portable_detects_nothing() {
+    forced_portable_detects_nothing();
+}

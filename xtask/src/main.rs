@@ -344,6 +344,36 @@ fn report(crit: &Path) -> String {
     let mut out = format!("# Tessera benchmarks\n\n{}\n", tessera_cpu::features());
     let mut groups: Vec<&str> = rows.iter().map(|r| r.group.as_str()).collect();
     groups.dedup();
+    // Summary: the best Tessera row of each group against every peer, as peer time / Tessera.
+    out += "\n## Summary (peer median / best Tessera median; >1: Tessera faster)\n\n\
+             | op | best tessera | median | peers |\n|---|---|---|---|\n";
+    for g in &groups {
+        let rs: Vec<&Row> = rows.iter().filter(|r| r.group == *g).collect();
+        let Some(best) = rs
+            .iter()
+            .filter(|r| r.func.starts_with("impl=tessera"))
+            .min_by(|a, b| a.median_ns.total_cmp(&b.median_ns))
+        else {
+            continue;
+        };
+        let peers: Vec<String> = rs
+            .iter()
+            .filter(|r| !r.func.starts_with("impl=tessera"))
+            .map(|r| {
+                format!(
+                    "{} {:.2}x",
+                    r.func.trim_start_matches("impl="),
+                    r.median_ns / best.median_ns
+                )
+            })
+            .collect();
+        out += &format!(
+            "| {g} | {} | {} | {} |\n",
+            best.func.trim_start_matches("impl="),
+            fmt_time(best.median_ns),
+            peers.join(", ")
+        );
+    }
     for g in groups {
         let rs: Vec<&Row> = rows.iter().filter(|r| r.group == g).collect();
         let best = rs

@@ -1,4 +1,6 @@
-//! Backend selection for the multi-way permutation (the x1 path is portable everywhere).
+//! Backend selection. Two decisions, each made once when state is created: [`X1Backend`] for
+//! the single-state permutation (SHA-3, SHAKE, TurboSHAKE hashers) and [`Backend`] for the
+//! multi-way permutation (`Shake128x4` and friends).
 
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
@@ -6,44 +8,65 @@ pub(crate) mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_bmi;
 
-/// Backend of the single-state permutation (SHA-3, SHAKE, TurboSHAKE), decided when a hasher
-/// is created.
+/// Backend of the single-state permutation (SHA-3, SHAKE, TurboSHAKE), decided when a hasher is
+/// created. Public only for tests and benches (`#[doc(hidden)]`, not a stable API).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum X1 {
+pub enum X1Backend {
+    /// Plain Rust.
     Portable,
+    /// BMI1/BMI2 (ANDN, RORX) scalar code.
     #[cfg(target_arch = "x86_64")]
     X86Bmi(tessera_cpu::X86Bmi),
 }
 
-impl X1 {
+impl X1Backend {
+    /// The best single-state backend this CPU can run.
     #[inline]
-    pub(crate) fn detect() -> Self {
+    pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = tessera_cpu::X86Bmi::detect() {
-            return X1::X86Bmi(t);
+            return X1Backend::X86Bmi(t);
         }
-        X1::Portable
+        X1Backend::Portable
     }
 
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            X1::Portable => "portable",
+    /// Every single-state backend this CPU can run (portable first), for tests and benches.
+    pub fn all_available() -> impl Iterator<Item = X1Backend> {
+        let bmi: Option<X1Backend> = {
             #[cfg(target_arch = "x86_64")]
-            X1::X86Bmi(_) => "x86_bmi",
+            {
+                tessera_cpu::X86Bmi::detect().map(X1Backend::X86Bmi)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                None
+            }
+        };
+        core::iter::once(X1Backend::Portable).chain(bmi)
+    }
+
+    /// The backend's stable name (`portable`, `x86_bmi`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            X1Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            X1Backend::X86Bmi(_) => "x86_bmi",
         }
     }
 
+    /// Keccak-p[1600, rounds] on one state.
     #[inline(always)]
     pub(crate) fn permute(self, state: &mut [u64; 25], rounds: usize) {
         match self {
-            X1::Portable => portable::permute(state, rounds),
+            X1Backend::Portable => portable::permute(state, rounds),
             #[cfg(target_arch = "x86_64")]
-            X1::X86Bmi(t) => x86_bmi::permute(t, state, rounds),
+            X1Backend::X86Bmi(t) => x86_bmi::permute(t, state, rounds),
         }
     }
 }
 
-/// A Keccak backend, carrying the capability token that proves it can run.
+/// A multi-way Keccak backend, carrying the capability token that proves it can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// Plain Rust, one state at a time.
@@ -54,7 +77,7 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The best backend this CPU can run.
+    /// The best multi-way backend this CPU can run.
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = tessera_cpu::X86Avx2::detect() {
@@ -63,7 +86,7 @@ impl Backend {
         Backend::Portable
     }
 
-    /// Every backend this CPU can run (portable first), for tests and benches.
+    /// Every multi-way backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
         let avx2: Option<Backend> = {
             #[cfg(target_arch = "x86_64")]
@@ -78,8 +101,15 @@ impl Backend {
         core::iter::once(Backend::Portable).chain(avx2)
     }
 
-    /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &["portable", "x86_avx2"];
+    /// Every backend name this crate can have on any CPU, multi-way ([`Backend`]) and
+    /// single-state (`X1Backend`) together.
+    pub const KNOWN: &'static [&'static str] = &[
+        "portable",
+        "x86_avx2",
+        "x86_bmi",
+        "aarch64_neon",
+        "aarch64_sha3",
+    ];
 
     /// The backend's stable name (`portable`, `x86_avx2`).
     pub fn name(&self) -> &'static str {
@@ -90,11 +120,12 @@ impl Backend {
         }
     }
 
-    /// Keccak-p[1600, rounds] on four interleaved states (`state[lane][way]`).
+    /// Keccak-p[1600, rounds] on the first `ways` (1..=4) of four interleaved states
+    /// (`state[lane][way]`); the other ways may be permuted too or left as they are.
     #[inline]
-    pub(crate) fn permute_x4(&self, state: &mut [[u64; 4]; 25], rounds: usize) {
+    pub(crate) fn permute_x4(&self, state: &mut [[u64; 4]; 25], rounds: usize, ways: usize) {
         match self {
-            Backend::Portable => portable::permute_x4(state, rounds),
+            Backend::Portable => portable::permute_x4(state, rounds, ways),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::permute_x4(*t, state, rounds),
         }

@@ -9,9 +9,10 @@ pub(crate) fn permute(state: &mut [u64; 25], rounds: usize) {
     keccak_p(state, rounds);
 }
 
-/// Keccak-p on four interleaved states, one after the other.
-pub(crate) fn permute_x4(state: &mut [[u64; 4]; 25], rounds: usize) {
-    for w in 0..4 {
+/// Keccak-p on the first `ways` of four interleaved states, one after the other (the idle ways
+/// of `Shake128x2` are not computed).
+pub(crate) fn permute_x4(state: &mut [[u64; 4]; 25], rounds: usize, ways: usize) {
+    for w in 0..ways.min(4) {
         let mut s = [0u64; 25];
         for (d, l) in s.iter_mut().zip(state.iter()) {
             *d = l[w];

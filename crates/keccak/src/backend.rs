@@ -2,6 +2,10 @@
 //! the single-state permutation (SHA-3, SHAKE, TurboSHAKE hashers) and [`Backend`] for the
 //! multi-way permutation (`Shake128x4` and friends).
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_neon;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_sha3;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_avx2;
@@ -18,6 +22,10 @@ pub enum X1Backend {
     /// BMI1/BMI2 (ANDN, RORX) scalar code.
     #[cfg(target_arch = "x86_64")]
     X86Bmi(tessera_cpu::X86Bmi),
+    /// Armv8.2 SHA3 extension (EOR3, RAX1, XAR, BCAX), the state in one element of each
+    /// 128-bit register.
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha3(tessera_cpu::Aarch64Sha3),
 }
 
 impl X1Backend {
@@ -28,30 +36,40 @@ impl X1Backend {
         if let Some(t) = tessera_cpu::X86Bmi::detect() {
             return X1Backend::X86Bmi(t);
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = tessera_cpu::Aarch64Sha3::detect() {
+            return X1Backend::Aarch64Sha3(t);
+        }
         X1Backend::Portable
     }
 
     /// Every single-state backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = X1Backend> {
-        let bmi: Option<X1Backend> = {
+        let isa: Option<X1Backend> = {
             #[cfg(target_arch = "x86_64")]
             {
                 tessera_cpu::X86Bmi::detect().map(X1Backend::X86Bmi)
             }
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            {
+                tessera_cpu::Aarch64Sha3::detect().map(X1Backend::Aarch64Sha3)
+            }
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
             {
                 None
             }
         };
-        core::iter::once(X1Backend::Portable).chain(bmi)
+        core::iter::once(X1Backend::Portable).chain(isa)
     }
 
-    /// The backend's stable name (`portable`, `x86_bmi`).
+    /// The backend's stable name (`portable`, `x86_bmi`, `aarch64_sha3`).
     pub fn name(&self) -> &'static str {
         match self {
             X1Backend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             X1Backend::X86Bmi(_) => "x86_bmi",
+            #[cfg(target_arch = "aarch64")]
+            X1Backend::Aarch64Sha3(_) => "aarch64_sha3",
         }
     }
 
@@ -62,6 +80,8 @@ impl X1Backend {
             X1Backend::Portable => portable::permute(state, rounds),
             #[cfg(target_arch = "x86_64")]
             X1Backend::X86Bmi(t) => x86_bmi::permute(t, state, rounds),
+            #[cfg(target_arch = "aarch64")]
+            X1Backend::Aarch64Sha3(t) => aarch64_sha3::permute(t, state, rounds),
         }
     }
 }
@@ -74,6 +94,12 @@ pub enum Backend {
     /// AVX2: four independent states in the four 64-bit lanes of ymm registers.
     #[cfg(target_arch = "x86_64")]
     X86Avx2(tessera_cpu::X86Avx2),
+    /// Plain NEON: two states in the two 64-bit elements of 128-bit registers (x4 = two x2).
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Neon(tessera_cpu::Aarch64Neon),
+    /// Armv8.2 SHA3 extension: as `Aarch64Neon` with EOR3, RAX1, XAR and BCAX.
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha3(tessera_cpu::Aarch64Sha3),
 }
 
 impl Backend {
@@ -83,22 +109,38 @@ impl Backend {
         if let Some(t) = tessera_cpu::X86Avx2::detect() {
             return Backend::X86Avx2(t);
         }
+        #[cfg(target_arch = "aarch64")]
+        {
+            if let Some(t) = tessera_cpu::Aarch64Sha3::detect() {
+                return Backend::Aarch64Sha3(t);
+            }
+            if let Some(t) = tessera_cpu::Aarch64Neon::detect() {
+                return Backend::Aarch64Neon(t);
+            }
+        }
         Backend::Portable
     }
 
     /// Every multi-way backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
-        let avx2: Option<Backend> = {
+        let isa: [Option<Backend>; 2] = {
             #[cfg(target_arch = "x86_64")]
             {
-                tessera_cpu::X86Avx2::detect().map(Backend::X86Avx2)
+                [tessera_cpu::X86Avx2::detect().map(Backend::X86Avx2), None]
             }
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
             {
-                None
+                [
+                    tessera_cpu::Aarch64Neon::detect().map(Backend::Aarch64Neon),
+                    tessera_cpu::Aarch64Sha3::detect().map(Backend::Aarch64Sha3),
+                ]
+            }
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+            {
+                [None, None]
             }
         };
-        core::iter::once(Backend::Portable).chain(avx2)
+        core::iter::once(Backend::Portable).chain(isa.into_iter().flatten())
     }
 
     /// Every backend name this crate can have on any CPU, multi-way ([`Backend`]) and
@@ -111,12 +153,16 @@ impl Backend {
         "aarch64_sha3",
     ];
 
-    /// The backend's stable name (`portable`, `x86_avx2`).
+    /// The backend's stable name (`portable`, `x86_avx2`, `aarch64_neon`, `aarch64_sha3`).
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(_) => "x86_avx2",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(_) => "aarch64_neon",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3(_) => "aarch64_sha3",
         }
     }
 
@@ -128,6 +174,10 @@ impl Backend {
             Backend::Portable => portable::permute_x4(state, rounds, ways),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::permute_x4(*t, state, rounds),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::permute_x4(*t, state, rounds, ways),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3(t) => aarch64_sha3::permute_x4(*t, state, rounds, ways),
         }
     }
 }

@@ -3,7 +3,8 @@
 //! one-shots on the detected backend.
 
 use tessera_keccak::{
-    Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256, X1Backend, XofReader,
+    Backend, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4, Shake256,
+    Shake256x2, Shake256x4, X1Backend, XofReader,
 };
 use tessera_testkit::cavp;
 
@@ -183,6 +184,62 @@ fn shake_short_and_long() {
     }
     eprintln!(
         "shake short/long vectors checked: {n}, each on {} backends",
+        bes.len()
+    );
+}
+
+/// SHAKE`bits` of `m` in every way of the x4 and x2 APIs on multi-way backend `be`: `blocks`
+/// squeezed blocks per way, x4 ways first.
+fn shake_multi(be: Backend, bits: usize, m: &[u8], blocks: usize) -> [Vec<u8>; 6] {
+    let rate = if bits == 128 { 168 } else { 136 };
+    let mut o: [Vec<u8>; 6] = core::array::from_fn(|_| vec![0u8; blocks * rate]);
+    let [o0, o1, o2, o3, o4, o5] = &mut o;
+    if bits == 128 {
+        let mut x = Shake128x4::new_with_backend(be, [m; 4]).unwrap();
+        x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
+        let mut x = Shake128x2::new_with_backend(be, [m; 2]).unwrap();
+        x.squeeze_blocks([o4, o5]).unwrap();
+    } else {
+        let mut x = Shake256x4::new_with_backend(be, [m; 4]).unwrap();
+        x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
+        let mut x = Shake256x2::new_with_backend(be, [m; 2]).unwrap();
+        x.squeeze_blocks([o4, o5]).unwrap();
+    }
+    o
+}
+
+/// The SHAKE Short/Long records through the multi-way APIs (`Shake128x4`, `Shake128x2`, ...)
+/// on every multi-way backend, the record's message in every way (the equivalence tests cover
+/// different messages per way).
+#[test]
+fn shake_multi_way_short_and_long() {
+    let bes: Vec<Backend> = Backend::all_available().collect();
+    eprintln!(
+        "CAVP on multi-way backends {:?}",
+        bes.iter().map(|b| b.name()).collect::<Vec<_>>()
+    );
+    let mut n = 0;
+    for bits in [128, 256] {
+        n += short_and_long("SHAKE", bits, "Output", |r, m, out| {
+            let rate = if bits == 128 { 168 } else { 136 };
+            for &be in &bes {
+                for (w, got) in shake_multi(be, bits, m, out.len().div_ceil(rate))
+                    .iter()
+                    .enumerate()
+                {
+                    assert_eq!(
+                        &got[..out.len()],
+                        out,
+                        "SHAKE{bits} Len={} {} way {w} (0..4: x4, 4..6: x2)",
+                        r.int("Len"),
+                        be.name()
+                    );
+                }
+            }
+        });
+    }
+    eprintln!(
+        "shake multi-way vectors checked: {n}, each on {} backends",
         bes.len()
     );
 }

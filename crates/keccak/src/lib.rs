@@ -17,7 +17,8 @@ pub use multi::{Shake128x2, Shake128x4, Shake256x2, Shake256x4};
 
 use sponge::Sponge;
 
-/// The backend a new SHA-3 / SHAKE / TurboSHAKE hasher would use here (`portable`, `x86_bmi`),
+/// The backend a new SHA-3 / SHAKE / TurboSHAKE hasher would use here (`portable`, `x86_bmi`,
+/// `aarch64_sha3`),
 /// for bench reports.
 #[doc(hidden)]
 pub fn x1_backend_name() -> &'static str {

@@ -30,7 +30,7 @@ impl Lane for u64 {
     }
 }
 
-/// Round constants RC[i_r] of the iota step (FIPS 202 section 3.2.5).
+/// Round constants `RC[i_r]` of the iota step (FIPS 202 section 3.2.5).
 pub(crate) const RC: [u64; 24] = [
     0x0000000000000001,
     0x0000000000008082,

@@ -1,4 +1,4 @@
-//! The sponge construction (FIPS 202 section 4) over Keccak-p[1600], with byte-granular
+//! The sponge construction (FIPS 202 section 4) over Keccak-p\[1600\], with byte-granular
 //! absorbing and squeezing so any chunking of input and output gives the same result.
 #![forbid(unsafe_code)]
 

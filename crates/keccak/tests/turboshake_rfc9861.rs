@@ -1,6 +1,10 @@
-//! TurboSHAKE128 / TurboSHAKE256 test vectors of RFC 9861 ("KangarooTwelve and TurboSHAKE"),
-//! Section 5 (Test Vectors), transcribed from the RFC text; every case listed there for the two
-//! TurboSHAKE functions. Each case runs on every single-state backend this CPU has, one-shot and
+//! TurboSHAKE128 / TurboSHAKE256 test vectors of RFC 9861 ("KangarooTwelve and TurboSHAKE",
+//! published from draft-irtf-cfrg-kangarootwelve-17), Section 5 (Test Vectors): every case listed
+//! there for the two TurboSHAKE functions. The RFC page itself was not readable from the
+//! development machine; the hex was taken from two independent public transcriptions of that
+//! section (one keeping the RFC's `TurboSHAKE128(M=ptn(17**2 bytes), D=`1F`, 32)` notation, one
+//! a test suite of another library), which agree byte for byte. None was computed with this
+//! crate. Each case runs on every single-state backend this CPU has, one-shot and
 //! absorbed/squeezed in uneven pieces.
 //!
 //! Notation of the RFC: `ptn(n)` is `n` bytes of the repeating pattern `00 01 02 .. F9 FA`;

@@ -1,35 +1,75 @@
-//! Backend selection for the multi-way permutation (the x1 path is portable everywhere).
+//! Backend selection. Two decisions, each made once when state is created: [`X1Backend`] for
+//! the single-state permutation (SHA-3, SHAKE, TurboSHAKE hashers) and [`Backend`] for the
+//! multi-way permutation (`Shake128x4` and friends).
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_neon;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_sha3;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_bmi;
 
-/// Backend of the single-state permutation (SHA-3, SHAKE, TurboSHAKE), decided when a hasher
-/// is created.
+/// Backend of the single-state permutation (SHA-3, SHAKE, TurboSHAKE), decided when a hasher is
+/// created. Public only for tests and benches (`#[doc(hidden)]`, not a stable API).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum X1 {
+pub enum X1Backend {
+    /// Plain Rust.
     Portable,
+    /// BMI1/BMI2 (ANDN, RORX) scalar code.
     #[cfg(target_arch = "x86_64")]
     X86Bmi(tessera_cpu::X86Bmi),
+    /// Armv8.2 SHA3 extension (EOR3, RAX1, XAR, BCAX), the state in one element of each
+    /// 128-bit register.
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha3(tessera_cpu::Aarch64Sha3),
 }
 
-impl X1 {
+impl X1Backend {
+    /// The best single-state backend this CPU can run.
     #[inline]
-    pub(crate) fn detect() -> Self {
+    pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = tessera_cpu::X86Bmi::detect() {
-            return X1::X86Bmi(t);
+            return X1Backend::X86Bmi(t);
         }
-        X1::Portable
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = tessera_cpu::Aarch64Sha3::detect() {
+            return X1Backend::Aarch64Sha3(t);
+        }
+        X1Backend::Portable
     }
 
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            X1::Portable => "portable",
+    /// Every single-state backend this CPU can run (portable first), for tests and benches.
+    pub fn all_available() -> impl Iterator<Item = X1Backend> {
+        let isa: Option<X1Backend> = {
             #[cfg(target_arch = "x86_64")]
-            X1::X86Bmi(_) => "x86_bmi",
+            {
+                tessera_cpu::X86Bmi::detect().map(X1Backend::X86Bmi)
+            }
+            #[cfg(target_arch = "aarch64")]
+            {
+                tessera_cpu::Aarch64Sha3::detect().map(X1Backend::Aarch64Sha3)
+            }
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+            {
+                None
+            }
+        };
+        core::iter::once(X1Backend::Portable).chain(isa)
+    }
+
+    /// The backend's stable name (`portable`, `x86_bmi`, `aarch64_sha3`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            X1Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            X1Backend::X86Bmi(_) => "x86_bmi",
+            #[cfg(target_arch = "aarch64")]
+            X1Backend::Aarch64Sha3(_) => "aarch64_sha3",
         }
     }
 
@@ -44,26 +84,31 @@ impl X1 {
         rounds: usize,
     ) -> usize {
         match self {
-            X1::Portable => {
+            X1Backend::Portable => portable::absorb_blocks(state, data, rate, rounds),
+            #[cfg(target_arch = "x86_64")]
+            X1Backend::X86Bmi(t) => x86_bmi::absorb_blocks(t, state, data, rate, rounds),
+            #[cfg(target_arch = "aarch64")]
+            X1Backend::Aarch64Sha3(_) => {
                 let _ = (state, data, rate, rounds);
                 0
             }
-            #[cfg(target_arch = "x86_64")]
-            X1::X86Bmi(t) => x86_bmi::absorb_blocks(t, state, data, rate, rounds),
         }
     }
 
+    /// Keccak-p[1600, rounds] on one state.
     #[inline(always)]
     pub(crate) fn permute(self, state: &mut [u64; 25], rounds: usize) {
         match self {
-            X1::Portable => portable::permute(state, rounds),
+            X1Backend::Portable => portable::permute(state, rounds),
             #[cfg(target_arch = "x86_64")]
-            X1::X86Bmi(t) => x86_bmi::permute(t, state, rounds),
+            X1Backend::X86Bmi(t) => x86_bmi::permute(t, state, rounds),
+            #[cfg(target_arch = "aarch64")]
+            X1Backend::Aarch64Sha3(t) => aarch64_sha3::permute(t, state, rounds),
         }
     }
 }
 
-/// A Keccak backend, carrying the capability token that proves it can run.
+/// A multi-way Keccak backend, carrying the capability token that proves it can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// Plain Rust, one state at a time.
@@ -71,52 +116,90 @@ pub enum Backend {
     /// AVX2: four independent states in the four 64-bit lanes of ymm registers.
     #[cfg(target_arch = "x86_64")]
     X86Avx2(tessera_cpu::X86Avx2),
+    /// Plain NEON: two states in the two 64-bit elements of 128-bit registers (x4 = two x2).
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Neon(tessera_cpu::Aarch64Neon),
+    /// Armv8.2 SHA3 extension: as `Aarch64Neon` with EOR3, RAX1, XAR and BCAX.
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha3(tessera_cpu::Aarch64Sha3),
 }
 
 impl Backend {
-    /// The best backend this CPU can run.
+    /// The best multi-way backend this CPU can run.
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = tessera_cpu::X86Avx2::detect() {
             return Backend::X86Avx2(t);
         }
+        #[cfg(target_arch = "aarch64")]
+        {
+            if let Some(t) = tessera_cpu::Aarch64Sha3::detect() {
+                return Backend::Aarch64Sha3(t);
+            }
+            if let Some(t) = tessera_cpu::Aarch64Neon::detect() {
+                return Backend::Aarch64Neon(t);
+            }
+        }
         Backend::Portable
     }
 
-    /// Every backend this CPU can run (portable first), for tests and benches.
+    /// Every multi-way backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
-        let avx2: Option<Backend> = {
+        let isa: [Option<Backend>; 2] = {
             #[cfg(target_arch = "x86_64")]
             {
-                tessera_cpu::X86Avx2::detect().map(Backend::X86Avx2)
+                [tessera_cpu::X86Avx2::detect().map(Backend::X86Avx2), None]
             }
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
             {
-                None
+                [
+                    tessera_cpu::Aarch64Neon::detect().map(Backend::Aarch64Neon),
+                    tessera_cpu::Aarch64Sha3::detect().map(Backend::Aarch64Sha3),
+                ]
+            }
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+            {
+                [None, None]
             }
         };
-        core::iter::once(Backend::Portable).chain(avx2)
+        core::iter::once(Backend::Portable).chain(isa.into_iter().flatten())
     }
 
-    /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &["portable", "x86_avx2"];
+    /// Every backend name this crate can have on any CPU, multi-way ([`Backend`]) and
+    /// single-state (`X1Backend`) together.
+    pub const KNOWN: &'static [&'static str] = &[
+        "portable",
+        "x86_avx2",
+        "x86_bmi",
+        "aarch64_neon",
+        "aarch64_sha3",
+    ];
 
-    /// The backend's stable name (`portable`, `x86_avx2`).
+    /// The backend's stable name (`portable`, `x86_avx2`, `aarch64_neon`, `aarch64_sha3`).
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(_) => "x86_avx2",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(_) => "aarch64_neon",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3(_) => "aarch64_sha3",
         }
     }
 
-    /// Keccak-p[1600, rounds] on four interleaved states (`state[lane][way]`).
+    /// Keccak-p[1600, rounds] on the first `ways` (1..=4) of four interleaved states
+    /// (`state[lane][way]`); the other ways may be permuted too or left as they are.
     #[inline]
-    pub(crate) fn permute_x4(&self, state: &mut [[u64; 4]; 25], rounds: usize) {
+    pub(crate) fn permute_x4(&self, state: &mut [[u64; 4]; 25], rounds: usize, ways: usize) {
         match self {
-            Backend::Portable => portable::permute_x4(state, rounds),
+            Backend::Portable => portable::permute_x4(state, rounds, ways),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::permute_x4(*t, state, rounds),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::permute_x4(*t, state, rounds, ways),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3(t) => aarch64_sha3::permute_x4(*t, state, rounds, ways),
         }
     }
 }

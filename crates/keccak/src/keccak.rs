@@ -30,7 +30,7 @@ impl Lane for u64 {
     }
 }
 
-/// Round constants RC[i_r] of the iota step (FIPS 202 section 3.2.5).
+/// Round constants `RC[i_r]` of the iota step (FIPS 202 section 3.2.5).
 pub(crate) const RC: [u64; 24] = [
     0x0000000000000001,
     0x0000000000008082,
@@ -59,12 +59,14 @@ pub(crate) const RC: [u64; 24] = [
 ];
 
 /// Rotation offsets of the rho step, indexed by `x + 5*y` (FIPS 202 table 2).
+#[cfg(test)]
 const RHO: [u32; 25] = [
     0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
 ];
 
-/// Keccak-p[1600, rounds] on a state indexed by `x + 5*y`; `rounds` is 24 (Keccak-f) or 12
+/// Reference Keccak-p[1600, rounds] (tests only; backends use [`keccak_p_unrolled`]) on a state indexed by `x + 5*y`; `rounds` is 24 (Keccak-f) or 12
 /// (TurboSHAKE). Uses the last `rounds` round constants, as Keccak-p specifies.
+#[cfg(test)]
 #[inline(always)]
 pub(crate) fn keccak_p<L: Lane>(a: &mut [L; 25], rounds: usize) {
     for &rc in &RC[24 - rounds..] {
@@ -99,5 +101,265 @@ pub(crate) fn keccak_p<L: Lane>(a: &mut [L; 25], rounds: usize) {
         }
         // iota
         a[0] = a[0].xor_rc(rc);
+    }
+}
+
+/// Column parities `C[x]` of theta (FIPS 202 section 3.2.1).
+#[inline(always)]
+fn parities<L: Lane>(a: &[L; 25]) -> [L; 5] {
+    let mut c = [a[0], a[1], a[2], a[3], a[4]];
+    let mut i = 5;
+    while i < 25 {
+        c[i % 5] = c[i % 5].xor(a[i]);
+        i += 1;
+    }
+    c
+}
+
+/// One round from `a` into `e`: theta, rho, pi, chi and iota, computed output plane by output
+/// plane. Output lane `(X, Y)` of pi comes from input lane `(x, y) = ((3*Y + X) % 5, X)`
+/// (pi maps `(x, y)` to `(y, 2x + 3y)`), so each output plane reads one lane of every input
+/// plane. Written out with literal indices and rotation counts (a loop over planes is not
+/// always unrolled, and then the arrays stay in memory and the rotations stay generic).
+#[inline(always)]
+fn round_unrolled<L: Lane>(a: &[L; 25], e: &mut [L; 25], rc: u64) {
+    let c = parities(a);
+    let d = [
+        c[4].xor(c[1].rotl(1)),
+        c[0].xor(c[2].rotl(1)),
+        c[1].xor(c[3].rotl(1)),
+        c[2].xor(c[4].rotl(1)),
+        c[3].xor(c[0].rotl(1)),
+    ];
+    // output plane y = 0
+    let b = [
+        a[0].xor(d[0]),
+        a[6].xor(d[1]).rotl(44),
+        a[12].xor(d[2]).rotl(43),
+        a[18].xor(d[3]).rotl(21),
+        a[24].xor(d[4]).rotl(14),
+    ];
+    e[0] = b[0].xor(b[1].andnot(b[2])).xor_rc(rc);
+    e[1] = b[1].xor(b[2].andnot(b[3]));
+    e[2] = b[2].xor(b[3].andnot(b[4]));
+    e[3] = b[3].xor(b[4].andnot(b[0]));
+    e[4] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 1
+    let b = [
+        a[3].xor(d[3]).rotl(28),
+        a[9].xor(d[4]).rotl(20),
+        a[10].xor(d[0]).rotl(3),
+        a[16].xor(d[1]).rotl(45),
+        a[22].xor(d[2]).rotl(61),
+    ];
+    e[5] = b[0].xor(b[1].andnot(b[2]));
+    e[6] = b[1].xor(b[2].andnot(b[3]));
+    e[7] = b[2].xor(b[3].andnot(b[4]));
+    e[8] = b[3].xor(b[4].andnot(b[0]));
+    e[9] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 2
+    let b = [
+        a[1].xor(d[1]).rotl(1),
+        a[7].xor(d[2]).rotl(6),
+        a[13].xor(d[3]).rotl(25),
+        a[19].xor(d[4]).rotl(8),
+        a[20].xor(d[0]).rotl(18),
+    ];
+    e[10] = b[0].xor(b[1].andnot(b[2]));
+    e[11] = b[1].xor(b[2].andnot(b[3]));
+    e[12] = b[2].xor(b[3].andnot(b[4]));
+    e[13] = b[3].xor(b[4].andnot(b[0]));
+    e[14] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 3
+    let b = [
+        a[4].xor(d[4]).rotl(27),
+        a[5].xor(d[0]).rotl(36),
+        a[11].xor(d[1]).rotl(10),
+        a[17].xor(d[2]).rotl(15),
+        a[23].xor(d[3]).rotl(56),
+    ];
+    e[15] = b[0].xor(b[1].andnot(b[2]));
+    e[16] = b[1].xor(b[2].andnot(b[3]));
+    e[17] = b[2].xor(b[3].andnot(b[4]));
+    e[18] = b[3].xor(b[4].andnot(b[0]));
+    e[19] = b[4].xor(b[0].andnot(b[1]));
+    // output plane y = 4
+    let b = [
+        a[2].xor(d[2]).rotl(62),
+        a[8].xor(d[3]).rotl(55),
+        a[14].xor(d[4]).rotl(39),
+        a[15].xor(d[0]).rotl(41),
+        a[21].xor(d[1]).rotl(2),
+    ];
+    e[20] = b[0].xor(b[1].andnot(b[2]));
+    e[21] = b[1].xor(b[2].andnot(b[3]));
+    e[22] = b[2].xor(b[3].andnot(b[4]));
+    e[23] = b[3].xor(b[4].andnot(b[0]));
+    e[24] = b[4].xor(b[0].andnot(b[1]));
+}
+
+/// Keccak-p[1600, rounds] for `rounds` 24 (Keccak-f) or 12 (TurboSHAKE): the last `rounds`
+/// round constants, as Keccak-p specifies. Two rounds per iteration, so the state alternates
+/// between two sets of locals instead of being copied back after every round.
+#[inline(always)]
+pub(crate) fn keccak_p_unrolled<L: Lane>(state: &mut [L; 25], rounds: usize) {
+    let mut a = *state;
+    let mut e = a;
+    let mut r = 24 - rounds;
+    while r < 24 {
+        round_unrolled(&a, &mut e, RC[r]);
+        round_unrolled(&e, &mut a, RC[r + 1]);
+        r += 2;
+    }
+    *state = a;
+}
+
+/// Absorbs every whole `R`-byte block of `data` (XOR then permute), keeping the state in
+/// registers from one block to the next. Returns the number of bytes absorbed.
+#[inline(always)]
+pub(crate) fn absorb_rate<const R: usize>(
+    state: &mut [u64; 25],
+    data: &[u8],
+    rounds: usize,
+) -> usize {
+    let mut a = *state;
+    let mut blocks = data.chunks_exact(R);
+    for block in &mut blocks {
+        let mut i = 0;
+        while i < R / 8 {
+            let mut lane = [0u8; 8];
+            lane.copy_from_slice(&block[8 * i..8 * i + 8]);
+            a[i] ^= u64::from_le_bytes(lane);
+            i += 1;
+        }
+        keccak_p_unrolled(&mut a, rounds);
+    }
+    *state = a;
+    data.len() - blocks.remainder().len()
+}
+
+#[cfg(any(test, target_arch = "aarch64"))]
+/// A lane type offering the fused operations of the Armv8.2 SHA3 extension (EOR3, RAX1, XAR,
+/// BCAX); without the extension each is two or three plain instructions. [`keccak_p_fused`]
+/// is written in these terms so theta's final XOR merges into rho's rotation (XAR) and chi's
+/// AND-NOT into its XOR (BCAX).
+pub(crate) trait FusedLane: Copy {
+    fn xor(self, o: Self) -> Self;
+    /// `self ^ b ^ c` (EOR3).
+    fn xor3(self, b: Self, c: Self) -> Self;
+    /// `self ^ rotl(b, 1)` (RAX1).
+    fn rax1(self, b: Self) -> Self;
+    /// `rotl(self ^ b, L)` with `R = 64 - L`, `L` in `1..=63` (XAR rotates right by `R`; both
+    /// are passed because a const generic cannot be computed from another on stable Rust).
+    fn xar<const L: i32, const R: i32>(self, b: Self) -> Self;
+    /// `self ^ (b & !c)` (BCAX).
+    fn bcax(self, b: Self, c: Self) -> Self;
+    fn xor_rc(self, rc: u64) -> Self;
+}
+
+#[cfg(any(test, target_arch = "aarch64"))]
+impl FusedLane for u64 {
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self ^ o
+    }
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self ^ b ^ c
+    }
+    #[inline(always)]
+    fn rax1(self, b: Self) -> Self {
+        self ^ b.rotate_left(1)
+    }
+    #[inline(always)]
+    fn xar<const L: i32, const R: i32>(self, b: Self) -> Self {
+        (self ^ b).rotate_left(L as u32)
+    }
+    #[inline(always)]
+    fn bcax(self, b: Self, c: Self) -> Self {
+        self ^ (b & !c)
+    }
+    #[inline(always)]
+    fn xor_rc(self, rc: u64) -> Self {
+        self ^ rc
+    }
+}
+
+#[cfg(any(test, target_arch = "aarch64"))]
+/// Theta's XOR with D, rho and pi in one step: `b[dst] = rotl(a[src] ^ d[x], r)` for every lane
+/// but (0, 0) (whose offset is 0), with `src = x + 5y`, `dst = y + 5((2x + 3y) mod 5)` and
+/// `r` from FIPS 202 table 2.
+macro_rules! theta_rho_pi {
+    ($a:ident, $b:ident, $d:ident; $(($dst:literal, $src:literal, $x:literal, $l:literal, $r:literal)),* $(,)?) => {
+        $( $b[$dst] = $a[$src].xar::<$l, $r>($d[$x]); )*
+    };
+}
+
+#[cfg(any(test, target_arch = "aarch64"))]
+/// Keccak-p[1600, rounds] as [`keccak_p`], in the fused operations of [`FusedLane`].
+#[inline(always)]
+pub(crate) fn keccak_p_fused<L: FusedLane>(a: &mut [L; 25], rounds: usize) {
+    for &rc in &RC[24 - rounds..] {
+        // theta: C[x] = A[x, 0] ^ ... ^ A[x, 4]; D[x] = C[x - 1] ^ rotl(C[x + 1], 1)
+        let mut c = [a[0]; 5];
+        for x in 0..5 {
+            c[x] = a[x].xor3(a[x + 5], a[x + 10]).xor3(a[x + 15], a[x + 20]);
+        }
+        let mut d = [a[0]; 5];
+        for x in 0..5 {
+            d[x] = c[(x + 4) % 5].rax1(c[(x + 1) % 5]);
+        }
+        let mut b = [a[0]; 25];
+        b[0] = a[0].xor(d[0]);
+        theta_rho_pi!(a, b, d;
+            (16, 5, 0, 36, 28), (7, 10, 0, 3, 61), (23, 15, 0, 41, 23), (14, 20, 0, 18, 46),
+            (10, 1, 1, 1, 63), (1, 6, 1, 44, 20), (17, 11, 1, 10, 54), (8, 16, 1, 45, 19),
+            (24, 21, 1, 2, 62), (20, 2, 2, 62, 2), (11, 7, 2, 6, 58), (2, 12, 2, 43, 21),
+            (18, 17, 2, 15, 49), (9, 22, 2, 61, 3), (5, 3, 3, 28, 36), (21, 8, 3, 55, 9),
+            (12, 13, 3, 25, 39), (3, 18, 3, 21, 43), (19, 23, 3, 56, 8), (15, 4, 4, 27, 37),
+            (6, 9, 4, 20, 44), (22, 14, 4, 39, 25), (13, 19, 4, 8, 56), (4, 24, 4, 14, 50),
+        );
+        // chi: A[x, y] = B[x, y] ^ (!B[x + 1, y] & B[x + 2, y])
+        for y in 0..5 {
+            for x in 0..5 {
+                a[x + 5 * y] = b[x + 5 * y].bcax(b[(x + 2) % 5 + 5 * y], b[(x + 1) % 5 + 5 * y]);
+            }
+        }
+        // iota
+        a[0] = a[0].xor_rc(rc);
+    }
+}
+
+/// Small enough for Miri: the fused formulation against the reference one.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fused_matches_reference() {
+        for rounds in [12, 24] {
+            let mut x = [0u64; 25];
+            for (i, l) in x.iter_mut().enumerate() {
+                *l = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            }
+            let mut y = x;
+            keccak_p(&mut x, rounds);
+            keccak_p_fused(&mut y, rounds);
+            assert_eq!(x, y, "rounds {rounds}");
+        }
+    }
+
+    #[test]
+    fn unrolled_matches_reference() {
+        for rounds in [12, 24] {
+            let mut x = [0u64; 25];
+            for (i, l) in x.iter_mut().enumerate() {
+                *l = (i as u64 + 3).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+            }
+            let mut y = x;
+            keccak_p(&mut x, rounds);
+            keccak_p_unrolled(&mut y, rounds);
+            assert_eq!(x, y, "rounds {rounds}");
+        }
     }
 }

@@ -11,15 +11,18 @@ mod multi;
 mod sponge;
 
 pub use backend::Backend;
+#[doc(hidden)]
+pub use backend::X1Backend;
 pub use multi::{Shake128x2, Shake128x4, Shake256x2, Shake256x4};
 
 use sponge::Sponge;
 
-/// The backend a new SHA-3 / SHAKE / TurboSHAKE hasher would use here (`portable`, `x86_bmi`),
+/// The backend a new SHA-3 / SHAKE / TurboSHAKE hasher would use here (`portable`, `x86_bmi`,
+/// `aarch64_sha3`),
 /// for bench reports.
 #[doc(hidden)]
 pub fn x1_backend_name() -> &'static str {
-    backend::X1::detect().name()
+    X1Backend::detect().name()
 }
 
 /// Errors of this crate.
@@ -81,7 +84,12 @@ macro_rules! sha3 {
 
             /// A fresh hasher.
             pub fn new() -> Self {
-                Self(Sponge::new(200 - 2 * $n, 24))
+                Self::new_with_backend(X1Backend::detect())
+            }
+            /// As [`Self::new`] on an explicit single-state backend (tests and benches).
+            #[doc(hidden)]
+            pub fn new_with_backend(backend: X1Backend) -> Self {
+                Self(Sponge::new(200 - 2 * $n, 24, backend))
             }
             /// Absorbs more input.
             pub fn update(&mut self, data: &[u8]) -> &mut Self {
@@ -106,7 +114,7 @@ macro_rules! sha3 {
 
         #[doc = concat!("One-shot ", stringify!($name), ".")]
         pub fn $func(data: &[u8]) -> [u8; $n] {
-            let mut s = Sponge::new(200 - 2 * $n, 24);
+            let mut s = Sponge::new(200 - 2 * $n, 24, X1Backend::detect());
             s.absorb(data);
             s.pad(0x06);
             let mut out = [0u8; $n];
@@ -208,8 +216,13 @@ macro_rules! shake_ctor {
         impl $name {
             /// A fresh XOF.
             pub fn new() -> Self {
+                Self::new_with_backend(X1Backend::detect())
+            }
+            /// As [`Self::new`] on an explicit single-state backend (tests and benches).
+            #[doc(hidden)]
+            pub fn new_with_backend(backend: X1Backend) -> Self {
                 Self {
-                    sponge: Sponge::new(Self::RATE, 24),
+                    sponge: Sponge::new(Self::RATE, 24, backend),
                     ds: 0x1F,
                 }
             }
@@ -228,11 +241,16 @@ macro_rules! turbo_ctor {
         impl $name {
             /// A fresh TurboSHAKE with domain-separation byte `domain` (`0x01..=0x7F`).
             pub fn new(domain: u8) -> Result<Self, Error> {
+                Self::new_with_backend(X1Backend::detect(), domain)
+            }
+            /// As [`Self::new`] on an explicit single-state backend (tests and benches).
+            #[doc(hidden)]
+            pub fn new_with_backend(backend: X1Backend, domain: u8) -> Result<Self, Error> {
                 if domain == 0 || domain > 0x7F {
                     return Err(Error::InvalidDomain);
                 }
                 Ok(Self {
-                    sponge: Sponge::new(Self::RATE, 12),
+                    sponge: Sponge::new(Self::RATE, 12, backend),
                     ds: domain,
                 })
             }

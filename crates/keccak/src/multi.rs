@@ -10,6 +10,8 @@ use zeroize::Zeroize;
 struct X4 {
     state: [[u64; 4]; 25],
     rate: usize,
+    /// Ways in use (2 or 4); the backend may skip the idle ones.
+    ways: usize,
     backend: Backend,
 }
 
@@ -30,6 +32,7 @@ impl X4 {
         let mut s = X4 {
             state: [[0; 4]; 25],
             rate,
+            ways: inputs.len(),
             backend,
         };
         let mut off = 0;
@@ -54,10 +57,10 @@ impl X4 {
                     s.state[take / 8][w] ^= u64::from(ds) << (8 * (take % 8));
                     s.state[(rate - 1) / 8][w] ^= 0x80u64 << (8 * ((rate - 1) % 8));
                 }
-                s.backend.permute_x4(&mut s.state, 24);
+                s.backend.permute_x4(&mut s.state, 24, s.ways);
                 return Ok(s);
             }
-            s.backend.permute_x4(&mut s.state, 24);
+            s.backend.permute_x4(&mut s.state, 24, s.ways);
         }
     }
 
@@ -76,7 +79,7 @@ impl X4 {
                     c.copy_from_slice(&lane[w].to_le_bytes());
                 }
             }
-            self.backend.permute_x4(&mut self.state, 24);
+            self.backend.permute_x4(&mut self.state, 24, self.ways);
         }
         Ok(())
     }
@@ -130,8 +133,8 @@ multi!(
     /// SHAKE256 on four inputs at once.
     Shake256x4, 4, 136);
 multi!(
-    /// SHAKE128 on two inputs at once (uses the four-way state, two ways idle).
+    /// SHAKE128 on two inputs at once (the four-way state with two ways idle, which the backend may skip).
     Shake128x2, 2, 168);
 multi!(
-    /// SHAKE256 on two inputs at once (uses the four-way state, two ways idle).
+    /// SHAKE256 on two inputs at once (the four-way state with two ways idle, which the backend may skip).
     Shake256x2, 2, 136);

@@ -1,8 +1,8 @@
-//! The sponge construction (FIPS 202 section 4) over Keccak-p[1600], with byte-granular
+//! The sponge construction (FIPS 202 section 4) over Keccak-p\[1600\], with byte-granular
 //! absorbing and squeezing so any chunking of input and output gives the same result.
 #![forbid(unsafe_code)]
 
-use crate::backend::X1;
+use crate::backend::X1Backend;
 use zeroize::Zeroize;
 
 #[derive(Clone)]
@@ -12,7 +12,7 @@ pub(crate) struct Sponge {
     pos: usize,
     rate: usize,
     rounds: usize,
-    backend: X1,
+    backend: X1Backend,
 }
 
 impl Drop for Sponge {
@@ -27,14 +27,14 @@ fn xor_byte(state: &mut [u64; 25], i: usize, b: u8) {
 }
 
 impl Sponge {
-    /// A fresh sponge; the permutation backend is decided here, once.
-    pub(crate) fn new(rate: usize, rounds: usize) -> Self {
+    /// A fresh sponge on `backend` (decided once, by the caller, when the hasher is created).
+    pub(crate) fn new(rate: usize, rounds: usize, backend: X1Backend) -> Self {
         Sponge {
             state: [0; 25],
             pos: 0,
             rate,
             rounds,
-            backend: X1::detect(),
+            backend,
         }
     }
 

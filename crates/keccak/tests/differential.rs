@@ -1,7 +1,12 @@
-//! Random inputs against RustCrypto `sha3` (SHA-3, SHAKE, TurboSHAKE).
+//! Random inputs against RustCrypto `sha3` (SHA-3, SHAKE, TurboSHAKE), on every single-state
+//! backend, plus an accumulated chain over every length around the block sizes.
 
 use proptest::prelude::*;
 use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
+use tessera_keccak::{
+    Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256, TurboShake128, TurboShake256,
+    X1Backend,
+};
 use tessera_testkit::strategies::bytes_near_blocks;
 
 fn rc_xof<X: Update + ExtendableOutput>(mut x: X, m: &[u8], n: usize) -> Vec<u8> {
@@ -11,33 +16,119 @@ fn rc_xof<X: Update + ExtendableOutput>(mut x: X, m: &[u8], n: usize) -> Vec<u8>
     out
 }
 
+fn rc_turbo128(d: u8) -> sha3::TurboShake128 {
+    sha3::TurboShake128::from_core(sha3::TurboShake128Core::new(d))
+}
+
+fn rc_turbo256(d: u8) -> sha3::TurboShake256 {
+    sha3::TurboShake256::from_core(sha3::TurboShake256Core::new(d))
+}
+
+/// Every function of this crate on `be`: the four SHA-3 digests, then `n` bytes of SHAKE128,
+/// SHAKE256, TurboSHAKE128 and TurboSHAKE256 with domain `d`.
+fn ours(be: X1Backend, m: &[u8], n: usize, d: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend(Sha3_224::new_with_backend(be).update(m).finalize());
+    out.extend(Sha3_256::new_with_backend(be).update(m).finalize());
+    out.extend(Sha3_384::new_with_backend(be).update(m).finalize());
+    out.extend(Sha3_512::new_with_backend(be).update(m).finalize());
+    let mut o = vec![0u8; n];
+    Shake128::new_with_backend(be)
+        .update(m)
+        .finalize_xof()
+        .read(&mut o);
+    out.extend(&o);
+    Shake256::new_with_backend(be)
+        .update(m)
+        .finalize_xof()
+        .read(&mut o);
+    out.extend(&o);
+    TurboShake128::new_with_backend(be, d)
+        .unwrap()
+        .update(m)
+        .finalize_xof()
+        .read(&mut o);
+    out.extend(&o);
+    TurboShake256::new_with_backend(be, d)
+        .unwrap()
+        .update(m)
+        .finalize_xof()
+        .read(&mut o);
+    out.extend(&o);
+    out
+}
+
+/// The same as [`ours`], computed by RustCrypto `sha3`.
+fn theirs(m: &[u8], n: usize, d: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend(sha3::Sha3_224::digest(m));
+    out.extend(sha3::Sha3_256::digest(m));
+    out.extend(sha3::Sha3_384::digest(m));
+    out.extend(sha3::Sha3_512::digest(m));
+    out.extend(rc_xof(sha3::Shake128::default(), m, n));
+    out.extend(rc_xof(sha3::Shake256::default(), m, n));
+    out.extend(rc_xof(rc_turbo128(d), m, n));
+    out.extend(rc_xof(rc_turbo256(d), m, n));
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn sha3_matches(m in bytes_near_blocks(136, 3 * 144 + 1)) {
+    fn every_function_on_every_backend_matches(
+        m in bytes_near_blocks(136, 3 * 168 + 1),
+        n in 0usize..600,
+        d in 1u8..=0x7f,
+    ) {
+        let expect = theirs(&m, n, d);
+        for be in X1Backend::all_available() {
+            prop_assert_eq!(&ours(be, &m, n, d), &expect, "backend {}", be.name());
+        }
+    }
+
+    /// The public one-shots (detected backend).
+    #[test]
+    fn one_shots_match(m in bytes_near_blocks(168, 3 * 168 + 1), n in 0usize..600, d in 1u8..=0x7f) {
         prop_assert_eq!(&tessera_keccak::sha3_224(&m)[..], &sha3::Sha3_224::digest(&m)[..]);
         prop_assert_eq!(&tessera_keccak::sha3_256(&m)[..], &sha3::Sha3_256::digest(&m)[..]);
         prop_assert_eq!(&tessera_keccak::sha3_384(&m)[..], &sha3::Sha3_384::digest(&m)[..]);
         prop_assert_eq!(&tessera_keccak::sha3_512(&m)[..], &sha3::Sha3_512::digest(&m)[..]);
-    }
-
-    #[test]
-    fn shake_matches(m in bytes_near_blocks(168, 3 * 168 + 1), n in 0usize..600) {
         let mut o = vec![0u8; n];
         tessera_keccak::shake128(&m, &mut o);
         prop_assert_eq!(&o, &rc_xof(sha3::Shake128::default(), &m, n));
         tessera_keccak::shake256(&m, &mut o);
         prop_assert_eq!(&o, &rc_xof(sha3::Shake256::default(), &m, n));
-    }
-
-    #[test]
-    fn turboshake_matches(m in bytes_near_blocks(168, 3 * 168 + 1), n in 0usize..600, d in 1u8..=0x7f) {
-        let mut o = vec![0u8; n];
         tessera_keccak::turboshake128(&m, d, &mut o).unwrap();
-        prop_assert_eq!(&o, &rc_xof(sha3::TurboShake128::from_core(sha3::TurboShake128Core::new(d)), &m, n));
+        prop_assert_eq!(&o, &rc_xof(rc_turbo128(d), &m, n));
         tessera_keccak::turboshake256(&m, d, &mut o).unwrap();
-        prop_assert_eq!(&o, &rc_xof(sha3::TurboShake256::from_core(sha3::TurboShake256Core::new(d)), &m, n));
+        prop_assert_eq!(&o, &rc_xof(rc_turbo256(d), &m, n));
+    }
+}
+
+/// Accumulated digest: for every message length 0..=3*168+1, the message is the previous step's
+/// outputs stretched to that length; all outputs are absorbed into one running SHA3-256 chain.
+/// Ours on every backend must end at RustCrypto's value (any divergence anywhere changes it).
+#[test]
+fn accumulated_chain_matches_rustcrypto() {
+    fn chain(step: impl Fn(&[u8], usize, u8) -> Vec<u8>) -> Vec<u8> {
+        let mut acc = sha3::Sha3_256::new();
+        let mut seed = b"tessera-keccak accumulated".to_vec();
+        for len in 0..=3 * 168 + 1 {
+            let m: Vec<u8> = seed.iter().copied().cycle().take(len).collect();
+            let d = (len % 0x7f) as u8 + 1;
+            let out = step(&m, len % 300, d);
+            Digest::update(&mut acc, &out);
+            seed = out;
+            if seed.is_empty() {
+                seed.push(len as u8);
+            }
+        }
+        acc.finalize().to_vec()
+    }
+    let expect = chain(theirs);
+    for be in X1Backend::all_available() {
+        assert_eq!(chain(|m, n, d| ours(be, m, n, d)), expect, "{}", be.name());
     }
 }
 
@@ -51,5 +142,8 @@ fn turboshake_rejects_bad_domain() {
         );
         assert_eq!(o, [0xAA; 8], "output must be untouched on error");
         assert!(tessera_keccak::TurboShake256::new(d).is_err());
+        for be in X1Backend::all_available() {
+            assert!(TurboShake128::new_with_backend(be, d).is_err());
+        }
     }
 }

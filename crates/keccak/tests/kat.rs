@@ -1,8 +1,44 @@
-//! NIST CAVP SHA-3 / SHAKE vectors (Short, Long, Monte, VariableOut) from the official set.
+//! NIST CAVP SHA-3 / SHAKE vectors (Short, Long, Monte, VariableOut) from the official set, on
+//! every single-state backend this CPU has (not only the detected one), plus the public
+//! one-shots on the detected backend.
 
+use tessera_keccak::{
+    Backend, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4, Shake256,
+    Shake256x2, Shake256x4, X1Backend, XofReader,
+};
 use tessera_testkit::cavp;
 
-fn sha3(bits: usize, m: &[u8]) -> Vec<u8> {
+fn backends() -> Vec<X1Backend> {
+    let b: Vec<X1Backend> = X1Backend::all_available().collect();
+    eprintln!(
+        "CAVP on single-state backends {:?}",
+        b.iter().map(|b| b.name()).collect::<Vec<_>>()
+    );
+    b
+}
+
+/// SHA3-`bits` of `m` on `be`, absorbed in pieces of `chunk` bytes.
+fn sha3(be: X1Backend, bits: usize, m: &[u8], chunk: usize) -> Vec<u8> {
+    macro_rules! run {
+        ($h:ident) => {{
+            let mut h = $h::new_with_backend(be);
+            for p in m.chunks(chunk) {
+                h.update(p);
+            }
+            h.finalize().to_vec()
+        }};
+    }
+    match bits {
+        224 => run!(Sha3_224),
+        256 => run!(Sha3_256),
+        384 => run!(Sha3_384),
+        512 => run!(Sha3_512),
+        _ => unreachable!(),
+    }
+}
+
+/// The public one-shot SHA3-`bits` (detected backend).
+fn sha3_one_shot(bits: usize, m: &[u8]) -> Vec<u8> {
     match bits {
         224 => tessera_keccak::sha3_224(m).to_vec(),
         256 => tessera_keccak::sha3_256(m).to_vec(),
@@ -12,7 +48,42 @@ fn sha3(bits: usize, m: &[u8]) -> Vec<u8> {
     }
 }
 
-fn shake(bits: usize, m: &[u8], out_len: usize) -> Vec<u8> {
+fn shake_reader(be: X1Backend, bits: usize, m: &[u8], chunk: usize) -> XofReader {
+    macro_rules! run {
+        ($h:ident) => {{
+            let mut h = $h::new_with_backend(be);
+            for p in m.chunks(chunk) {
+                h.update(p);
+            }
+            h.finalize_xof()
+        }};
+    }
+    match bits {
+        128 => run!(Shake128),
+        256 => run!(Shake256),
+        _ => unreachable!(),
+    }
+}
+
+/// SHAKE`bits` of `m` on `be`: `out_len` bytes, absorbed in pieces of `chunk`, read in pieces of
+/// `read`.
+fn shake(
+    be: X1Backend,
+    bits: usize,
+    m: &[u8],
+    out_len: usize,
+    chunk: usize,
+    read: usize,
+) -> Vec<u8> {
+    let mut r = shake_reader(be, bits, m, chunk);
+    let mut out = vec![0u8; out_len];
+    for c in out.chunks_mut(read) {
+        r.read(c);
+    }
+    out
+}
+
+fn shake_one_shot(bits: usize, m: &[u8], out_len: usize) -> Vec<u8> {
     let mut out = vec![0u8; out_len];
     match bits {
         128 => tessera_keccak::shake128(m, &mut out),
@@ -28,88 +99,182 @@ fn msg(r: &cavp::Record) -> Vec<u8> {
     m
 }
 
-#[test]
-fn sha3_short_and_long() {
+/// The ShortMsg and LongMsg files `{prefix}{bits}{kind}.rsp` (the byte-oriented set). For each record, `check(record, message, expected)` runs it on every
+/// backend. Returns the number of records checked.
+fn short_and_long(
+    prefix: &str,
+    bits: usize,
+    field: &str,
+    mut check: impl FnMut(&cavp::Record, &[u8], &[u8]),
+) -> usize {
     let mut n = 0;
-    for bits in [224, 256, 384, 512] {
-        for kind in ["ShortMsg", "LongMsg"] {
-            let Some(recs) = cavp::load(&format!("SHA3_{bits}{kind}.rsp")) else {
-                continue;
-            };
-            for r in &recs {
-                let m = msg(r);
-                assert_eq!(
-                    sha3(bits, &m),
-                    r.hex("MD"),
-                    "SHA3-{bits} {kind} Len={}",
-                    r.int("Len")
-                );
-                // Incremental, in two uneven pieces.
-                let split = m.len() / 3;
-                let inc = match bits {
-                    256 => tessera_keccak::Sha3_256::new()
-                        .update(&m[..split])
-                        .update(&m[split..])
-                        .finalize()
-                        .to_vec(),
-                    _ => sha3(bits, &m),
-                };
-                assert_eq!(inc, r.hex("MD"));
-                n += 1;
-            }
+    for kind in ["ShortMsg", "LongMsg"] {
+        let Some(recs) = cavp::load(&format!("{prefix}{bits}{kind}.rsp")) else {
+            continue;
+        };
+        let mut k = 0;
+        for r in recs.iter().filter(|r| r.fields.contains_key(field)) {
+            assert_eq!(
+                r.int("Len") % 8,
+                0,
+                "bit-length records are not in the byte-oriented set"
+            );
+            check(r, &msg(r), &r.hex(field));
+            k += 1;
         }
+        assert!(k > 0, "{prefix}{bits}{kind}: no records");
+        eprintln!("{prefix}{bits}{kind}: {k} records");
+        n += k;
     }
-    eprintln!("sha3 short/long vectors checked: {n}");
+    n
 }
 
 #[test]
-fn sha3_monte() {
+fn sha3_short_and_long() {
+    let bes = backends();
+    let mut n = 0;
     for bits in [224, 256, 384, 512] {
-        let Some(recs) = cavp::load(&format!("SHA3_{bits}Monte.rsp")) else {
-            continue;
-        };
-        let mut md = recs[0].hex("Seed");
-        let mut checked = 0;
-        for r in recs.iter().filter(|r| r.fields.contains_key("MD")) {
-            for _ in 0..1000 {
-                md = sha3(bits, &md);
+        n += short_and_long("SHA3_", bits, "MD", |r, m, md| {
+            let len = r.int("Len");
+            assert_eq!(sha3_one_shot(bits, m), md, "SHA3-{bits} Len={len} one-shot");
+            for &be in &bes {
+                let name = be.name();
+                assert_eq!(
+                    sha3(be, bits, m, usize::MAX),
+                    md,
+                    "SHA3-{bits} Len={len} {name}"
+                );
+                // Incremental, in uneven pieces.
+                let chunk = (m.len() / 3).max(1);
+                assert_eq!(
+                    sha3(be, bits, m, chunk),
+                    md,
+                    "SHA3-{bits} Len={len} {name} pieces"
+                );
             }
-            assert_eq!(
-                md,
-                r.hex("MD"),
-                "SHA3-{bits} Monte COUNT={}",
-                r.get("COUNT")
-            );
-            checked += 1;
-        }
-        assert_eq!(checked, 100);
+        });
     }
+    eprintln!(
+        "sha3 short/long vectors checked: {n}, each on {} backends",
+        bes.len()
+    );
 }
 
 #[test]
 fn shake_short_and_long() {
+    let bes = backends();
     let mut n = 0;
     for bits in [128, 256] {
-        for kind in ["ShortMsg", "LongMsg"] {
-            let Some(recs) = cavp::load(&format!("SHAKE{bits}{kind}.rsp")) else {
-                continue;
-            };
-            for r in &recs {
-                let expect = r.hex("Output");
-                assert_eq!(
-                    shake(bits, &msg(r), expect.len()),
-                    expect,
-                    "SHAKE{bits} {kind}"
-                );
-                n += 1;
+        n += short_and_long("SHAKE", bits, "Output", |r, m, out| {
+            let len = r.int("Len");
+            assert_eq!(
+                shake_one_shot(bits, m, out.len()),
+                out,
+                "SHAKE{bits} Len={len} one-shot"
+            );
+            for &be in &bes {
+                let name = be.name();
+                let whole = shake(be, bits, m, out.len(), usize::MAX, usize::MAX);
+                assert_eq!(whole, out, "SHAKE{bits} Len={len} {name}");
+                let chunk = (m.len() / 3).max(1);
+                let pieces = shake(be, bits, m, out.len(), chunk, 5);
+                assert_eq!(pieces, out, "SHAKE{bits} Len={len} {name} pieces");
             }
+        });
+    }
+    eprintln!(
+        "shake short/long vectors checked: {n}, each on {} backends",
+        bes.len()
+    );
+}
+
+/// SHAKE`bits` of `m` in every way of the x4 and x2 APIs on multi-way backend `be`: `blocks`
+/// squeezed blocks per way, x4 ways first.
+fn shake_multi(be: Backend, bits: usize, m: &[u8], blocks: usize) -> [Vec<u8>; 6] {
+    let rate = if bits == 128 { 168 } else { 136 };
+    let mut o: [Vec<u8>; 6] = core::array::from_fn(|_| vec![0u8; blocks * rate]);
+    let [o0, o1, o2, o3, o4, o5] = &mut o;
+    if bits == 128 {
+        let mut x = Shake128x4::new_with_backend(be, [m; 4]).unwrap();
+        x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
+        let mut x = Shake128x2::new_with_backend(be, [m; 2]).unwrap();
+        x.squeeze_blocks([o4, o5]).unwrap();
+    } else {
+        let mut x = Shake256x4::new_with_backend(be, [m; 4]).unwrap();
+        x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
+        let mut x = Shake256x2::new_with_backend(be, [m; 2]).unwrap();
+        x.squeeze_blocks([o4, o5]).unwrap();
+    }
+    o
+}
+
+/// The SHAKE Short/Long records through the multi-way APIs (`Shake128x4`, `Shake128x2`, ...)
+/// on every multi-way backend, the record's message in every way (the equivalence tests cover
+/// different messages per way).
+#[test]
+fn shake_multi_way_short_and_long() {
+    let bes: Vec<Backend> = Backend::all_available().collect();
+    eprintln!(
+        "CAVP on multi-way backends {:?}",
+        bes.iter().map(|b| b.name()).collect::<Vec<_>>()
+    );
+    let mut n = 0;
+    for bits in [128, 256] {
+        n += short_and_long("SHAKE", bits, "Output", |r, m, out| {
+            let rate = if bits == 128 { 168 } else { 136 };
+            for &be in &bes {
+                for (w, got) in shake_multi(be, bits, m, out.len().div_ceil(rate))
+                    .iter()
+                    .enumerate()
+                {
+                    assert_eq!(
+                        &got[..out.len()],
+                        out,
+                        "SHAKE{bits} Len={} {} way {w} (0..4: x4, 4..6: x2)",
+                        r.int("Len"),
+                        be.name()
+                    );
+                }
+            }
+        });
+    }
+    eprintln!(
+        "shake multi-way vectors checked: {n}, each on {} backends",
+        bes.len()
+    );
+}
+
+#[test]
+fn sha3_monte() {
+    let bes = backends();
+    for bits in [224, 256, 384, 512] {
+        let Some(recs) = cavp::load(&format!("SHA3_{bits}Monte.rsp")) else {
+            continue;
+        };
+        for &be in &bes {
+            let mut md = recs[0].hex("Seed");
+            let mut checked = 0;
+            for r in recs.iter().filter(|r| r.fields.contains_key("MD")) {
+                for _ in 0..1000 {
+                    md = sha3(be, bits, &md, usize::MAX);
+                }
+                assert_eq!(
+                    md,
+                    r.hex("MD"),
+                    "SHA3-{bits} Monte COUNT={} {}",
+                    r.get("COUNT"),
+                    be.name()
+                );
+                checked += 1;
+            }
+            assert_eq!(checked, 100);
         }
     }
-    eprintln!("shake short/long vectors checked: {n}");
 }
 
 #[test]
 fn shake_variable_out() {
+    let bes = backends();
     for bits in [128, 256] {
         let Some(recs) = cavp::load(&format!("SHAKE{bits}VariableOut.rsp")) else {
             continue;
@@ -119,32 +284,37 @@ fn shake_variable_out() {
             let expect = r.hex("Output");
             assert_eq!(r.int("Outputlen").div_ceil(8), expect.len());
             let m = r.hex("Msg");
+            let count = r.get("COUNT");
             assert_eq!(
-                shake(bits, &m, expect.len()),
+                shake_one_shot(bits, &m, expect.len()),
                 expect,
-                "SHAKE{bits} VariableOut"
+                "SHAKE{bits} VariableOut COUNT={count} one-shot"
             );
-            // The same output read in 1-, 7- and 13-byte chunks.
-            for chunk in [1, 7, 13] {
-                let mut rd = match bits {
-                    128 => tessera_keccak::Shake128::new().update(&m).finalize_xof(),
-                    _ => tessera_keccak::Shake256::new().update(&m).finalize_xof(),
-                };
-                let mut out = vec![0u8; expect.len()];
-                for c in out.chunks_mut(chunk) {
-                    rd.read(c);
+            for &be in &bes {
+                // The same output read whole and in 1-, 7- and 13-byte chunks.
+                for read in [usize::MAX, 1, 7, 13] {
+                    assert_eq!(
+                        shake(be, bits, &m, expect.len(), usize::MAX, read),
+                        expect,
+                        "SHAKE{bits} VariableOut COUNT={count} {} read {read}",
+                        be.name()
+                    );
                 }
-                assert_eq!(out, expect);
             }
             n += 1;
         }
         assert!(n > 0);
+        eprintln!(
+            "SHAKE{bits}VariableOut: {n} records, each on {} backends",
+            bes.len()
+        );
     }
 }
 
 /// SHA3VS section 6.3.3 Monte Carlo test for SHAKE (output lengths in bytes).
 #[test]
 fn shake_monte() {
+    let bes = backends();
     for bits in [128, 256] {
         let Some(recs) = cavp::load(&format!("SHAKE{bits}Monte.rsp")) else {
             continue;
@@ -161,27 +331,30 @@ fn shake_monte() {
         };
         let min = hdr("Minimum Output Length") / 8;
         let max = hdr("Maximum Output Length") / 8;
-        let mut output = recs[0].hex("Msg");
-        let mut out_len = max;
-        let mut checked = 0;
-        for r in recs.iter().filter(|r| r.fields.contains_key("Output")) {
-            for _ in 0..1000 {
-                let mut m = [0u8; 16];
-                let k = output.len().min(16);
-                m[..k].copy_from_slice(&output[..k]);
-                output = shake(bits, &m, out_len);
-                let right =
-                    u16::from_be_bytes([output[output.len() - 2], output[output.len() - 1]]);
-                out_len = min + (right as usize % (max - min + 1));
+        for &be in &bes {
+            let mut output = recs[0].hex("Msg");
+            let mut out_len = max;
+            let mut checked = 0;
+            for r in recs.iter().filter(|r| r.fields.contains_key("Output")) {
+                for _ in 0..1000 {
+                    let mut m = [0u8; 16];
+                    let k = output.len().min(16);
+                    m[..k].copy_from_slice(&output[..k]);
+                    output = shake(be, bits, &m, out_len, usize::MAX, usize::MAX);
+                    let right =
+                        u16::from_be_bytes([output[output.len() - 2], output[output.len() - 1]]);
+                    out_len = min + (right as usize % (max - min + 1));
+                }
+                assert_eq!(
+                    output,
+                    r.hex("Output"),
+                    "SHAKE{bits} Monte COUNT={} {}",
+                    r.get("COUNT"),
+                    be.name()
+                );
+                checked += 1;
             }
-            assert_eq!(
-                output,
-                r.hex("Output"),
-                "SHAKE{bits} Monte COUNT={}",
-                r.get("COUNT")
-            );
-            checked += 1;
+            assert_eq!(checked, 100);
         }
-        assert_eq!(checked, 100);
     }
 }

@@ -1,22 +1,41 @@
 //! Portable backend: one state at a time.
 #![forbid(unsafe_code)]
 
-use crate::keccak::keccak_p;
+use crate::keccak::{absorb_rate, keccak_p_unrolled};
 
 /// Keccak-p on one state.
 #[inline]
 pub(crate) fn permute(state: &mut [u64; 25], rounds: usize) {
-    keccak_p(state, rounds);
+    keccak_p_unrolled(state, rounds);
 }
 
-/// Keccak-p on four interleaved states, one after the other.
-pub(crate) fn permute_x4(state: &mut [[u64; 4]; 25], rounds: usize) {
-    for w in 0..4 {
+/// Absorbs the whole `rate`-byte blocks of `data` into `state` with the state in locals across
+/// blocks; returns the bytes consumed (0 for a rate no Keccak function here uses).
+pub(crate) fn absorb_blocks(
+    state: &mut [u64; 25],
+    data: &[u8],
+    rate: usize,
+    rounds: usize,
+) -> usize {
+    match rate {
+        168 => absorb_rate::<168>(state, data, rounds),
+        144 => absorb_rate::<144>(state, data, rounds),
+        136 => absorb_rate::<136>(state, data, rounds),
+        104 => absorb_rate::<104>(state, data, rounds),
+        72 => absorb_rate::<72>(state, data, rounds),
+        _ => 0,
+    }
+}
+
+/// Keccak-p on the first `ways` of four interleaved states, one after the other (the idle ways
+/// of `Shake128x2` are not computed).
+pub(crate) fn permute_x4(state: &mut [[u64; 4]; 25], rounds: usize, ways: usize) {
+    for w in 0..ways.min(4) {
         let mut s = [0u64; 25];
         for (d, l) in s.iter_mut().zip(state.iter()) {
             *d = l[w];
         }
-        keccak_p(&mut s, rounds);
+        keccak_p_unrolled(&mut s, rounds);
         for (l, v) in state.iter_mut().zip(s) {
             l[w] = v;
         }

@@ -3,8 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::x86_bmi::keccak_p_unrolled;
-use crate::keccak::Lane;
+use crate::keccak::{Lane, keccak_p_unrolled};
 
 /// Four lanes in a ymm register. The zero-sized token field makes the safe `Lane` methods
 /// sound by construction: a `Ymm` cannot exist unless AVX2 was proven available.

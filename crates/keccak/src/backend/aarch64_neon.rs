@@ -1,0 +1,76 @@
+//! Plain NEON backend (no SHA3 extension, e.g. Cortex-A53/A72): two independent Keccak states,
+//! lane `i` of state `w` in 64-bit element `w` of 128-bit register `i`. Rotations are SHL +
+//! SRI, AND-NOT is BIC.
+
+use core::arch::aarch64::*;
+
+use crate::keccak::{FusedLane, keccak_p_fused};
+
+#[derive(Clone, Copy)]
+struct Q(uint64x2_t);
+
+impl FusedLane for Q {
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: only reached from the islands below, compiled with NEON enabled.
+        Q(unsafe { veorq_u64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self.xor(b).xor(c)
+    }
+    #[inline(always)]
+    fn rax1(self, b: Self) -> Self {
+        // SAFETY: as above; shift counts are in range (SHL 0..=63, SRI 1..=64).
+        self.xor(Q(unsafe { vsriq_n_u64::<63>(vshlq_n_u64::<1>(b.0), b.0) }))
+    }
+    #[inline(always)]
+    fn xar<const L: i32, const R: i32>(self, b: Self) -> Self {
+        let t = self.xor(b).0;
+        // SAFETY: as above; L in 1..=63 and R = 64 - L in 1..=63 (checked at compile time by
+        // the intrinsics' immediate bounds).
+        Q(unsafe { vsriq_n_u64::<R>(vshlq_n_u64::<L>(t), t) })
+    }
+    #[inline(always)]
+    fn bcax(self, b: Self, c: Self) -> Self {
+        // SAFETY: as above. vbicq_u64(b, c) = b & !c.
+        self.xor(Q(unsafe { vbicq_u64(b.0, c.0) }))
+    }
+    #[inline(always)]
+    fn xor_rc(self, rc: u64) -> Self {
+        // SAFETY: as above.
+        self.xor(Q(unsafe { vdupq_n_u64(rc) }))
+    }
+}
+
+/// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in `0..halves`.
+#[target_feature(enable = "neon")]
+fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
+    for h in 0..halves.min(2) {
+        let mut a = [Q(vdupq_n_u64(0)); 25];
+        for (r, l) in a.iter_mut().zip(state.iter()) {
+            let src = &l[2 * h..2 * h + 2];
+            // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
+            r.0 = unsafe { vld1q_u64(src.as_ptr()) };
+        }
+        keccak_p_fused(&mut a, rounds);
+        for (r, l) in a.iter().zip(state.iter_mut()) {
+            let dst = &mut l[2 * h..2 * h + 2];
+            // SAFETY: `dst` is two writable u64s; vst1q_u64 needs only 8-byte alignment.
+            unsafe { vst1q_u64(dst.as_mut_ptr(), r.0) };
+        }
+    }
+}
+
+/// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for 3 or 4
+/// ways, one for 1 or 2).
+#[inline]
+pub(crate) fn permute_x4(
+    _t: tessera_cpu::Aarch64Neon,
+    state: &mut [[u64; 4]; 25],
+    rounds: usize,
+    ways: usize,
+) {
+    // SAFETY: the token proves NEON is available on this CPU.
+    unsafe { permute_x4_island(state, rounds, ways.div_ceil(2)) }
+}

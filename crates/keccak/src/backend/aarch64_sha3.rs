@@ -1,0 +1,121 @@
+//! Armv8.2 SHA3-extension backend: EOR3, RAX1, XAR and BCAX on 128-bit registers, each holding
+//! lane `i` of two independent states (x2, the natural width of these instructions). The
+//! single-state permutation runs the same code with both 64-bit elements holding the one state.
+
+use core::arch::aarch64::*;
+
+use crate::keccak::{FusedLane, keccak_p_fused};
+
+#[derive(Clone, Copy)]
+struct Q(uint64x2_t);
+
+// The SHA3 intrinsics are `#[inline(always)]` with `target_feature(enable = "sha3")`, which the
+// trait methods below (no target features of their own) may not inline directly. These
+// `#[inline]` shims carry the feature, like the x86 intrinsics do, and so inline into the
+// islands, which are compiled with it.
+#[inline]
+#[target_feature(enable = "neon,sha3")]
+fn eor3(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
+    veor3q_u64(a, b, c)
+}
+#[inline]
+#[target_feature(enable = "neon,sha3")]
+fn rax1(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+    vrax1q_u64(a, b)
+}
+#[inline]
+#[target_feature(enable = "neon,sha3")]
+fn xar<const R: i32>(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+    vxarq_u64::<R>(a, b)
+}
+#[inline]
+#[target_feature(enable = "neon,sha3")]
+fn bcax(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
+    vbcaxq_u64(a, b, c)
+}
+
+impl FusedLane for Q {
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: only reached from the islands below, compiled with NEON and SHA3 enabled.
+        Q(unsafe { veorq_u64(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: as above.
+        Q(unsafe { eor3(self.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    fn rax1(self, b: Self) -> Self {
+        // SAFETY: as above. RAX1: self ^ rotl(b, 1).
+        Q(unsafe { rax1(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn xar<const L: i32, const R: i32>(self, b: Self) -> Self {
+        // SAFETY: as above; XAR: rotr(self ^ b, R) = rotl(self ^ b, L), R in 1..=63 (checked at
+        // compile time by the intrinsic's immediate bound).
+        Q(unsafe { xar::<R>(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn bcax(self, b: Self, c: Self) -> Self {
+        // SAFETY: as above. BCAX: self ^ (b & !c).
+        Q(unsafe { bcax(self.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    fn xor_rc(self, rc: u64) -> Self {
+        // SAFETY: as above.
+        self.xor(Q(unsafe { vdupq_n_u64(rc) }))
+    }
+}
+
+/// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in `0..halves`.
+#[target_feature(enable = "neon,sha3")]
+fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
+    for h in 0..halves.min(2) {
+        let mut a = [Q(vdupq_n_u64(0)); 25];
+        for (r, l) in a.iter_mut().zip(state.iter()) {
+            let src = &l[2 * h..2 * h + 2];
+            // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
+            r.0 = unsafe { vld1q_u64(src.as_ptr()) };
+        }
+        keccak_p_fused(&mut a, rounds);
+        for (r, l) in a.iter().zip(state.iter_mut()) {
+            let dst = &mut l[2 * h..2 * h + 2];
+            // SAFETY: `dst` is two writable u64s; vst1q_u64 needs only 8-byte alignment.
+            unsafe { vst1q_u64(dst.as_mut_ptr(), r.0) };
+        }
+    }
+}
+
+/// One state, duplicated in both elements of each register.
+#[target_feature(enable = "neon,sha3")]
+fn permute_island(state: &mut [u64; 25], rounds: usize) {
+    let mut a = [Q(vdupq_n_u64(0)); 25];
+    for (r, &l) in a.iter_mut().zip(state.iter()) {
+        r.0 = vdupq_n_u64(l);
+    }
+    keccak_p_fused(&mut a, rounds);
+    for (r, l) in a.iter().zip(state.iter_mut()) {
+        *l = vgetq_lane_u64::<0>(r.0);
+    }
+}
+
+/// Keccak-p on one state.
+#[inline(always)]
+pub(crate) fn permute(_t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
+    // SAFETY: the token proves NEON and the SHA3 extension are available on this CPU.
+    unsafe { permute_island(state, rounds) }
+}
+
+/// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for 3 or 4
+/// ways, one for 1 or 2).
+#[inline]
+pub(crate) fn permute_x4(
+    _t: tessera_cpu::Aarch64Sha3,
+    state: &mut [[u64; 4]; 25],
+    rounds: usize,
+    ways: usize,
+) {
+    // SAFETY: the token proves NEON and the SHA3 extension are available on this CPU.
+    unsafe { permute_x4_island(state, rounds, ways.div_ceil(2)) }
+}

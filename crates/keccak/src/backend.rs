@@ -188,6 +188,29 @@ impl Backend {
         }
     }
 
+    /// Absorbs the whole `rate`-byte blocks of every input (all of one length) with the states
+    /// kept in registers; returns the bytes consumed per input (0 when the backend leaves it to
+    /// the caller's block loop).
+    #[inline]
+    pub(crate) fn absorb_x4(
+        &self,
+        state: &mut [[u64; 4]; 25],
+        inputs: &[&[u8]],
+        rate: usize,
+    ) -> usize {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => match inputs {
+                [a, b, c, d] => x86_avx2::absorb_x4(*t, state, [a, b, c, d], rate),
+                _ => 0,
+            },
+            _ => {
+                let _ = (state, inputs, rate);
+                0
+            }
+        }
+    }
+
     /// Keccak-p[1600, rounds] on the first `ways` (1..=4) of four interleaved states
     /// (`state[lane][way]`); the other ways may be permuted too or left as they are.
     #[inline]

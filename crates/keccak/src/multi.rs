@@ -35,7 +35,8 @@ impl X4 {
             ways: inputs.len(),
             backend,
         };
-        let mut off = 0;
+        // Whole blocks in the backend's own loop where it has one, the rest below.
+        let mut off = s.backend.absorb_x4(&mut s.state, inputs, rate);
         loop {
             let take = (n - off).min(rate);
             for (w, inp) in inputs.iter().enumerate() {

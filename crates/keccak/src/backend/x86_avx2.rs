@@ -5,6 +5,14 @@ use core::arch::x86_64::*;
 
 use crate::keccak::{Lane, keccak_p_unrolled};
 
+/// Little-endian lane `i` of a block.
+#[inline(always)]
+fn lane(block: &[u8], i: usize) -> i64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&block[8 * i..8 * i + 8]);
+    i64::from_le_bytes(b)
+}
+
 /// Four lanes in a ymm register. The zero-sized token field makes the safe `Lane` methods
 /// sound by construction: a `Ymm` cannot exist unless AVX2 was proven available.
 #[derive(Clone, Copy)]
@@ -73,6 +81,68 @@ fn permute_x4_island(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds
         // SAFETY: `l` is a valid, writable [u64; 4]; storeu has no alignment need.
         unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast(), r.0) };
     }
+}
+
+/// Absorbs the whole `R`-byte blocks of four equal-length inputs, the states kept in ymm
+/// registers from one block to the next; returns the bytes consumed per input.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn absorb_x4_rate<const R: usize>(
+    t: tessera_cpu::X86Avx2,
+    state: &mut [[u64; 4]; 25],
+    inputs: [&[u8]; 4],
+) -> usize {
+    let mut a = [Ymm(_mm256_setzero_si256(), t); 25];
+    for (r, l) in a.iter_mut().zip(state.iter()) {
+        // SAFETY: `l` is a valid, readable [u64; 4] (32 bytes); loadu has no alignment need.
+        r.0 = unsafe { _mm256_loadu_si256(l.as_ptr().cast()) };
+    }
+    let blocks = inputs[0].len() / R;
+    for k in 0..blocks {
+        let [b0, b1, b2, b3] = inputs.map(|inp| &inp[k * R..(k + 1) * R]);
+        let mut i = 0;
+        while i < R / 8 {
+            let v = _mm256_set_epi64x(lane(b3, i), lane(b2, i), lane(b1, i), lane(b0, i));
+            a[i].0 = _mm256_xor_si256(a[i].0, v);
+            i += 1;
+        }
+        keccak_p_unrolled(&mut a, 24);
+    }
+    for (r, l) in a.iter().zip(state.iter_mut()) {
+        // SAFETY: `l` is a valid, writable [u64; 4]; storeu has no alignment need.
+        unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast(), r.0) };
+    }
+    blocks * R
+}
+
+#[target_feature(enable = "avx2")]
+fn absorb_x4_island(
+    t: tessera_cpu::X86Avx2,
+    state: &mut [[u64; 4]; 25],
+    inputs: [&[u8]; 4],
+    rate: usize,
+) -> usize {
+    match rate {
+        168 => absorb_x4_rate::<168>(t, state, inputs),
+        136 => absorb_x4_rate::<136>(t, state, inputs),
+        _ => 0,
+    }
+}
+
+/// Absorbs the whole `rate`-byte blocks of four inputs of equal length (Keccak-f, 24 rounds);
+/// returns the bytes consumed per input (0 for a rate other than SHAKE's).
+#[inline]
+pub(crate) fn absorb_x4(
+    t: tessera_cpu::X86Avx2,
+    state: &mut [[u64; 4]; 25],
+    inputs: [&[u8]; 4],
+    rate: usize,
+) -> usize {
+    if inputs.iter().any(|i| i.len() != inputs[0].len()) {
+        return 0;
+    }
+    // SAFETY: the token proves AVX2 is available on this CPU.
+    unsafe { absorb_x4_island(t, state, inputs, rate) }
 }
 
 /// Keccak-p on four interleaved states.

@@ -3,7 +3,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tessera_keccak::Backend;
+use tessera_keccak::{Backend, X1Backend};
 
 /// A 64-byte aligned input buffer (see the memcpy note in the README).
 fn aligned(len: usize) -> (Vec<u8>, usize) {
@@ -18,10 +18,23 @@ fn sha3_256(c: &mut Criterion) {
         let data = &buf[off..off + size];
         let mut g = c.benchmark_group(format!("op=sha3-256,size={label}"));
         g.throughput(Throughput::Bytes(size as u64));
+        // The one-shot on the detected backend, then every other single-state backend.
         let name = format!("impl=tessera/{}", tessera_keccak::x1_backend_name());
         g.bench_function(&name, |b| {
             b.iter(|| tessera_keccak::sha3_256(black_box(data)))
         });
+        for be in X1Backend::all_available() {
+            if be.name() == tessera_keccak::x1_backend_name() {
+                continue;
+            }
+            g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
+                b.iter(|| {
+                    let mut h = tessera_keccak::Sha3_256::new_with_backend(be);
+                    h.update(black_box(data));
+                    h.finalize()
+                })
+            });
+        }
         g.bench_function("impl=aws-lc-rs", |b| {
             b.iter(|| aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA3_256, black_box(data)))
         });

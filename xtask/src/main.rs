@@ -9,6 +9,9 @@ use std::time::Instant;
 /// Crates with portable code that Miri and the emulated legs run.
 const PRIMITIVES: &[&str] = &["tessera-cpu", "tessera-keccak"];
 /// Crates that have x86 backends (run under qemu-x86_64 CPUs).
+/// A bare-metal target without std or an allocator.
+const NO_STD: &str = "thumbv7em-none-eabihf";
+
 const X86_CRATES: &[&str] = &["tessera-cpu", "tessera-keccak"];
 
 // Backend names are shared across crates; each crate checks only the names it knows
@@ -171,6 +174,20 @@ fn test(quick: bool) -> bool {
             )
             .env("TESSERA_EXPECT_BACKENDS", expect);
             legs.push(run(&name, &mut c));
+        }
+
+        // no_std: the primitives build for a bare-metal target (no std, no allocator), so a
+        // stray `std::` outside the `std` feature fails here and not in a user's firmware.
+        if has_target(NO_STD) {
+            legs.push(run(
+                "no_std build (thumbv7em-none-eabihf)",
+                &mut with_pkgs(cargo(&["check", "--lib", "--target", NO_STD]), PRIMITIVES),
+            ));
+        } else {
+            legs.push(skip(
+                "no_std build (thumbv7em-none-eabihf)",
+                "rustup target add thumbv7em-none-eabihf",
+            ));
         }
 
         let aarch64_ok = has_target(AARCH64)

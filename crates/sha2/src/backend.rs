@@ -1,0 +1,185 @@
+//! Backend selection. SHA-224/256 and SHA-384/512 have their own backend sets; each hasher
+//! picks one when it is created ([`B256::detect`], [`B512::detect`]) and keeps it.
+
+use crate::engine::Family;
+
+pub(crate) mod portable;
+
+/// A SHA-2 backend, carrying the capability token that proves it can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Plain Rust (SHA-224/256 and SHA-384/512).
+    Portable,
+}
+
+impl Backend {
+    /// Every backend name this crate can have on any CPU.
+    pub const KNOWN: &'static [&'static str] = &["portable"];
+
+    /// Every backend this CPU can run (portable first), for tests and benches.
+    pub fn all_available() -> impl Iterator<Item = Backend> {
+        [Some(Backend::Portable)].into_iter().flatten()
+    }
+
+    /// The backend SHA-224/256 hashers created now would use.
+    pub fn detect_sha256() -> Self {
+        B256::detect().into()
+    }
+
+    /// The backend SHA-384/512 hashers created now would use.
+    pub fn detect_sha512() -> Self {
+        B512::detect().into()
+    }
+
+    /// The backend's stable name (`portable`, `x86_shani`, `x86_bmi`, `aarch64_sha2`,
+    /// `aarch64_sha3`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+        }
+    }
+
+    /// Whether this backend implements SHA-224/256.
+    pub fn supports_sha256(&self) -> bool {
+        B256::try_from(*self).is_ok()
+    }
+
+    /// Whether this backend implements SHA-384/512.
+    pub fn supports_sha512(&self) -> bool {
+        B512::try_from(*self).is_ok()
+    }
+}
+
+/// Backends of the SHA-256 block function.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum B256 {
+    Portable,
+}
+
+impl B256 {
+    #[inline]
+    pub(crate) fn detect() -> Self {
+        B256::Portable
+    }
+}
+
+impl From<B256> for Backend {
+    fn from(b: B256) -> Backend {
+        match b {
+            B256::Portable => Backend::Portable,
+        }
+    }
+}
+
+impl TryFrom<Backend> for B256 {
+    type Error = crate::Error;
+    fn try_from(b: Backend) -> Result<B256, crate::Error> {
+        match b {
+            Backend::Portable => Ok(B256::Portable),
+        }
+    }
+}
+
+impl Family for B256 {
+    type Word = u32;
+    type Block = [u8; 64];
+    const BLOCK: usize = 64;
+    const LEN_BYTES: usize = 8;
+    const ZERO: [u8; 64] = [0; 64];
+
+    fn into_backend(self) -> Backend {
+        self.into()
+    }
+    fn try_from_backend(b: Backend) -> Result<Self, crate::Error> {
+        b.try_into()
+    }
+
+    #[inline]
+    fn compress(self, state: &mut [u32; 8], blocks: &[u8]) {
+        match self {
+            B256::Portable => portable::compress256(state, blocks),
+        }
+    }
+
+    #[inline]
+    fn oneshot(self, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        match self {
+            B256::Portable => portable::ops::oneshot256(state, data, prefix),
+        }
+    }
+
+    #[inline]
+    fn hmac(self, ipad: &[u32; 8], opad: &[u32; 8], msg: &[u8], words: usize, out: &mut [u32; 8]) {
+        match self {
+            B256::Portable => portable::ops::hmac256(ipad, opad, msg, words, out),
+        }
+    }
+}
+
+/// Backends of the SHA-512 block function.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum B512 {
+    Portable,
+}
+
+impl B512 {
+    #[inline]
+    pub(crate) fn detect() -> Self {
+        B512::Portable
+    }
+}
+
+impl From<B512> for Backend {
+    fn from(b: B512) -> Backend {
+        match b {
+            B512::Portable => Backend::Portable,
+        }
+    }
+}
+
+impl TryFrom<Backend> for B512 {
+    type Error = crate::Error;
+    fn try_from(b: Backend) -> Result<B512, crate::Error> {
+        match b {
+            Backend::Portable => Ok(B512::Portable),
+        }
+    }
+}
+
+impl Family for B512 {
+    type Word = u64;
+    type Block = [u8; 128];
+    const BLOCK: usize = 128;
+    const LEN_BYTES: usize = 16;
+    const ZERO: [u8; 128] = [0; 128];
+
+    fn into_backend(self) -> Backend {
+        self.into()
+    }
+    fn try_from_backend(b: Backend) -> Result<Self, crate::Error> {
+        b.try_into()
+    }
+
+    #[inline]
+    fn compress(self, state: &mut [u64; 8], blocks: &[u8]) {
+        match self {
+            B512::Portable => portable::compress512(state, blocks),
+        }
+    }
+
+    #[inline]
+    fn oneshot(self, state: &mut [u64; 8], data: &[u8], prefix: u64) {
+        match self {
+            B512::Portable => portable::ops::oneshot512(state, data, prefix),
+        }
+    }
+
+    #[inline]
+    fn hmac(self, ipad: &[u64; 8], opad: &[u64; 8], msg: &[u8], words: usize, out: &mut [u64; 8]) {
+        match self {
+            B512::Portable => portable::ops::hmac512(ipad, opad, msg, words, out),
+        }
+    }
+}

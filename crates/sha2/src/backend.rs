@@ -4,21 +4,30 @@
 use crate::engine::Family;
 
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_shani;
 
 /// A SHA-2 backend, carrying the capability token that proves it can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// Plain Rust (SHA-224/256 and SHA-384/512).
     Portable,
+    /// x86_64 SHA extensions (SHA-224/256).
+    #[cfg(target_arch = "x86_64")]
+    X86ShaNi(tessera_cpu::X86ShaNi),
 }
 
 impl Backend {
     /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &["portable"];
+    pub const KNOWN: &'static [&'static str] = &["portable", "x86_shani"];
 
     /// Every backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
-        [Some(Backend::Portable)].into_iter().flatten()
+        #[cfg(target_arch = "x86_64")]
+        let x86 = [tessera_cpu::X86ShaNi::detect().map(Backend::X86ShaNi)];
+        #[cfg(not(target_arch = "x86_64"))]
+        let x86: [Option<Backend>; 0] = [];
+        [Some(Backend::Portable)].into_iter().chain(x86).flatten()
     }
 
     /// The backend SHA-224/256 hashers created now would use.
@@ -36,6 +45,8 @@ impl Backend {
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86ShaNi(_) => "x86_shani",
         }
     }
 
@@ -55,11 +66,17 @@ impl Backend {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum B256 {
     Portable,
+    #[cfg(target_arch = "x86_64")]
+    X86ShaNi(tessera_cpu::X86ShaNi),
 }
 
 impl B256 {
     #[inline]
     pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86ShaNi::detect() {
+            return B256::X86ShaNi(t);
+        }
         B256::Portable
     }
 }
@@ -68,6 +85,8 @@ impl From<B256> for Backend {
     fn from(b: B256) -> Backend {
         match b {
             B256::Portable => Backend::Portable,
+            #[cfg(target_arch = "x86_64")]
+            B256::X86ShaNi(t) => Backend::X86ShaNi(t),
         }
     }
 }
@@ -77,6 +96,8 @@ impl TryFrom<Backend> for B256 {
     fn try_from(b: Backend) -> Result<B256, crate::Error> {
         match b {
             Backend::Portable => Ok(B256::Portable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86ShaNi(t) => Ok(B256::X86ShaNi(t)),
         }
     }
 }
@@ -99,6 +120,8 @@ impl Family for B256 {
     fn compress(self, state: &mut [u32; 8], blocks: &[u8]) {
         match self {
             B256::Portable => portable::compress256(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            B256::X86ShaNi(t) => x86_shani::compress(t, state, blocks),
         }
     }
 
@@ -106,6 +129,8 @@ impl Family for B256 {
     fn oneshot(self, state: &mut [u32; 8], data: &[u8], prefix: u64) {
         match self {
             B256::Portable => portable::ops::oneshot256(state, data, prefix),
+            #[cfg(target_arch = "x86_64")]
+            B256::X86ShaNi(t) => x86_shani::oneshot(t, state, data, prefix),
         }
     }
 
@@ -113,6 +138,8 @@ impl Family for B256 {
     fn hmac(self, ipad: &[u32; 8], opad: &[u32; 8], msg: &[u8], words: usize, out: &mut [u32; 8]) {
         match self {
             B256::Portable => portable::ops::hmac256(ipad, opad, msg, words, out),
+            #[cfg(target_arch = "x86_64")]
+            B256::X86ShaNi(t) => x86_shani::hmac(t, ipad, opad, msg, words, out),
         }
     }
 }
@@ -144,6 +171,8 @@ impl TryFrom<Backend> for B512 {
     fn try_from(b: Backend) -> Result<B512, crate::Error> {
         match b {
             Backend::Portable => Ok(B512::Portable),
+            #[allow(unreachable_patterns)]
+            _ => Err(crate::Error::UnsupportedBackend),
         }
     }
 }

@@ -1,0 +1,84 @@
+//! SHA-256 with the x86 SHA extensions (SHA256RNDS2, SHA256MSG1, SHA256MSG2).
+//!
+//! The chaining value lives in two registers in the order the instructions want, ABEF and
+//! CDGH (a in the top lane); each SHA256RNDS2 does two rounds with the low two words of
+//! `W[t] + K[t]`. Message schedule (FIPS 180-4 6.2.2 step 1), four words at a time:
+//! `W[t..t+4] = MSG2(MSG1(W[t-16..], W[t-12..]) + W[t-7..t-3], W[t-4..])`.
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_blend_epi16, _mm_loadu_si128, _mm_set_epi64x,
+    _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8,
+    _mm_shuffle_epi32, _mm_storeu_si128,
+};
+
+use crate::backend::B256;
+use crate::consts::K256;
+
+/// SHA-256 compression of whole 64-byte blocks.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+fn compress256(state: &mut [u32; 8], blocks: &[u8]) {
+    // Byte swap of each 32-bit word (the message is big-endian).
+    let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    // SAFETY: `state` is 32 bytes; unaligned loads of two 16-byte halves.
+    let (dcba, hgfe) = unsafe {
+        (
+            _mm_loadu_si128(state.as_ptr().cast::<__m128i>()),
+            _mm_loadu_si128(state.as_ptr().add(4).cast::<__m128i>()),
+        )
+    };
+    let badc = _mm_shuffle_epi32(dcba, 0xB1);
+    let efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+    let mut abef = _mm_alignr_epi8(badc, efgh, 8);
+    let mut cdgh = _mm_blend_epi16(efgh, badc, 0xF0);
+
+    for block in blocks.chunks_exact(64) {
+        let (abef0, cdgh0) = (abef, cdgh);
+        // SAFETY: `block` is 64 bytes; four unaligned 16-byte loads.
+        let mut w: [__m128i; 4] = unsafe {
+            let p = block.as_ptr().cast::<__m128i>();
+            [
+                _mm_shuffle_epi8(_mm_loadu_si128(p), bswap),
+                _mm_shuffle_epi8(_mm_loadu_si128(p.add(1)), bswap),
+                _mm_shuffle_epi8(_mm_loadu_si128(p.add(2)), bswap),
+                _mm_shuffle_epi8(_mm_loadu_si128(p.add(3)), bswap),
+            ]
+        };
+        for i in 0..16 {
+            if i >= 4 {
+                // w[i % 4] holds W[4i-16..], w[(i+1)%4] W[4i-12..], w[(i+2)%4] W[4i-8..],
+                // w[(i+3)%4] W[4i-4..].
+                let t = _mm_sha256msg1_epu32(w[i % 4], w[(i + 1) % 4]);
+                let t = _mm_add_epi32(t, _mm_alignr_epi8(w[(i + 3) % 4], w[(i + 2) % 4], 4));
+                w[i % 4] = _mm_sha256msg2_epu32(t, w[(i + 3) % 4]);
+            }
+            // SAFETY: `4 * i + 4 <= 64`, an unaligned 16-byte load inside `K256`.
+            let k = unsafe { _mm_loadu_si128(K256.as_ptr().add(4 * i).cast::<__m128i>()) };
+            let wk = _mm_add_epi32(w[i % 4], k);
+            // Two rounds turn (ABEF, CDGH) into (ABEF', old ABEF as the new CDGH), so the
+            // first call writes the new ABEF over CDGH and the second swaps the roles back.
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
+        }
+        abef = _mm_add_epi32(abef, abef0);
+        cdgh = _mm_add_epi32(cdgh, cdgh0);
+    }
+
+    let feba = _mm_shuffle_epi32(abef, 0x1B);
+    let dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+    let dcba = _mm_blend_epi16(feba, dchg, 0xF0);
+    let hgfe = _mm_alignr_epi8(dchg, feba, 8);
+    // SAFETY: `state` is 32 bytes; unaligned stores of two 16-byte halves.
+    unsafe {
+        _mm_storeu_si128(state.as_mut_ptr().cast::<__m128i>(), dcba);
+        _mm_storeu_si128(state.as_mut_ptr().add(4).cast::<__m128i>(), hgfe);
+    }
+}
+
+crate::engine::islands!(
+    B256,
+    u32,
+    tessera_cpu::X86ShaNi,
+    "sha,sse2,ssse3,sse4.1",
+    compress256
+);

@@ -68,10 +68,12 @@ pub trait Family: Copy + core::fmt::Debug + 'static {
 
 /// Pads the partial block `block[..used]` of a message of `total` bytes and compresses the
 /// last one or two blocks (FIPS 180-4 5.1.1 / 5.1.2).
+///
+/// `S` is the chaining value as the backend keeps it (an array, or registers inside an island).
 #[inline(always)]
-pub(crate) fn pad<F: Family>(
-    compress: impl Fn(&mut [F::Word; 8], &[u8]),
-    state: &mut [F::Word; 8],
+pub(crate) fn pad<F: Family, S>(
+    compress: impl Fn(&mut S, &[u8]),
+    state: &mut S,
     block: &mut F::Block,
     used: usize,
     total: u64,
@@ -94,9 +96,9 @@ pub(crate) fn pad<F: Family>(
 /// The whole hash of `data` after `prefix` already-compressed bytes: full blocks straight from
 /// the input, only the tail copied into a stack block.
 #[inline(always)]
-pub(crate) fn oneshot<F: Family>(
-    compress: impl Fn(&mut [F::Word; 8], &[u8]),
-    state: &mut [F::Word; 8],
+pub(crate) fn oneshot<F: Family, S>(
+    compress: impl Fn(&mut S, &[u8]),
+    state: &mut S,
     data: &[u8],
     prefix: u64,
 ) {
@@ -107,7 +109,7 @@ pub(crate) fn oneshot<F: Family>(
     let rest = &data[full..];
     let mut block = F::ZERO;
     block.as_mut()[..rest.len()].copy_from_slice(rest);
-    pad::<F>(
+    pad::<F, _>(
         &compress,
         state,
         &mut block,
@@ -127,7 +129,7 @@ pub(crate) fn hmac<F: Family>(
     out: &mut [F::Word; 8],
 ) {
     let mut inner = *ipad;
-    oneshot::<F>(&compress, &mut inner, msg, F::BLOCK as u64);
+    oneshot::<F, _>(&compress, &mut inner, msg, F::BLOCK as u64);
     // The outer message is the inner digest after one block of opad: it fits in one block.
     let mut block = F::ZERO;
     let n = words * <F::Word as Word>::BYTES;
@@ -140,7 +142,7 @@ pub(crate) fn hmac<F: Family>(
     }
     inner.zeroize();
     *out = *opad;
-    pad::<F>(&compress, out, &mut block, n, (F::BLOCK + n) as u64);
+    pad::<F, _>(&compress, out, &mut block, n, (F::BLOCK + n) as u64);
 }
 
 /// Writes the first `out.len() / BYTES` words of `state` big-endian.
@@ -204,7 +206,7 @@ impl<F: Family> Engine<F> {
     #[inline]
     pub(crate) fn finish_in_place(&mut self) {
         let be = self.backend;
-        pad::<F>(
+        pad::<F, _>(
             |s, b| be.compress(s, b),
             &mut self.state,
             &mut self.buf,
@@ -229,13 +231,16 @@ impl<F: Family> Engine<F> {
 macro_rules! islands {
     ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident) => {
         #[target_feature(enable = $feat)]
+        fn oneshot_island(state: &mut [$word; 8], data: &[u8], prefix: u64) {
+            crate::engine::oneshot::<$fam, _>(|s, b| $compress(s, b), state, data, prefix)
+        }
+        crate::engine::islands!($fam, $word, $token, $feat, $compress, custom_oneshot);
+    };
+    // The backend defines its own `oneshot_island` (keeping the state in registers).
+    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, custom_oneshot) => {
+        #[target_feature(enable = $feat)]
         fn compress_island(state: &mut [$word; 8], blocks: &[u8]) {
             $compress(state, blocks)
-        }
-
-        #[target_feature(enable = $feat)]
-        fn oneshot_island(state: &mut [$word; 8], data: &[u8], prefix: u64) {
-            crate::engine::oneshot::<$fam>(|s, b| $compress(s, b), state, data, prefix)
         }
 
         #[target_feature(enable = $feat)]

@@ -96,7 +96,7 @@ pub(crate) mod ops {
 
     #[inline(always)]
     pub(crate) fn oneshot256(state: &mut [u32; 8], data: &[u8], prefix: u64) {
-        crate::engine::oneshot::<B256>(compress256, state, data, prefix)
+        crate::engine::oneshot::<B256, _>(compress256, state, data, prefix)
     }
     #[inline(always)]
     pub(crate) fn hmac256(
@@ -110,7 +110,7 @@ pub(crate) mod ops {
     }
     #[inline(always)]
     pub(crate) fn oneshot512(state: &mut [u64; 8], data: &[u8], prefix: u64) {
-        crate::engine::oneshot::<B512>(compress512, state, data, prefix)
+        crate::engine::oneshot::<B512, _>(compress512, state, data, prefix)
     }
     #[inline(always)]
     pub(crate) fn hmac512(

@@ -5,6 +5,8 @@ use crate::engine::Family;
 
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_shani;
 
 /// A SHA-2 backend, carrying the capability token that proves it can run.
@@ -15,16 +17,25 @@ pub enum Backend {
     /// x86_64 SHA extensions (SHA-224/256).
     #[cfg(target_arch = "x86_64")]
     X86ShaNi(tessera_cpu::X86ShaNi),
+    /// x86_64 AVX2 + BMI1/BMI2 (SHA-384/512: vector message schedule, RORX rounds); needs
+    /// both tokens.
+    #[cfg(target_arch = "x86_64")]
+    X86Avx2(tessera_cpu::X86Avx2, tessera_cpu::X86Bmi),
 }
 
 impl Backend {
     /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &["portable", "x86_shani"];
+    pub const KNOWN: &'static [&'static str] = &["portable", "x86_shani", "x86_avx2"];
 
     /// Every backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
         #[cfg(target_arch = "x86_64")]
-        let x86 = [tessera_cpu::X86ShaNi::detect().map(Backend::X86ShaNi)];
+        let x86 = [
+            tessera_cpu::X86ShaNi::detect().map(Backend::X86ShaNi),
+            tessera_cpu::X86Avx2::detect()
+                .zip(tessera_cpu::X86Bmi::detect())
+                .map(|(a, b)| Backend::X86Avx2(a, b)),
+        ];
         #[cfg(not(target_arch = "x86_64"))]
         let x86: [Option<Backend>; 0] = [];
         [Some(Backend::Portable)].into_iter().chain(x86).flatten()
@@ -47,6 +58,8 @@ impl Backend {
             Backend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Backend::X86ShaNi(_) => "x86_shani",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(..) => "x86_avx2",
         }
     }
 
@@ -98,6 +111,8 @@ impl TryFrom<Backend> for B256 {
             Backend::Portable => Ok(B256::Portable),
             #[cfg(target_arch = "x86_64")]
             Backend::X86ShaNi(t) => Ok(B256::X86ShaNi(t)),
+            #[allow(unreachable_patterns)]
+            _ => Err(crate::Error::UnsupportedBackend),
         }
     }
 }
@@ -149,11 +164,20 @@ impl Family for B256 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum B512 {
     Portable,
+    #[cfg(target_arch = "x86_64")]
+    X86Avx2(x86_avx2::Token),
 }
 
 impl B512 {
     #[inline]
     pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(a), Some(b)) = (
+            tessera_cpu::X86Avx2::detect(),
+            tessera_cpu::X86Bmi::detect(),
+        ) {
+            return B512::X86Avx2((a, b));
+        }
         B512::Portable
     }
 }
@@ -162,6 +186,8 @@ impl From<B512> for Backend {
     fn from(b: B512) -> Backend {
         match b {
             B512::Portable => Backend::Portable,
+            #[cfg(target_arch = "x86_64")]
+            B512::X86Avx2((a, b)) => Backend::X86Avx2(a, b),
         }
     }
 }
@@ -171,6 +197,8 @@ impl TryFrom<Backend> for B512 {
     fn try_from(b: Backend) -> Result<B512, crate::Error> {
         match b {
             Backend::Portable => Ok(B512::Portable),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(a, b) => Ok(B512::X86Avx2((a, b))),
             #[allow(unreachable_patterns)]
             _ => Err(crate::Error::UnsupportedBackend),
         }
@@ -195,6 +223,8 @@ impl Family for B512 {
     fn compress(self, state: &mut [u64; 8], blocks: &[u8]) {
         match self {
             B512::Portable => portable::compress512(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            B512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
         }
     }
 
@@ -202,6 +232,8 @@ impl Family for B512 {
     fn oneshot(self, state: &mut [u64; 8], data: &[u8], prefix: u64) {
         match self {
             B512::Portable => portable::ops::oneshot512(state, data, prefix),
+            #[cfg(target_arch = "x86_64")]
+            B512::X86Avx2(t) => x86_avx2::oneshot(t, state, data, prefix),
         }
     }
 
@@ -209,6 +241,8 @@ impl Family for B512 {
     fn hmac(self, ipad: &[u64; 8], opad: &[u64; 8], msg: &[u8], words: usize, out: &mut [u64; 8]) {
         match self {
             B512::Portable => portable::ops::hmac512(ipad, opad, msg, words, out),
+            #[cfg(target_arch = "x86_64")]
+            B512::X86Avx2(t) => x86_avx2::hmac(t, ipad, opad, msg, words, out),
         }
     }
 }

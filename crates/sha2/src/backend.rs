@@ -3,6 +3,10 @@
 
 use crate::engine::Family;
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_sha2;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_sha3;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_avx2;
@@ -21,11 +25,23 @@ pub enum Backend {
     /// both tokens.
     #[cfg(target_arch = "x86_64")]
     X86Avx2(tessera_cpu::X86Avx2, tessera_cpu::X86Bmi),
+    /// aarch64 SHA-256 extension (SHA-224/256).
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha2(tessera_cpu::Aarch64Sha2),
+    /// aarch64 SHA-512 extension (SHA-384/512; part of the `Aarch64Sha3` token).
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha3(tessera_cpu::Aarch64Sha3),
 }
 
 impl Backend {
     /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &["portable", "x86_shani", "x86_avx2"];
+    pub const KNOWN: &'static [&'static str] = &[
+        "portable",
+        "x86_shani",
+        "x86_avx2",
+        "aarch64_sha2",
+        "aarch64_sha3",
+    ];
 
     /// Every backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
@@ -36,9 +52,20 @@ impl Backend {
                 .zip(tessera_cpu::X86Bmi::detect())
                 .map(|(a, b)| Backend::X86Avx2(a, b)),
         ];
+        #[cfg(target_arch = "aarch64")]
+        let arm = [
+            tessera_cpu::Aarch64Sha2::detect().map(Backend::Aarch64Sha2),
+            tessera_cpu::Aarch64Sha3::detect().map(Backend::Aarch64Sha3),
+        ];
         #[cfg(not(target_arch = "x86_64"))]
         let x86: [Option<Backend>; 0] = [];
-        [Some(Backend::Portable)].into_iter().chain(x86).flatten()
+        #[cfg(not(target_arch = "aarch64"))]
+        let arm: [Option<Backend>; 0] = [];
+        [Some(Backend::Portable)]
+            .into_iter()
+            .chain(x86)
+            .chain(arm)
+            .flatten()
     }
 
     /// The backend SHA-224/256 hashers created now would use.
@@ -51,7 +78,7 @@ impl Backend {
         B512::detect().into()
     }
 
-    /// The backend's stable name (`portable`, `x86_shani`, `x86_bmi`, `aarch64_sha2`,
+    /// The backend's stable name (`portable`, `x86_shani`, `x86_avx2`, `aarch64_sha2`,
     /// `aarch64_sha3`).
     pub fn name(&self) -> &'static str {
         match self {
@@ -60,6 +87,10 @@ impl Backend {
             Backend::X86ShaNi(_) => "x86_shani",
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(..) => "x86_avx2",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha2(_) => "aarch64_sha2",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3(_) => "aarch64_sha3",
         }
     }
 
@@ -81,6 +112,8 @@ pub enum B256 {
     Portable,
     #[cfg(target_arch = "x86_64")]
     X86ShaNi(tessera_cpu::X86ShaNi),
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha2(tessera_cpu::Aarch64Sha2),
 }
 
 impl B256 {
@@ -89,6 +122,10 @@ impl B256 {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = tessera_cpu::X86ShaNi::detect() {
             return B256::X86ShaNi(t);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = tessera_cpu::Aarch64Sha2::detect() {
+            return B256::Aarch64Sha2(t);
         }
         B256::Portable
     }
@@ -100,6 +137,8 @@ impl From<B256> for Backend {
             B256::Portable => Backend::Portable,
             #[cfg(target_arch = "x86_64")]
             B256::X86ShaNi(t) => Backend::X86ShaNi(t),
+            #[cfg(target_arch = "aarch64")]
+            B256::Aarch64Sha2(t) => Backend::Aarch64Sha2(t),
         }
     }
 }
@@ -111,6 +150,8 @@ impl TryFrom<Backend> for B256 {
             Backend::Portable => Ok(B256::Portable),
             #[cfg(target_arch = "x86_64")]
             Backend::X86ShaNi(t) => Ok(B256::X86ShaNi(t)),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha2(t) => Ok(B256::Aarch64Sha2(t)),
             #[allow(unreachable_patterns)]
             _ => Err(crate::Error::UnsupportedBackend),
         }
@@ -137,6 +178,8 @@ impl Family for B256 {
             B256::Portable => portable::compress256(state, blocks),
             #[cfg(target_arch = "x86_64")]
             B256::X86ShaNi(t) => x86_shani::compress(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            B256::Aarch64Sha2(t) => aarch64_sha2::compress(t, state, blocks),
         }
     }
 
@@ -146,6 +189,8 @@ impl Family for B256 {
             B256::Portable => portable::ops::oneshot256(state, data, prefix),
             #[cfg(target_arch = "x86_64")]
             B256::X86ShaNi(t) => x86_shani::oneshot(t, state, data, prefix),
+            #[cfg(target_arch = "aarch64")]
+            B256::Aarch64Sha2(t) => aarch64_sha2::oneshot(t, state, data, prefix),
         }
     }
 
@@ -155,6 +200,8 @@ impl Family for B256 {
             B256::Portable => portable::ops::hmac256(ipad, opad, msg, words, out),
             #[cfg(target_arch = "x86_64")]
             B256::X86ShaNi(t) => x86_shani::hmac(t, ipad, opad, msg, words, out),
+            #[cfg(target_arch = "aarch64")]
+            B256::Aarch64Sha2(t) => aarch64_sha2::hmac(t, ipad, opad, msg, words, out),
         }
     }
 }
@@ -166,6 +213,8 @@ pub enum B512 {
     Portable,
     #[cfg(target_arch = "x86_64")]
     X86Avx2(x86_avx2::Token),
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sha3(tessera_cpu::Aarch64Sha3),
 }
 
 impl B512 {
@@ -178,6 +227,10 @@ impl B512 {
         ) {
             return B512::X86Avx2((a, b));
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = tessera_cpu::Aarch64Sha3::detect() {
+            return B512::Aarch64Sha3(t);
+        }
         B512::Portable
     }
 }
@@ -188,6 +241,8 @@ impl From<B512> for Backend {
             B512::Portable => Backend::Portable,
             #[cfg(target_arch = "x86_64")]
             B512::X86Avx2((a, b)) => Backend::X86Avx2(a, b),
+            #[cfg(target_arch = "aarch64")]
+            B512::Aarch64Sha3(t) => Backend::Aarch64Sha3(t),
         }
     }
 }
@@ -199,6 +254,8 @@ impl TryFrom<Backend> for B512 {
             Backend::Portable => Ok(B512::Portable),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(a, b) => Ok(B512::X86Avx2((a, b))),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Sha3(t) => Ok(B512::Aarch64Sha3(t)),
             #[allow(unreachable_patterns)]
             _ => Err(crate::Error::UnsupportedBackend),
         }
@@ -225,6 +282,8 @@ impl Family for B512 {
             B512::Portable => portable::compress512(state, blocks),
             #[cfg(target_arch = "x86_64")]
             B512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            B512::Aarch64Sha3(t) => aarch64_sha3::compress(t, state, blocks),
         }
     }
 
@@ -234,6 +293,8 @@ impl Family for B512 {
             B512::Portable => portable::ops::oneshot512(state, data, prefix),
             #[cfg(target_arch = "x86_64")]
             B512::X86Avx2(t) => x86_avx2::oneshot(t, state, data, prefix),
+            #[cfg(target_arch = "aarch64")]
+            B512::Aarch64Sha3(t) => aarch64_sha3::oneshot(t, state, data, prefix),
         }
     }
 
@@ -243,6 +304,8 @@ impl Family for B512 {
             B512::Portable => portable::ops::hmac512(ipad, opad, msg, words, out),
             #[cfg(target_arch = "x86_64")]
             B512::X86Avx2(t) => x86_avx2::hmac(t, ipad, opad, msg, words, out),
+            #[cfg(target_arch = "aarch64")]
+            B512::Aarch64Sha3(t) => aarch64_sha3::hmac(t, ipad, opad, msg, words, out),
         }
     }
 }

@@ -41,19 +41,18 @@ macro_rules! compress_fn {
                                 .wrapping_add(w[($i + 9) % 16])
                                 .wrapping_add(s1);
                         }
-                        let sig1 = $e.rotate_right($b3) ^ $e.rotate_right($b4) ^ $e.rotate_right($b5);
+                        // The new e is d + (h + K + W) + Ch + S1, summed so that only the
+                        // last two additions wait for e (the rounds are latency-bound).
+                        let hk = $h.wrapping_add($k[$t + $i]).wrapping_add(w[$i]);
                         let ch = $g ^ ($e & ($f ^ $g));
-                        let t1 = $h
-                            .wrapping_add(sig1)
-                            .wrapping_add(ch)
-                            .wrapping_add($k[$t + $i])
-                            .wrapping_add(w[$i]);
+                        let sig1 = $e.rotate_right($b3) ^ $e.rotate_right($b4) ^ $e.rotate_right($b5);
+                        let t1 = hk.wrapping_add(ch).wrapping_add(sig1);
                         let sig0 = $a.rotate_right($b0) ^ $a.rotate_right($b1) ^ $a.rotate_right($b2);
                         let ab = $a ^ $b;
                         let maj = (ab & bc) ^ $b;
                         bc = ab;
-                        $d = $d.wrapping_add(t1);
-                        $h = t1.wrapping_add(sig0).wrapping_add(maj);
+                        $d = $d.wrapping_add(hk).wrapping_add(ch).wrapping_add(sig1);
+                        $h = t1.wrapping_add(sig0.wrapping_add(maj));
                     };
                 }
                 let mut t = 0;

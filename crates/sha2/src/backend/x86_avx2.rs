@@ -48,17 +48,18 @@ fn compress512(state: &mut [u64; 8], blocks: &[u8]) {
         macro_rules! round {
             ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
              $t:expr) => {
+                // The new e is d + (h + W + K) + Ch + S1: summed in that order so that only
+                // the last two additions wait for e (latency, not throughput, bounds the rounds).
+                let hk = $h.wrapping_add(wk[$t]);
+                let ch = $g ^ ($e & ($f ^ $g));
                 let sig1 = $e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41);
-                let t1 = $h
-                    .wrapping_add(sig1)
-                    .wrapping_add($g ^ ($e & ($f ^ $g)))
-                    .wrapping_add(wk[$t]);
+                let t1 = hk.wrapping_add(ch).wrapping_add(sig1);
+                $d = $d.wrapping_add(hk).wrapping_add(ch).wrapping_add(sig1);
                 let sig0 = $a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39);
                 let ab = $a ^ $b;
                 let maj = (ab & bc) ^ $b;
                 bc = ab;
-                $d = $d.wrapping_add(t1);
-                $h = t1.wrapping_add(sig0).wrapping_add(maj);
+                $h = t1.wrapping_add(sig0.wrapping_add(maj));
             };
         }
         macro_rules! ror {

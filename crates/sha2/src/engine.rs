@@ -70,8 +70,10 @@ pub trait Family: Copy + core::fmt::Debug + 'static {
 /// last one or two blocks (FIPS 180-4 5.1.1 / 5.1.2).
 ///
 /// `S` is the chaining value as the backend keeps it (an array, or registers inside an island).
+/// `ZEROED`: `block[used..]` is already zero (a fresh stack block), so only the marker and
+/// the length are written.
 #[inline(always)]
-pub(crate) fn pad<F: Family, S>(
+pub(crate) fn pad<F: Family, S, const ZEROED: bool>(
     compress: impl Fn(&mut S, &[u8]),
     state: &mut S,
     block: &mut F::Block,
@@ -82,10 +84,12 @@ pub(crate) fn pad<F: Family, S>(
     let len_at = F::BLOCK - F::LEN_BYTES;
     b[used] = 0x80;
     if used + 1 > len_at {
-        b[used + 1..].fill(0);
+        if !ZEROED {
+            b[used + 1..].fill(0);
+        }
         compress(state, b);
         b[..len_at].fill(0);
-    } else {
+    } else if !ZEROED {
         b[used + 1..len_at].fill(0);
     }
     let bits = (u128::from(total) << 3).to_be_bytes();
@@ -108,8 +112,10 @@ pub(crate) fn oneshot<F: Family, S>(
     }
     let rest = &data[full..];
     let mut block = F::ZERO;
-    block.as_mut()[..rest.len()].copy_from_slice(rest);
-    pad::<F, _>(
+    if !rest.is_empty() {
+        block.as_mut()[..rest.len()].copy_from_slice(rest);
+    }
+    pad::<F, _, true>(
         &compress,
         state,
         &mut block,
@@ -142,7 +148,7 @@ pub(crate) fn hmac<F: Family>(
     }
     inner.zeroize();
     *out = *opad;
-    pad::<F, _>(&compress, out, &mut block, n, (F::BLOCK + n) as u64);
+    pad::<F, _, true>(&compress, out, &mut block, n, (F::BLOCK + n) as u64);
 }
 
 /// Writes the first `out.len() / BYTES` words of `state` big-endian.
@@ -206,7 +212,7 @@ impl<F: Family> Engine<F> {
     #[inline]
     pub(crate) fn finish_in_place(&mut self) {
         let be = self.backend;
-        pad::<F, _>(
+        pad::<F, _, false>(
             |s, b| be.compress(s, b),
             &mut self.state,
             &mut self.buf,

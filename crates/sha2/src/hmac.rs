@@ -69,10 +69,12 @@ impl<H: Sha2> HmacKey<H> {
     fn with(backend: H::F, key: &[u8]) -> Self {
         let mut k = <H::F as Family>::ZERO;
         if key.len() > H::BLOCK_LEN {
-            let mut st = H::IV;
-            backend.oneshot(&mut st, key, 0);
-            engine::store(&st, &mut k.as_mut()[..H::OUTPUT_LEN]);
-            st.zeroize();
+            // Through an engine (not the one-shot path) so the buffered key tail is wiped too.
+            let mut e = Engine::with_state(backend, H::IV, 0);
+            e.update(key);
+            e.finish_in_place();
+            engine::store(&e.state, &mut k.as_mut()[..H::OUTPUT_LEN]);
+            e.wipe();
         } else {
             k.as_mut()[..key.len()].copy_from_slice(key);
         }

@@ -164,6 +164,8 @@ impl Family for B256 {
     const BLOCK: usize = 64;
     const LEN_BYTES: usize = 8;
     const ZERO: [u8; 64] = [0; 64];
+    type Tail = [u8; 128];
+    const ZERO_TAIL: [u8; 128] = [0; 128];
 
     fn into_backend(self) -> Backend {
         self.into()
@@ -268,6 +270,8 @@ impl Family for B512 {
     const BLOCK: usize = 128;
     const LEN_BYTES: usize = 16;
     const ZERO: [u8; 128] = [0; 128];
+    type Tail = [u8; 256];
+    const ZERO_TAIL: [u8; 256] = [0; 256];
 
     fn into_backend(self) -> Backend {
         self.into()

@@ -41,6 +41,10 @@ pub trait Family: Copy + core::fmt::Debug + 'static {
     const LEN_BYTES: usize;
     /// An all-zero block.
     const ZERO: Self::Block;
+    /// Two blocks, `[u8; 2 * BLOCK]` (room for a padded tail).
+    type Tail: AsRef<[u8]> + AsMut<[u8]>;
+    /// An all-zero `Tail`.
+    const ZERO_TAIL: Self::Tail;
 
     /// This backend as a public [`crate::Backend`].
     fn into_backend(self) -> crate::Backend;
@@ -98,7 +102,11 @@ pub(crate) fn pad<F: Family, S, const ZEROED: bool>(
 }
 
 /// The whole hash of `data` after `prefix` already-compressed bytes: full blocks straight from
-/// the input, only the tail copied into a stack block.
+/// the input, only the tail copied into a stack buffer.
+///
+/// The padded tail is written before the first block is compressed: its stores then retire
+/// early, and the vector loads of the last block (which cannot be forwarded from narrower
+/// stores) do not wait for the whole chain of the earlier blocks.
 #[inline(always)]
 pub(crate) fn oneshot<F: Family, S>(
     compress: impl Fn(&mut S, &[u8]),
@@ -107,21 +115,24 @@ pub(crate) fn oneshot<F: Family, S>(
     prefix: u64,
 ) {
     let full = data.len() - data.len() % F::BLOCK;
+    let rest = &data[full..];
+    let mut tail = F::ZERO_TAIL;
+    let t = tail.as_mut();
+    if !rest.is_empty() {
+        t[..rest.len()].copy_from_slice(rest);
+    }
+    t[rest.len()] = 0x80;
+    let n = if rest.len() + 1 + F::LEN_BYTES > F::BLOCK {
+        2 * F::BLOCK
+    } else {
+        F::BLOCK
+    };
+    let bits = (u128::from(prefix.wrapping_add(data.len() as u64)) << 3).to_be_bytes();
+    t[n - F::LEN_BYTES..n].copy_from_slice(&bits[16 - F::LEN_BYTES..]);
     if full > 0 {
         compress(state, &data[..full]);
     }
-    let rest = &data[full..];
-    let mut block = F::ZERO;
-    if !rest.is_empty() {
-        block.as_mut()[..rest.len()].copy_from_slice(rest);
-    }
-    pad::<F, _, true>(
-        &compress,
-        state,
-        &mut block,
-        rest.len(),
-        prefix.wrapping_add(data.len() as u64),
-    );
+    compress(state, &t[..n]);
 }
 
 /// HMAC of `msg` from the precomputed key states, in one go (see [`Family::hmac`]).
@@ -245,11 +256,6 @@ macro_rules! islands {
     // The backend defines its own `oneshot_island` (keeping the state in registers).
     ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, custom_oneshot) => {
         #[target_feature(enable = $feat)]
-        fn compress_island(state: &mut [$word; 8], blocks: &[u8]) {
-            $compress(state, blocks)
-        }
-
-        #[target_feature(enable = $feat)]
         fn hmac_island(
             ipad: &[$word; 8],
             opad: &[$word; 8],
@@ -258,6 +264,14 @@ macro_rules! islands {
             out: &mut [$word; 8],
         ) {
             crate::engine::hmac::<$fam>(|s, b| $compress(s, b), ipad, opad, msg, words, out)
+        }
+        crate::engine::islands!($fam, $word, $token, $feat, $compress, custom_oneshot_hmac);
+    };
+    // The backend defines its own `oneshot_island` and `hmac_island`.
+    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, custom_oneshot_hmac) => {
+        #[target_feature(enable = $feat)]
+        fn compress_island(state: &mut [$word; 8], blocks: &[u8]) {
+            $compress(state, blocks)
         }
 
         /// Compresses whole blocks.

@@ -6,9 +6,9 @@
 //! `W[t..t+4] = MSG2(MSG1(W[t-16..], W[t-12..]) + W[t-7..t-3], W[t-4..])`.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_blend_epi16, _mm_loadu_si128, _mm_set_epi64x,
-    _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8,
-    _mm_shuffle_epi32, _mm_storeu_si128,
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_blend_epi16, _mm_loadu_si128, _mm_set_epi32,
+    _mm_set_epi64x, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32,
+    _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128,
 };
 
 use crate::backend::B256;
@@ -35,13 +35,22 @@ fn load(state: &[u32; 8]) -> Regs {
     ]
 }
 
+/// The chaining value in word order: `[(a, b, c, d), (e, f, g, h)]` (lane 0 first).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+fn to_words(regs: &Regs) -> [__m128i; 2] {
+    let feba = _mm_shuffle_epi32(regs[0], 0x1B);
+    let dchg = _mm_shuffle_epi32(regs[1], 0xB1);
+    [
+        _mm_blend_epi16(feba, dchg, 0xF0),
+        _mm_alignr_epi8(dchg, feba, 8),
+    ]
+}
+
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
 fn store(regs: &Regs, state: &mut [u32; 8]) {
-    let feba = _mm_shuffle_epi32(regs[0], 0x1B);
-    let dchg = _mm_shuffle_epi32(regs[1], 0xB1);
-    let dcba = _mm_blend_epi16(feba, dchg, 0xF0);
-    let hgfe = _mm_alignr_epi8(dchg, feba, 8);
+    let [dcba, hgfe] = to_words(regs);
     // SAFETY: `state` is 32 bytes; unaligned stores of two 16-byte halves.
     unsafe {
         _mm_storeu_si128(state.as_mut_ptr().cast::<__m128i>(), dcba);
@@ -58,6 +67,33 @@ fn compress256(state: &mut [u32; 8], blocks: &[u8]) {
     store(&regs, state);
 }
 
+/// HMAC in one island: the inner hash as in the one-shot, then the outer block built in
+/// registers from the inner chaining value (its words are the outer message words, already in
+/// big-endian order), so nothing goes through memory between the two hashes.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn hmac_island(ipad: &[u32; 8], opad: &[u32; 8], msg: &[u8], words: usize, out: &mut [u32; 8]) {
+    let mut regs = load(ipad);
+    crate::engine::oneshot::<B256, _>(|r, b| compress_regs(r, b), &mut regs, msg, 64);
+    let [dcba, hgfe] = to_words(&regs);
+    // Outer message: the `words`-word inner digest, 0x80 marker, zeros, and the bit length of
+    // one key block plus the digest (FIPS 180-4 5.1.1).
+    let bits = ((64 + 4 * words) * 8) as i32;
+    let marker = 0x8000_0000u32 as i32;
+    let (w1, w2) = if words == 8 {
+        (hgfe, _mm_set_epi32(0, 0, 0, marker))
+    } else {
+        // SHA-224: seven words, the marker in the eighth.
+        (
+            _mm_blend_epi16(hgfe, _mm_set_epi32(marker, 0, 0, 0), 0xC0),
+            _mm_set_epi32(0, 0, 0, 0),
+        )
+    };
+    let w3 = _mm_set_epi32(bits, 0, 0, 0);
+    let mut o = load(opad);
+    compress_words(&mut o, [dcba, w1, w2, w3]);
+    store(&o, out);
+}
+
 /// The one-shot hash with the chaining value in registers from the first block to the last.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn oneshot_island(state: &mut [u32; 8], data: &[u8], prefix: u64) {
@@ -72,11 +108,9 @@ fn oneshot_island(state: &mut [u32; 8], data: &[u8], prefix: u64) {
 fn compress_regs(regs: &mut Regs, blocks: &[u8]) {
     // Byte swap of each 32-bit word (the message is big-endian).
     let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
-    let [mut abef, mut cdgh] = *regs;
     for block in blocks.chunks_exact(64) {
-        let (abef0, cdgh0) = (abef, cdgh);
         // SAFETY: `block` is 64 bytes; four unaligned 16-byte loads.
-        let [mut w0, mut w1, mut w2, mut w3]: [__m128i; 4] = unsafe {
+        let w: [__m128i; 4] = unsafe {
             let p = block.as_ptr().cast::<__m128i>();
             [
                 _mm_shuffle_epi8(_mm_loadu_si128(p), bswap),
@@ -85,6 +119,18 @@ fn compress_regs(regs: &mut Regs, blocks: &[u8]) {
                 _mm_shuffle_epi8(_mm_loadu_si128(p.add(3)), bswap),
             ]
         };
+        compress_words(regs, w);
+    }
+}
+
+/// One block given as its sixteen message words (`W[0..4]`, ..., `W[12..16]`, lane 0 first).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+fn compress_words(regs: &mut Regs, w: [__m128i; 4]) {
+    let [mut abef, mut cdgh] = *regs;
+    {
+        let (abef0, cdgh0) = (abef, cdgh);
+        let [mut w0, mut w1, mut w2, mut w3] = w;
         // Four rounds with W[4i..4i+4]. Two rounds turn (ABEF, CDGH) into (ABEF', old ABEF
         // as the new CDGH), so the first call writes the new ABEF over CDGH and the second
         // swaps the roles back.
@@ -133,5 +179,5 @@ crate::engine::islands!(
     tessera_cpu::X86ShaNi,
     "sha,sse2,ssse3,sse4.1",
     compress256,
-    custom_oneshot
+    custom_oneshot_hmac
 );

@@ -45,7 +45,7 @@ impl core::fmt::Display for Error {
 impl core::error::Error for Error {}
 
 pub(crate) mod sealed {
-    use crate::engine::{Engine, Family};
+    use crate::engine::Family;
 
     /// The internals of a SHA-2 variant (sealed: only this crate's hashers implement it).
     pub trait Variant: Clone {
@@ -58,17 +58,11 @@ pub(crate) mod sealed {
         /// The backend a new hasher would use.
         fn detect() -> Self::F;
     }
-
-    /// Access to a hasher's engine.
-    pub trait HasEngine: Variant {
-        /// The engine.
-        fn engine_mut(&mut self) -> &mut Engine<Self::F>;
-    }
 }
 
 /// A SHA-2 hash function of this crate (`Sha224`, `Sha256`, `Sha384`, `Sha512`,
 /// `Sha512_256`), the parameter of [`Hmac`], [`HmacKey`] and [`hkdf`].
-pub trait Sha2: sealed::Variant + sealed::HasEngine {
+pub trait Sha2: sealed::Variant {
     /// Digest length in bytes (`HashLen`).
     const OUTPUT_LEN: usize;
     /// Block length in bytes (64 or 128).
@@ -211,12 +205,6 @@ macro_rules! hasher {
             #[inline]
             fn detect() -> $fam {
                 $fam::detect()
-            }
-        }
-
-        impl sealed::HasEngine for $name {
-            fn engine_mut(&mut self) -> &mut Engine<$fam> {
-                &mut self.0
             }
         }
 

@@ -7,12 +7,12 @@ use std::process::Command;
 use std::time::Instant;
 
 /// Crates with portable code that Miri and the emulated legs run.
-const PRIMITIVES: &[&str] = &["tessera-cpu", "tessera-keccak"];
+const PRIMITIVES: &[&str] = &["tessera-cpu", "tessera-keccak", "tessera-sha2"];
 /// Crates that have x86 backends (run under qemu-x86_64 CPUs).
 /// A bare-metal target without std or an allocator.
 const NO_STD: &str = "thumbv7em-none-eabihf";
 
-const X86_CRATES: &[&str] = &["tessera-cpu", "tessera-keccak"];
+const X86_CRATES: &[&str] = &["tessera-cpu", "tessera-keccak", "tessera-sha2"];
 
 // Backend names are shared across crates; each crate checks only the names it knows
 // (its `Backend::KNOWN`), so one exact list per CPU covers the whole workspace.
@@ -196,7 +196,12 @@ fn test(quick: bool) -> bool {
         if aarch64_ok {
             let mut c = with_pkgs(
                 cargo(&["clippy", "--target", AARCH64, "--all-targets"]),
-                &["tessera-cpu", "tessera-testkit", "tessera-keccak"],
+                &[
+                    "tessera-cpu",
+                    "tessera-testkit",
+                    "tessera-keccak",
+                    "tessera-sha2",
+                ],
             );
             c.args(["--", "-D", "warnings"]);
             legs.push(run("clippy aarch64", &mut c));

@@ -1,0 +1,156 @@
+//! SHA-256 / SHA-512 / HMAC-SHA256 and file hashing: Tessera against ring, aws-lc-rs and
+//! RustCrypto sha2.
+#![allow(missing_docs)]
+
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::io::{BufReader, Read};
+use tessera_sha2::{Backend, HmacKey, Sha256, Sha512};
+
+/// A 64-byte aligned input buffer (see the memcpy note in the README).
+fn aligned(len: usize) -> (Vec<u8>, usize) {
+    let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
+    let off = v.as_ptr().align_offset(64);
+    (v, off)
+}
+
+fn sha256(c: &mut Criterion) {
+    for (size, label) in [(64usize, "64B"), (16 << 10, "16KiB"), (1 << 20, "1MiB")] {
+        let (buf, off) = aligned(size);
+        let data = &buf[off..off + size];
+        let mut g = c.benchmark_group(format!("op=sha256,size={label}"));
+        g.throughput(Throughput::Bytes(size as u64));
+        let best = Backend::detect_sha256();
+        for be in Backend::all_available().filter(|b| b.supports_sha256()) {
+            let name = format!("impl=tessera/{}", be.name());
+            if be == best {
+                // The public one-shot, as users call it.
+                g.bench_function(&name, |b| b.iter(|| tessera_sha2::sha256(black_box(data))));
+            } else {
+                g.bench_function(&name, |b| {
+                    b.iter(|| Sha256::digest_with_backend(be, black_box(data)).unwrap())
+                });
+            }
+        }
+        g.bench_function("impl=ring", |b| {
+            b.iter(|| ring::digest::digest(&ring::digest::SHA256, black_box(data)))
+        });
+        g.bench_function("impl=aws-lc-rs", |b| {
+            b.iter(|| aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, black_box(data)))
+        });
+        g.bench_function("impl=sha2", |b| {
+            use sha2::Digest;
+            b.iter(|| sha2::Sha256::digest(black_box(data)))
+        });
+        g.finish();
+    }
+}
+
+fn hmac_sha256(c: &mut Criterion) {
+    let (buf, off) = aligned(64);
+    let data = &buf[off..off + 64];
+    let key = b"a reused 32-byte HMAC-SHA256 key";
+    let mut g = c.benchmark_group("op=hmac-sha256,size=64B");
+    g.throughput(Throughput::Bytes(64));
+    for be in Backend::all_available().filter(|b| b.supports_sha256()) {
+        let k = HmacKey::<Sha256>::new_with_backend(be, key).unwrap();
+        g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
+            b.iter(|| k.sign(black_box(data)))
+        });
+    }
+    let rk = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, key);
+    g.bench_function("impl=ring", |b| {
+        b.iter(|| ring::hmac::sign(&rk, black_box(data)))
+    });
+    let ak = aws_lc_rs::hmac::Key::new(aws_lc_rs::hmac::HMAC_SHA256, key);
+    g.bench_function("impl=aws-lc-rs", |b| {
+        b.iter(|| aws_lc_rs::hmac::sign(&ak, black_box(data)))
+    });
+    g.finish();
+}
+
+fn sha512(c: &mut Criterion) {
+    let size = 16 << 10;
+    let (buf, off) = aligned(size);
+    let data = &buf[off..off + size];
+    let mut g = c.benchmark_group("op=sha512,size=16KiB");
+    g.throughput(Throughput::Bytes(size as u64));
+    let best = Backend::detect_sha512();
+    for be in Backend::all_available().filter(|b| b.supports_sha512()) {
+        let name = format!("impl=tessera/{}", be.name());
+        if be == best {
+            g.bench_function(&name, |b| b.iter(|| tessera_sha2::sha512(black_box(data))));
+        } else {
+            g.bench_function(&name, |b| {
+                b.iter(|| Sha512::digest_with_backend(be, black_box(data)).unwrap())
+            });
+        }
+    }
+    g.bench_function("impl=ring", |b| {
+        b.iter(|| ring::digest::digest(&ring::digest::SHA512, black_box(data)))
+    });
+    g.bench_function("impl=aws-lc-rs", |b| {
+        b.iter(|| aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, black_box(data)))
+    });
+    g.bench_function("impl=sha2", |b| {
+        use sha2::Digest;
+        b.iter(|| sha2::Sha512::digest(black_box(data)))
+    });
+    g.finish();
+}
+
+/// The seed workload: hash a file through `BufReader` + `io::copy` (Tessera, RustCrypto) or
+/// ring's manual read loop, files written once at bench start.
+fn sha256_file(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("tessera-sha2-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (size, label) in [(1000usize, "1KB"), (1 << 20, "1MiB"), (100 << 20, "100MiB")] {
+        let path = dir.join(label);
+        let (buf, off) = aligned(size);
+        std::fs::write(&path, &buf[off..off + size]).unwrap();
+        let mut g = c.benchmark_group(format!("op=sha256-file,size={label}"));
+        g.throughput(Throughput::Bytes(size as u64));
+        if size >= 100 << 20 {
+            // About 50 ms per hash: ten flat samples keep the default run short.
+            g.sample_size(10).sampling_mode(SamplingMode::Flat);
+        }
+        let name = format!("impl=tessera/{}", Backend::detect_sha256().name());
+        g.bench_function(&name, |b| {
+            b.iter(|| {
+                let mut r = BufReader::new(std::fs::File::open(&path).unwrap());
+                let mut h = Sha256::new();
+                std::io::copy(&mut r, &mut h).unwrap();
+                h.finalize()
+            })
+        });
+        g.bench_function("impl=ring", |b| {
+            b.iter(|| {
+                let mut f = std::fs::File::open(&path).unwrap();
+                let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
+                let mut chunk = [0u8; 8192];
+                loop {
+                    let n = f.read(&mut chunk).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    ctx.update(&chunk[..n]);
+                }
+                ctx.finish()
+            })
+        });
+        g.bench_function("impl=sha2", |b| {
+            b.iter(|| {
+                let mut r = BufReader::new(std::fs::File::open(&path).unwrap());
+                let mut h = <sha2::Sha256 as sha2::Digest>::new();
+                std::io::copy(&mut r, &mut h).unwrap();
+                sha2::Digest::finalize(h)
+            })
+        });
+        g.finish();
+        let _ = std::fs::remove_file(&path);
+    }
+    let _ = std::fs::remove_dir(&dir);
+}
+
+criterion_group!(benches, sha256, hmac_sha256, sha512, sha256_file);
+criterion_main!(benches);

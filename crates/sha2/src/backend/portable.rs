@@ -1,0 +1,134 @@
+//! Portable block functions (FIPS 180-4 sections 6.2.2 and 6.4.2). Also compiled inside the
+//! x86 BMI island, where the rotations become RORX.
+
+use crate::consts::{K256, K512};
+
+/// A block function over `$w` words: rounds unrolled 16 at a time with the eight working
+/// variables renamed instead of moved, and the message schedule kept as a 16-word window.
+macro_rules! compress_fn {
+    (
+        $(#[$doc:meta])* $name:ident, $w:ty, $block:literal, $rounds:literal, $k:ident,
+        big: [$b0:literal, $b1:literal, $b2:literal, $b3:literal, $b4:literal, $b5:literal],
+        small: [$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal]
+    ) => {
+        $(#[$doc])*
+        #[inline(always)]
+        pub(crate) fn $name(state: &mut [$w; 8], blocks: &[u8]) {
+            const N: usize = core::mem::size_of::<$w>();
+            for block in blocks.chunks_exact($block) {
+                let mut w = [0 as $w; 16];
+                for (wi, c) in w.iter_mut().zip(block.chunks_exact(N)) {
+                    let mut b = [0u8; N];
+                    b.copy_from_slice(c);
+                    *wi = <$w>::from_be_bytes(b);
+                }
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+                // Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b; this round's b ^ c is the previous
+                // round's a ^ b.
+                let mut bc = b ^ c;
+                // One round (FIPS 180-4 6.2.2 / 6.4.2 step 3); the caller renames the variables.
+                macro_rules! round {
+                    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
+                     $h:ident, $t:expr, $i:literal, $sched:expr) => {
+                        if $sched {
+                            // W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]
+                            let x = w[($i + 1) % 16];
+                            let y = w[($i + 14) % 16];
+                            let s0 = x.rotate_right($s0) ^ x.rotate_right($s1) ^ (x >> $s2);
+                            let s1 = y.rotate_right($s3) ^ y.rotate_right($s4) ^ (y >> $s5);
+                            w[$i] = w[$i]
+                                .wrapping_add(s0)
+                                .wrapping_add(w[($i + 9) % 16])
+                                .wrapping_add(s1);
+                        }
+                        // The new e is d + (h + K + W) + Ch + S1, summed so that only the
+                        // last two additions wait for e (the rounds are latency-bound).
+                        let hk = $h.wrapping_add($k[$t + $i]).wrapping_add(w[$i]);
+                        let ch = $g ^ ($e & ($f ^ $g));
+                        let sig1 = $e.rotate_right($b3) ^ $e.rotate_right($b4) ^ $e.rotate_right($b5);
+                        let t1 = hk.wrapping_add(ch).wrapping_add(sig1);
+                        let sig0 = $a.rotate_right($b0) ^ $a.rotate_right($b1) ^ $a.rotate_right($b2);
+                        let ab = $a ^ $b;
+                        let maj = (ab & bc) ^ $b;
+                        bc = ab;
+                        $d = $d.wrapping_add(hk).wrapping_add(ch).wrapping_add(sig1);
+                        $h = t1.wrapping_add(sig0.wrapping_add(maj));
+                    };
+                }
+                let mut t = 0;
+                while t < $rounds {
+                    let sched = t > 0;
+                    round!(a, b, c, d, e, f, g, h, t, 0, sched);
+                    round!(h, a, b, c, d, e, f, g, t, 1, sched);
+                    round!(g, h, a, b, c, d, e, f, t, 2, sched);
+                    round!(f, g, h, a, b, c, d, e, t, 3, sched);
+                    round!(e, f, g, h, a, b, c, d, t, 4, sched);
+                    round!(d, e, f, g, h, a, b, c, t, 5, sched);
+                    round!(c, d, e, f, g, h, a, b, t, 6, sched);
+                    round!(b, c, d, e, f, g, h, a, t, 7, sched);
+                    round!(a, b, c, d, e, f, g, h, t, 8, sched);
+                    round!(h, a, b, c, d, e, f, g, t, 9, sched);
+                    round!(g, h, a, b, c, d, e, f, t, 10, sched);
+                    round!(f, g, h, a, b, c, d, e, t, 11, sched);
+                    round!(e, f, g, h, a, b, c, d, t, 12, sched);
+                    round!(d, e, f, g, h, a, b, c, t, 13, sched);
+                    round!(c, d, e, f, g, h, a, b, t, 14, sched);
+                    round!(b, c, d, e, f, g, h, a, t, 15, sched);
+                    t += 16;
+                }
+                for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+                    *s = s.wrapping_add(v);
+                }
+            }
+        }
+    };
+}
+
+compress_fn!(
+    /// SHA-256 compression of whole 64-byte blocks (FIPS 180-4 6.2.2; functions 4.1.2).
+    compress256, u32, 64, 64, K256,
+    big: [2, 13, 22, 6, 11, 25],
+    small: [7, 18, 3, 17, 19, 10]
+);
+
+compress_fn!(
+    /// SHA-512 compression of whole 128-byte blocks (FIPS 180-4 6.4.2; functions 4.1.3).
+    compress512, u64, 128, 80, K512,
+    big: [28, 34, 39, 14, 18, 41],
+    small: [1, 8, 7, 19, 61, 6]
+);
+
+/// Portable islands (no target features): the same generic operations as the ISA backends.
+pub(crate) mod ops {
+    use super::{compress256, compress512};
+    use crate::backend::{B256, B512};
+
+    #[inline(always)]
+    pub(crate) fn oneshot256(state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        crate::engine::oneshot::<B256, _>(compress256, state, data, prefix)
+    }
+    #[inline(always)]
+    pub(crate) fn hmac256(
+        ipad: &[u32; 8],
+        opad: &[u32; 8],
+        msg: &[u8],
+        words: usize,
+        out: &mut [u32; 8],
+    ) {
+        crate::engine::hmac::<B256>(compress256, ipad, opad, msg, words, out)
+    }
+    #[inline(always)]
+    pub(crate) fn oneshot512(state: &mut [u64; 8], data: &[u8], prefix: u64) {
+        crate::engine::oneshot::<B512, _>(compress512, state, data, prefix)
+    }
+    #[inline(always)]
+    pub(crate) fn hmac512(
+        ipad: &[u64; 8],
+        opad: &[u64; 8],
+        msg: &[u8],
+        words: usize,
+        out: &mut [u64; 8],
+    ) {
+        crate::engine::hmac::<B512>(compress512, ipad, opad, msg, words, out)
+    }
+}

@@ -1,0 +1,299 @@
+//! HMAC (RFC 2104, FIPS 198-1) over any SHA-2 function of this crate.
+//!
+//! The ipad and opad chaining values are computed once per key ([`HmacKey`]), so each MAC under
+//! that key costs only the message blocks plus one outer block.
+
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use crate::engine::{self, Engine, Family};
+use crate::sealed::Variant;
+use crate::{Backend, Error, Sha2, Sha224, Sha256, Sha384, Sha512};
+
+type State<H> = [<<H as Variant>::F as Family>::Word; 8];
+
+/// A precomputed HMAC key: the chaining values after `K ^ ipad` and `K ^ opad`.
+/// Wiped on drop.
+///
+/// ```
+/// use tessera_sha2::{HmacKey, Sha256};
+///
+/// let key = HmacKey::<Sha256>::new(b"key");
+/// let tag = key.sign(b"The quick brown fox jumps over the lazy dog");
+/// assert_eq!(tag[..4], [0xf7, 0xbc, 0x83, 0xf4]);
+/// assert!(key.verify(b"The quick brown fox jumps over the lazy dog", &tag).is_ok());
+/// assert!(key.verify(b"the quick brown fox jumps over the lazy dog", &tag).is_err());
+/// ```
+pub struct HmacKey<H: Sha2> {
+    ipad: State<H>,
+    opad: State<H>,
+    backend: H::F,
+}
+
+impl<H: Sha2> Clone for HmacKey<H> {
+    fn clone(&self) -> Self {
+        Self {
+            ipad: self.ipad,
+            opad: self.opad,
+            backend: self.backend,
+        }
+    }
+}
+
+impl<H: Sha2> Drop for HmacKey<H> {
+    fn drop(&mut self) {
+        self.ipad.zeroize();
+        self.opad.zeroize();
+    }
+}
+
+impl<H: Sha2> core::fmt::Debug for HmacKey<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("HmacKey { .. }")
+    }
+}
+
+impl<H: Sha2> HmacKey<H> {
+    /// Precomputes the key states on the best backend of this CPU. Any key length is accepted;
+    /// keys longer than the block are hashed first (RFC 2104 section 2).
+    #[inline]
+    pub fn new(key: &[u8]) -> Self {
+        Self::with(H::detect(), key)
+    }
+
+    /// The same on `backend`; an error when it does not implement `H`.
+    pub fn new_with_backend(backend: Backend, key: &[u8]) -> Result<Self, Error> {
+        Ok(Self::with(H::F::try_from_backend(backend)?, key))
+    }
+
+    fn with(backend: H::F, key: &[u8]) -> Self {
+        let mut k = <H::F as Family>::ZERO;
+        if key.len() > H::BLOCK_LEN {
+            // Through an engine (not the one-shot path) so the buffered key tail is wiped too.
+            let mut e = Engine::with_state(backend, H::IV, 0);
+            e.update(key);
+            e.finish_in_place();
+            engine::store(&e.state, &mut k.as_mut()[..H::OUTPUT_LEN]);
+            e.wipe();
+        } else {
+            k.as_mut()[..key.len()].copy_from_slice(key);
+        }
+        let mut pad = k;
+        let mut ipad = H::IV;
+        let mut opad = H::IV;
+        for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
+            *p = x ^ 0x36;
+        }
+        backend.compress(&mut ipad, pad.as_ref());
+        for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
+            *p = x ^ 0x5c;
+        }
+        backend.compress(&mut opad, pad.as_ref());
+        k.zeroize();
+        pad.zeroize();
+        Self {
+            ipad,
+            opad,
+            backend,
+        }
+    }
+
+    /// The backend this key runs on.
+    pub fn backend(&self) -> Backend {
+        self.backend.into_backend()
+    }
+
+    /// HMAC of `msg` under this key, in one pass.
+    #[inline]
+    pub fn sign(&self, msg: &[u8]) -> H::Digest {
+        let mut st = H::IV;
+        self.backend
+            .hmac(&self.ipad, &self.opad, msg, H::WORDS, &mut st);
+        let mut out = H::ZERO_DIGEST;
+        engine::store(&st, out.as_mut());
+        out
+    }
+
+    /// Checks a full-length tag of `msg` in constant time.
+    pub fn verify(&self, msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        let mut d = self.sign(msg);
+        let r = check(d.as_ref(), tag, H::OUTPUT_LEN);
+        d.zeroize();
+        r
+    }
+
+    /// Checks a tag truncated to its leftmost `tag.len()` bytes, in constant time. Tags
+    /// shorter than 16 bytes (14 for SHA-224: half its digest) are rejected.
+    pub fn verify_truncated(&self, msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+        let mut d = self.sign(msg);
+        let r = check(d.as_ref(), tag, min_truncated(H::OUTPUT_LEN));
+        d.zeroize();
+        r
+    }
+
+    /// An incremental HMAC under this key.
+    #[inline]
+    pub fn hasher(&self) -> Hmac<H> {
+        Hmac::from_key(self)
+    }
+}
+
+/// Shortest truncated tag accepted: 16 bytes (128 bits, the truncation RFC 4231 test case 5
+/// uses for every hash), or half the digest when that is shorter (SHA-224: 14 bytes, RFC 2104
+/// section 5); always above RFC 2104's 80-bit floor.
+fn min_truncated(n: usize) -> usize {
+    (n / 2).min(16)
+}
+
+/// Constant-time comparison of `tag` with the leading bytes of `full`; the tag length (public)
+/// must be in `min..=full.len()`.
+fn check(full: &[u8], tag: &[u8], min: usize) -> Result<(), Error> {
+    if tag.len() < min || tag.len() > full.len() {
+        return Err(Error::InvalidTag);
+    }
+    if bool::from(full[..tag.len()].ct_eq(tag)) {
+        Ok(())
+    } else {
+        Err(Error::InvalidTag)
+    }
+}
+
+/// Incremental HMAC. Wiped on drop.
+///
+/// ```
+/// use tessera_sha2::{Hmac, Sha512};
+///
+/// let mut m = Hmac::<Sha512>::new(b"key");
+/// m.update(b"The quick brown fox ").update(b"jumps over the lazy dog");
+/// let tag = m.finalize();
+/// assert_eq!(tag[..4], [0xb4, 0x2a, 0xf0, 0x90]);
+/// assert!(m.verify(&tag).is_ok());
+/// ```
+pub struct Hmac<H: Sha2> {
+    inner: Engine<H::F>,
+    key: HmacKey<H>,
+}
+
+impl<H: Sha2> Clone for Hmac<H> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+            key: self.key.clone(),
+        }
+    }
+}
+
+impl<H: Sha2> Drop for Hmac<H> {
+    fn drop(&mut self) {
+        self.inner.wipe();
+    }
+}
+
+impl<H: Sha2> core::fmt::Debug for Hmac<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Hmac { .. }")
+    }
+}
+
+impl<H: Sha2> Hmac<H> {
+    /// A MAC under `key` (any length; see [`HmacKey::new`]).
+    #[inline]
+    pub fn new(key: &[u8]) -> Self {
+        Self::from_key(&HmacKey::new(key))
+    }
+
+    /// A MAC under a precomputed key (no key hashing).
+    #[inline]
+    pub fn from_key(key: &HmacKey<H>) -> Self {
+        Self {
+            inner: Engine::with_state(key.backend, key.ipad, H::BLOCK_LEN as u64),
+            key: key.clone(),
+        }
+    }
+
+    /// Absorbs more message.
+    #[inline]
+    pub fn update(&mut self, data: &[u8]) -> &mut Self {
+        self.inner.update(data);
+        self
+    }
+
+    /// The tag of everything absorbed so far (the MAC is left unchanged).
+    pub fn finalize(&self) -> H::Digest {
+        let mut inner = self.inner.clone();
+        let out = self.finish(&mut inner);
+        inner.wipe();
+        out
+    }
+
+    fn finish(&self, inner: &mut Engine<H::F>) -> H::Digest {
+        inner.finish_in_place();
+        let mut d = H::ZERO_DIGEST;
+        engine::store(&inner.state, d.as_mut());
+        let mut outer = Engine::with_state(self.key.backend, self.key.opad, H::BLOCK_LEN as u64);
+        outer.update(d.as_ref());
+        outer.finish_in_place();
+        engine::store(&outer.state, d.as_mut());
+        outer.wipe();
+        d
+    }
+
+    /// The tag, then the MAC is reset to its fresh state under the same key.
+    pub fn finalize_reset(&mut self) -> H::Digest {
+        let mut inner = core::mem::replace(
+            &mut self.inner,
+            Engine::with_state(self.key.backend, self.key.ipad, H::BLOCK_LEN as u64),
+        );
+        let out = self.finish(&mut inner);
+        inner.wipe();
+        out
+    }
+
+    /// Back to the fresh state under the same key.
+    pub fn reset(&mut self) {
+        self.inner.wipe();
+        self.inner = Engine::with_state(self.key.backend, self.key.ipad, H::BLOCK_LEN as u64);
+    }
+
+    /// Checks a full-length tag in constant time.
+    pub fn verify(&self, tag: &[u8]) -> Result<(), Error> {
+        let mut d = self.finalize();
+        let r = check(d.as_ref(), tag, H::OUTPUT_LEN);
+        d.zeroize();
+        r
+    }
+
+    /// Checks a truncated tag (see [`HmacKey::verify_truncated`]) in constant time.
+    pub fn verify_truncated(&self, tag: &[u8]) -> Result<(), Error> {
+        let mut d = self.finalize();
+        let r = check(d.as_ref(), tag, min_truncated(H::OUTPUT_LEN));
+        d.zeroize();
+        r
+    }
+}
+
+#[cfg(feature = "std")]
+impl<H: Sha2> std::io::Write for Hmac<H> {
+    #[inline]
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+macro_rules! oneshot {
+    ($func:ident, $h:ident, $n:literal, $title:literal) => {
+        #[doc = concat!("One-shot ", $title, " of `msg` under `key`.")]
+        #[inline]
+        pub fn $func(key: &[u8], msg: &[u8]) -> [u8; $n] {
+            HmacKey::<$h>::new(key).sign(msg)
+        }
+    };
+}
+oneshot!(hmac_sha224, Sha224, 28, "HMAC-SHA-224");
+oneshot!(hmac_sha256, Sha256, 32, "HMAC-SHA-256");
+oneshot!(hmac_sha384, Sha384, 48, "HMAC-SHA-384");
+oneshot!(hmac_sha512, Sha512, 64, "HMAC-SHA-512");

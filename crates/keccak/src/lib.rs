@@ -121,6 +121,18 @@ macro_rules! sha3 {
                 out
             }
             /// The digest, then the hasher is reset to its fresh state.
+            ///
+            /// ```
+            #[doc = concat!("use tessera_keccak::{", stringify!($name), ", ", stringify!($func), "};")]
+            ///
+            #[doc = concat!("let mut h = ", stringify!($name), "::new();")]
+            /// h.update(b"first message");
+            #[doc = concat!("assert_eq!(h.finalize_reset(), ", stringify!($func), "(b\"first message\"));")]
+            /// // Fresh again: the next digest covers only what follows.
+            /// h.update(b"second");
+            #[doc = concat!("assert_eq!(h.finalize_reset(), ", stringify!($func), "(b\"second\"));")]
+            #[doc = concat!("assert_eq!(h.finalize(), ", stringify!($func), "(b\"\"));")]
+            /// ```
             pub fn finalize_reset(&mut self) -> [u8; $n] {
                 let out = self.finalize();
                 self.0.reset();
@@ -128,7 +140,24 @@ macro_rules! sha3 {
             }
         }
 
-        #[doc = concat!("One-shot ", stringify!($name), ".")]
+        #[doc = concat!("One-shot ", stringify!($name), ": the digest of `data`.")]
+        ///
+        /// The same digest as the incremental hasher, however the input is split (here across
+        /// block boundaries):
+        ///
+        /// ```
+        #[doc = concat!("use tessera_keccak::{", stringify!($name), ", ", stringify!($func), "};")]
+        ///
+        /// let msg = [0x5Au8; 500];
+        #[doc = concat!("let d = ", stringify!($func), "(&msg);")]
+        #[doc = concat!("assert_eq!(d.len(), ", stringify!($name), "::OUTPUT_LEN);")]
+        #[doc = concat!("let mut h = ", stringify!($name), "::new();")]
+        /// for chunk in msg.chunks(77) {
+        ///     h.update(chunk);
+        /// }
+        /// assert_eq!(h.finalize(), d);
+        #[doc = concat!("assert_ne!(", stringify!($func), "(&msg[..499]), d);")]
+        /// ```
         pub fn $func(data: &[u8]) -> [u8; $n] {
             let mut s = Sponge::new(200 - 2 * $n, 24, X1Backend::detect());
             s.absorb(data);
@@ -162,6 +191,30 @@ sha3!(
     Sha3_512, sha3_512, 64);
 
 /// Output reader of an extendable-output function: squeezes any length in any chunking.
+///
+/// Reads continue where the previous one stopped, so any split of the output gives the same
+/// bytes; a clone continues independently from the same point.
+///
+/// ```
+/// use tessera_keccak::{shake256, Shake256};
+///
+/// let mut whole = [0u8; 300];
+/// shake256(b"seed", &mut whole);
+///
+/// let mut r = Shake256::new().update(b"seed").finalize_xof();
+/// let mut first = [0u8; 100];
+/// r.read(&mut first);
+/// let mut r2 = r.clone();
+/// let mut rest = [0u8; 200];
+/// r.read(&mut rest[..1]);
+/// r.read(&mut rest[1..]);
+/// assert_eq!(first, whole[..100]);
+/// assert_eq!(rest, whole[100..]);
+///
+/// let mut rest2 = [0u8; 200];
+/// r2.read(&mut rest2);
+/// assert_eq!(rest2, rest);
+/// ```
 #[derive(Clone)]
 pub struct XofReader(Sponge);
 
@@ -171,7 +224,7 @@ impl XofReader {
     /// Fills `out` with the next output bytes.
     ///
     /// This inherent method returns `()`: an XOF never runs out. With the `std` feature,
-    /// `XofReader` also implements [`std::io::Read`]; when that trait is in scope, `r.read(..)`
+    /// `XofReader` also implements `std::io::Read`; when that trait is in scope, `r.read(..)`
     /// still calls this inherent method (inherent methods win over trait methods), so write
     /// `io::Read::read(&mut r, ..)` (or use `read_exact`, which has no inherent namesake) to get
     /// the trait's `io::Result<usize>`:
@@ -205,7 +258,7 @@ impl std::io::Read for XofReader {
 }
 
 macro_rules! xof {
-    ($(#[$doc:meta])* $name:ident, $rate:literal, $rounds:literal) => {
+    ($(#[$doc:meta])* $name:ident, $rate:literal, $rounds:literal, $ctor:literal) => {
         $(#[$doc])*
         #[derive(Clone)]
         pub struct $name {
@@ -222,7 +275,25 @@ macro_rules! xof {
                 self.sponge.absorb(data);
                 self
             }
-            /// Pads and returns a reader over the output (the absorbing state is left unchanged).
+            /// Pads and returns a reader over the output (the absorbing state is left unchanged,
+            /// so more input can follow and be finalized again).
+            ///
+            /// ```
+            #[doc = concat!("use tessera_keccak::", stringify!($name), ";")]
+            ///
+            #[doc = concat!("let mut x = ", $ctor, ";")]
+            /// x.update(b"ab");
+            /// let mut a = [0u8; 32];
+            /// x.finalize_xof().read(&mut a);
+            /// x.update(b"c"); // still absorbing
+            /// let mut b = [0u8; 32];
+            /// x.finalize_xof().read(&mut b);
+            ///
+            /// let mut expected = [0u8; 32];
+            #[doc = concat!($ctor, ".update(b\"abc\").finalize_xof().read(&mut expected);")]
+            /// assert_eq!(b, expected);
+            /// assert_ne!(a, b);
+            /// ```
             pub fn finalize_xof(&self) -> XofReader {
                 let mut s = self.sponge.clone();
                 s.pad(self.ds);
@@ -236,17 +307,91 @@ macro_rules! xof {
 }
 
 xof!(
-    /// SHAKE128 (FIPS 202).
-    Shake128, 168, 24);
+    /// SHAKE128 (FIPS 202), incremental.
+    ///
+    /// ```
+    /// use tessera_keccak::{shake128, Shake128};
+    ///
+    /// let mut h = Shake128::new();
+    /// h.update(b"hello ").update(b"world");
+    /// let mut out = [0u8; 200]; // longer than one 168-byte block
+    /// h.finalize_xof().read(&mut out);
+    ///
+    /// let mut one_shot = [0u8; 200];
+    /// shake128(b"hello world", &mut one_shot);
+    /// assert_eq!(out, one_shot);
+    /// ```
+    Shake128, 168, 24, "Shake128::new()");
 xof!(
-    /// SHAKE256 (FIPS 202).
-    Shake256, 136, 24);
+    /// SHAKE256 (FIPS 202), incremental.
+    ///
+    /// ```
+    /// use tessera_keccak::{shake256, Shake256};
+    ///
+    /// let mut h = Shake256::new();
+    /// h.update(b"hello ").update(b"world");
+    /// let mut out = [0u8; 200]; // longer than one 136-byte block
+    /// h.finalize_xof().read(&mut out);
+    ///
+    /// let mut one_shot = [0u8; 200];
+    /// shake256(b"hello world", &mut one_shot);
+    /// assert_eq!(out, one_shot);
+    /// ```
+    Shake256, 136, 24, "Shake256::new()");
 xof!(
     /// TurboSHAKE128 (RFC 9861): Keccak-p[1600, 12] with a 168-byte rate.
-    TurboShake128, 168, 12);
+    ///
+    /// The domain-separation byte is chosen at creation; outputs under different domains are
+    /// unrelated.
+    ///
+    /// ```
+    /// use tessera_keccak::{turboshake128, Error, TurboShake128};
+    ///
+    /// let mut h = TurboShake128::new(0x1F)?;
+    /// h.update(b"hello ").update(b"world");
+    /// let mut out = [0u8; 64];
+    /// h.finalize_xof().read(&mut out);
+    ///
+    /// let mut one_shot = [0u8; 64];
+    /// turboshake128(b"hello world", 0x1F, &mut one_shot)?;
+    /// assert_eq!(out, one_shot);
+    ///
+    /// let mut other = [0u8; 64];
+    /// turboshake128(b"hello world", 0x0B, &mut other)?;
+    /// assert_ne!(other, out);
+    ///
+    /// assert_eq!(TurboShake128::new(0x00).unwrap_err(), Error::InvalidDomain);
+    /// assert_eq!(TurboShake128::new(0x80).unwrap_err(), Error::InvalidDomain);
+    /// # Ok::<(), Error>(())
+    /// ```
+    TurboShake128, 168, 12, "TurboShake128::new(0x1F).unwrap()");
 xof!(
     /// TurboSHAKE256 (RFC 9861): Keccak-p[1600, 12] with a 136-byte rate.
-    TurboShake256, 136, 12);
+    ///
+    /// The domain-separation byte is chosen at creation; outputs under different domains are
+    /// unrelated.
+    ///
+    /// ```
+    /// use tessera_keccak::{turboshake256, Error, TurboShake256};
+    ///
+    /// let mut h = TurboShake256::new(0x1F)?;
+    /// h.update(b"hello ").update(b"world");
+    /// let mut out = [0u8; 64];
+    /// h.finalize_xof().read(&mut out);
+    ///
+    /// let mut one_shot = [0u8; 64];
+    /// turboshake256(b"hello world", 0x1F, &mut one_shot)?;
+    /// assert_eq!(out, one_shot);
+    ///
+    /// let mut other = [0u8; 64];
+    /// turboshake256(b"hello world", 0x0B, &mut other)?;
+    /// assert_ne!(other, out);
+    ///
+    /// assert_eq!(TurboShake256::new(0x00).unwrap_err(), Error::InvalidDomain);
+    /// assert_eq!(TurboShake256::new(0x80).unwrap_err(), Error::InvalidDomain);
+    /// # Ok::<(), Error>(())
+    /// ```
+    TurboShake256, 136, 12, "TurboShake256::new(0x1F).unwrap()");
 
 macro_rules! shake_ctor {
     ($name:ident, $func:ident) => {
@@ -270,6 +415,26 @@ macro_rules! shake_ctor {
             }
         }
         #[doc = concat!("One-shot ", stringify!($name), ": fills `out`.")]
+        ///
+        /// The output is a prefix of any longer output for the same input, and matches the
+        /// incremental XOF read in any chunking:
+        ///
+        /// ```
+        #[doc = concat!("use tessera_keccak::{", stringify!($func), ", ", stringify!($name), "};")]
+        ///
+        /// let mut long = [0u8; 400];
+        #[doc = concat!(stringify!($func), "(b\"input\", &mut long);")]
+        /// let mut short = [0u8; 32];
+        #[doc = concat!(stringify!($func), "(b\"input\", &mut short);")]
+        /// assert_eq!(short, long[..32]);
+        ///
+        #[doc = concat!("let mut r = ", stringify!($name), "::new().update(b\"in\").update(b\"put\").finalize_xof();")]
+        /// let mut chunked = [0u8; 400];
+        /// for c in chunked.chunks_mut(50) {
+        ///     r.read(c);
+        /// }
+        /// assert_eq!(chunked, long);
+        /// ```
         pub fn $func(input: &[u8], out: &mut [u8]) {
             $name::new().update(input).finalize_xof().read(out);
         }
@@ -299,7 +464,26 @@ macro_rules! turbo_ctor {
         }
         #[doc = concat!("One-shot ", stringify!($name), " with domain byte `domain`: fills `out`.")]
         ///
-        /// On an invalid domain `out` is left untouched.
+        /// On an invalid domain (`0x00` or above `0x7F`) the answer is
+        /// [`Error::InvalidDomain`] and `out` is left untouched.
+        ///
+        /// ```
+        #[doc = concat!("use tessera_keccak::{", stringify!($func), ", ", stringify!($name), ", Error};")]
+        ///
+        /// let mut out = [0u8; 32];
+        #[doc = concat!(stringify!($func), "(b\"input\", 0x06, &mut out)?;")]
+        /// let mut x = [0u8; 32];
+        #[doc = concat!(stringify!($name), "::new(0x06)?.update(b\"input\").finalize_xof().read(&mut x);")]
+        /// assert_eq!(x, out);
+        ///
+        /// let mut untouched = [0xAAu8; 32];
+        /// assert_eq!(
+        #[doc = concat!("    ", stringify!($func), "(b\"input\", 0x80, &mut untouched),")]
+        ///     Err(Error::InvalidDomain)
+        /// );
+        /// assert_eq!(untouched, [0xAA; 32]);
+        /// # Ok::<(), Error>(())
+        /// ```
         pub fn $func(input: &[u8], domain: u8, out: &mut [u8]) -> Result<(), Error> {
             $name::new(domain)?.update(input).finalize_xof().read(out);
             Ok(())

@@ -89,8 +89,17 @@ impl X4 {
 macro_rules! multi {
     ($(#[$doc:meta])* $name:ident, $ways:literal, $rate:expr) => {
         $(#[$doc])*
+        ///
+        /// Output comes in whole blocks of [`Self::RATE`] bytes per way
+        /// ([`Self::squeeze_blocks`]): the ways are squeezed together, one permutation of all
+        /// states per block, so there is no per-way read position to keep and no partial block
+        /// to buffer. The lattice samplers this is for (FIPS 203 `SampleNTT`, FIPS 204
+        /// `RejNTTPoly`/`RejBoundedPoly`) consume SHAKE output block by block anyway. For
+        /// byte-granular output use the single-state XOFs.
         #[derive(Clone)]
         pub struct $name(X4);
+
+        crate::impl_debug!($name);
 
         impl $name {
             /// Bytes per squeezed block.
@@ -132,10 +141,58 @@ multi!(
     Shake128x4, 4, 168);
 multi!(
     /// SHAKE256 on four inputs at once.
+    ///
+    /// Way `w` gives exactly the SHAKE256 output of input `w`, block after block:
+    ///
+    /// ```
+    /// use tessera_keccak::{shake256, Shake256x4};
+    ///
+    /// let ins: [&[u8]; 4] = [&[0; 200], &[1; 200], &[2; 200], &[3; 200]];
+    /// let mut x = Shake256x4::new(ins)?;
+    /// let mut o = [[0u8; 2 * Shake256x4::RATE]; 4];
+    /// let [o0, o1, o2, o3] = &mut o;
+    /// x.squeeze_blocks([&mut o0[..136], &mut o1[..136], &mut o2[..136], &mut o3[..136]])?;
+    /// x.squeeze_blocks([&mut o0[136..], &mut o1[136..], &mut o2[136..], &mut o3[136..]])?;
+    /// for w in 0..4 {
+    ///     let mut one = [0u8; 272];
+    ///     shake256(ins[w], &mut one);
+    ///     assert_eq!(o[w], one);
+    /// }
+    /// # Ok::<(), tessera_keccak::Error>(())
+    /// ```
     Shake256x4, 4, 136);
 multi!(
     /// SHAKE128 on two inputs at once (the four-way state with two ways idle, which the backend may skip).
+    ///
+    /// ```
+    /// use tessera_keccak::{shake128, Error, Shake128x2};
+    ///
+    /// let mut x = Shake128x2::new([b"seed|0", b"seed|1"])?;
+    /// let (mut a, mut b) = ([0u8; 168], [0u8; 168]);
+    /// x.squeeze_blocks([&mut a, &mut b])?;
+    /// let mut one = [0u8; 168];
+    /// shake128(b"seed|1", &mut one);
+    /// assert_eq!(b, one);
+    ///
+    /// // Inputs of different lengths, or an output that is not whole blocks, are errors.
+    /// assert_eq!(Shake128x2::new([b"a", b"bc"]).unwrap_err(), Error::LengthMismatch);
+    /// let (mut c, mut d) = ([0u8; 100], [0u8; 100]);
+    /// assert_eq!(x.squeeze_blocks([&mut c, &mut d]), Err(Error::NotBlockMultiple));
+    /// # Ok::<(), Error>(())
+    /// ```
     Shake128x2, 2, 168);
 multi!(
     /// SHAKE256 on two inputs at once (the four-way state with two ways idle, which the backend may skip).
+    ///
+    /// ```
+    /// use tessera_keccak::{shake256, Shake256x2};
+    ///
+    /// let mut x = Shake256x2::new([b"seed|0", b"seed|1"])?;
+    /// let (mut a, mut b) = ([0u8; 272], [0u8; 272]);
+    /// x.squeeze_blocks([&mut a, &mut b])?;
+    /// let mut one = [0u8; 272];
+    /// shake256(b"seed|0", &mut one);
+    /// assert_eq!(a, one);
+    /// # Ok::<(), tessera_keccak::Error>(())
+    /// ```
     Shake256x2, 2, 136);

@@ -3,10 +3,28 @@
 
 use proptest::prelude::*;
 use tessera_keccak::{
-    Backend, Error, Sha3_256, Sha3_512, Shake128, Shake128x2, Shake128x4, Shake256, Shake256x2,
-    Shake256x4, TurboShake128, TurboShake256, X1Backend,
+    Backend, Error, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4,
+    Shake256, Shake256x2, Shake256x4, TurboShake128, TurboShake256, X1Backend,
 };
-use tessera_testkit::strategies::{bytes_near_blocks, len_near_blocks};
+use tessera_testkit::strategies::len_near_blocks;
+
+/// Lengths in `0..=max` weighted at the block boundaries of every Keccak rate this crate uses:
+/// 168 (SHAKE128, TurboSHAKE128), 144 (SHA3-224), 136 (SHA3-256, SHAKE256, TurboSHAKE256),
+/// 104 (SHA3-384) and 72 (SHA3-512).
+fn len_near_every_rate(max: usize) -> impl Strategy<Value = usize> {
+    prop_oneof![
+        len_near_blocks(168, max),
+        len_near_blocks(144, max),
+        len_near_blocks(136, max),
+        len_near_blocks(104, max),
+        len_near_blocks(72, max),
+    ]
+}
+
+/// Byte strings whose length follows [`len_near_every_rate`].
+fn bytes_near_every_rate(max: usize) -> impl Strategy<Value = Vec<u8>> {
+    len_near_every_rate(max).prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
+}
 
 /// Both kinds of backend count: the multi-way ones and the single-state ones.
 #[test]
@@ -32,13 +50,25 @@ fn expected_backends_present() {
     tessera_testkit::expect_backends("tessera-keccak", Backend::KNOWN, &names);
 }
 
-/// Every x1 function on backend `be`, absorbing `m` split at `split`, each output `n` bytes
+/// Every x1 function (the four SHA-3 digests, SHAKE and TurboSHAKE) on backend `be`, absorbing `m` split at `split`, each output `n` bytes
 /// (digests at their own length), concatenated.
 fn x1_all(be: X1Backend, m: &[u8], split: usize, n: usize) -> Vec<u8> {
     let (a, b) = m.split_at(split);
     let mut out = Vec::new();
     out.extend(
+        Sha3_224::new_with_backend(be)
+            .update(a)
+            .update(b)
+            .finalize(),
+    );
+    out.extend(
         Sha3_256::new_with_backend(be)
+            .update(a)
+            .update(b)
+            .finalize(),
+    );
+    out.extend(
+        Sha3_384::new_with_backend(be)
             .update(a)
             .update(b)
             .finalize(),
@@ -145,9 +175,9 @@ proptest! {
 
     #[test]
     fn x1_matches_portable_on_every_backend(
-        m in bytes_near_blocks(136, 3 * 168 + 1),
+        m in bytes_near_every_rate(3 * 168 + 1),
         split in any::<prop::sample::Index>(),
-        n in len_near_blocks(136, 2 * 168 + 1),
+        n in len_near_every_rate(2 * 168 + 1),
     ) {
         let split = split.index(m.len() + 1);
         let expect = x1_all(X1Backend::Portable, &m, 0, n);
@@ -158,7 +188,7 @@ proptest! {
 
     #[test]
     fn x4_matches_x1_on_every_backend(
-        n in len_near_blocks(136, 3 * 168 + 1),
+        n in len_near_every_rate(3 * 168 + 1),
         seed in any::<u64>(),
         blocks in 0usize..4,
     ) {
@@ -175,7 +205,7 @@ proptest! {
 
     #[test]
     fn x2_matches_x1_on_every_backend(
-        n in len_near_blocks(136, 3 * 168 + 1),
+        n in len_near_every_rate(3 * 168 + 1),
         seed in any::<u64>(),
         blocks in 0usize..4,
     ) {

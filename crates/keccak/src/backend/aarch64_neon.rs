@@ -6,14 +6,17 @@ use core::arch::aarch64::*;
 
 use crate::keccak::{FusedLane, keccak_p_fused};
 
+/// Lane `i` of two states in one 128-bit register. The zero-sized token field makes the safe
+/// `FusedLane` methods sound by construction: a `Q` cannot exist unless NEON was proven
+/// available (it is only built from the token the island receives).
 #[derive(Clone, Copy)]
-struct Q(uint64x2_t);
+struct Q(uint64x2_t, tessera_cpu::Aarch64Neon);
 
 impl FusedLane for Q {
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: only reached from the islands below, compiled with NEON enabled.
-        Q(unsafe { veorq_u64(self.0, o.0) })
+        // SAFETY: a `Q` carries the `Aarch64Neon` token (see the type), so NEON is available.
+        Q(unsafe { veorq_u64(self.0, o.0) }, self.1)
     }
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
@@ -21,33 +24,44 @@ impl FusedLane for Q {
     }
     #[inline(always)]
     fn rax1(self, b: Self) -> Self {
-        // SAFETY: as above; shift counts are in range (SHL 0..=63, SRI 1..=64).
-        self.xor(Q(unsafe { vsriq_n_u64::<63>(vshlq_n_u64::<1>(b.0), b.0) }))
+        // SAFETY: a `Q` carries the `Aarch64Neon` token, so NEON (SHL, SRI) is available.
+        // self ^ rotl(b, 1); the immediates are checked at compile time by the intrinsics.
+        self.xor(Q(
+            unsafe { vsriq_n_u64::<63>(vshlq_n_u64::<1>(b.0), b.0) },
+            self.1,
+        ))
     }
     #[inline(always)]
     fn xar<const L: i32, const R: i32>(self, b: Self) -> Self {
         let t = self.xor(b).0;
-        // SAFETY: as above; L in 1..=63 and R = 64 - L in 1..=63 (checked at compile time by
-        // the intrinsics' immediate bounds).
-        Q(unsafe { vsriq_n_u64::<R>(vshlq_n_u64::<L>(t), t) })
+        // SAFETY: a `Q` carries the `Aarch64Neon` token, so NEON (SHL, SRI) is available.
+        // rotl(t, L) with R = 64 - L; the immediates (SHL 0..=63, SRI 1..=64) are checked at
+        // compile time by the intrinsics, so a bad one is a build error, not UB.
+        Q(unsafe { vsriq_n_u64::<R>(vshlq_n_u64::<L>(t), t) }, self.1)
     }
     #[inline(always)]
     fn bcax(self, b: Self, c: Self) -> Self {
-        // SAFETY: as above. vbicq_u64(b, c) = b & !c.
-        self.xor(Q(unsafe { vbicq_u64(b.0, c.0) }))
+        // SAFETY: a `Q` carries the `Aarch64Neon` token, so NEON (BIC) is available.
+        // vbicq_u64(b, c) = b & !c.
+        self.xor(Q(unsafe { vbicq_u64(b.0, c.0) }, self.1))
     }
     #[inline(always)]
     fn xor_rc(self, rc: u64) -> Self {
-        // SAFETY: as above.
-        self.xor(Q(unsafe { vdupq_n_u64(rc) }))
+        // SAFETY: a `Q` carries the `Aarch64Neon` token (see the type), so NEON is available.
+        self.xor(Q(unsafe { vdupq_n_u64(rc) }, self.1))
     }
 }
 
 /// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in `0..halves`.
 #[target_feature(enable = "neon")]
-fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
+fn permute_x4_island(
+    t: tessera_cpu::Aarch64Neon,
+    state: &mut [[u64; 4]; 25],
+    rounds: usize,
+    halves: usize,
+) {
     for h in 0..halves.min(2) {
-        let mut a = [Q(vdupq_n_u64(0)); 25];
+        let mut a = [Q(vdupq_n_u64(0), t); 25];
         for (r, l) in a.iter_mut().zip(state.iter()) {
             let src = &l[2 * h..2 * h + 2];
             // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
@@ -66,11 +80,11 @@ fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
 /// ways, one for 1 or 2).
 #[inline]
 pub(crate) fn permute_x4(
-    _t: tessera_cpu::Aarch64Neon,
+    t: tessera_cpu::Aarch64Neon,
     state: &mut [[u64; 4]; 25],
     rounds: usize,
     ways: usize,
 ) {
     // SAFETY: the token proves NEON is available on this CPU.
-    unsafe { permute_x4_island(state, rounds, ways.div_ceil(2)) }
+    unsafe { permute_x4_island(t, state, rounds, ways.div_ceil(2)) }
 }

@@ -6,8 +6,11 @@ use core::arch::aarch64::*;
 
 use crate::keccak::{FusedLane, keccak_p_fused};
 
+/// Lane `i` of two states in one 128-bit register. The zero-sized token field makes the safe
+/// `FusedLane` methods sound by construction: a `Q` cannot exist unless NEON and the SHA3
+/// extension were proven available (it is only built from the token an island receives).
 #[derive(Clone, Copy)]
-struct Q(uint64x2_t);
+struct Q(uint64x2_t, tessera_cpu::Aarch64Sha3);
 
 // The SHA3 intrinsics are `#[inline(always)]` with `target_feature(enable = "sha3")`, which the
 // trait methods below (no target features of their own) may not inline directly. These
@@ -37,42 +40,50 @@ fn bcax(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
 impl FusedLane for Q {
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: only reached from the islands below, compiled with NEON and SHA3 enabled.
-        Q(unsafe { veorq_u64(self.0, o.0) })
+        // SAFETY: a `Q` carries the `Aarch64Sha3` token (see the type), so NEON is available.
+        Q(unsafe { veorq_u64(self.0, o.0) }, self.1)
     }
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
-        // SAFETY: as above.
-        Q(unsafe { eor3(self.0, b.0, c.0) })
+        // SAFETY: a `Q` carries the `Aarch64Sha3` token, so NEON and SHA3 (EOR3) are available.
+        Q(unsafe { eor3(self.0, b.0, c.0) }, self.1)
     }
     #[inline(always)]
     fn rax1(self, b: Self) -> Self {
-        // SAFETY: as above. RAX1: self ^ rotl(b, 1).
-        Q(unsafe { rax1(self.0, b.0) })
+        // SAFETY: a `Q` carries the `Aarch64Sha3` token, so NEON and SHA3 (RAX1) are available.
+        // RAX1: self ^ rotl(b, 1).
+        Q(unsafe { rax1(self.0, b.0) }, self.1)
     }
     #[inline(always)]
     fn xar<const L: i32, const R: i32>(self, b: Self) -> Self {
-        // SAFETY: as above; XAR: rotr(self ^ b, R) = rotl(self ^ b, L), R in 1..=63 (checked at
-        // compile time by the intrinsic's immediate bound).
-        Q(unsafe { xar::<R>(self.0, b.0) })
+        // SAFETY: a `Q` carries the `Aarch64Sha3` token, so NEON and SHA3 (XAR) are available.
+        // XAR: rotr(self ^ b, R) = rotl(self ^ b, L); the immediate R must be in 0..=63, which
+        // the intrinsic checks at compile time (a range error is a build error, not UB).
+        Q(unsafe { xar::<R>(self.0, b.0) }, self.1)
     }
     #[inline(always)]
     fn bcax(self, b: Self, c: Self) -> Self {
-        // SAFETY: as above. BCAX: self ^ (b & !c).
-        Q(unsafe { bcax(self.0, b.0, c.0) })
+        // SAFETY: a `Q` carries the `Aarch64Sha3` token, so NEON and SHA3 (BCAX) are available.
+        // BCAX: self ^ (b & !c).
+        Q(unsafe { bcax(self.0, b.0, c.0) }, self.1)
     }
     #[inline(always)]
     fn xor_rc(self, rc: u64) -> Self {
-        // SAFETY: as above.
-        self.xor(Q(unsafe { vdupq_n_u64(rc) }))
+        // SAFETY: a `Q` carries the `Aarch64Sha3` token (see the type), so NEON is available.
+        self.xor(Q(unsafe { vdupq_n_u64(rc) }, self.1))
     }
 }
 
 /// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in `0..halves`.
 #[target_feature(enable = "neon,sha3")]
-fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
+fn permute_x4_island(
+    t: tessera_cpu::Aarch64Sha3,
+    state: &mut [[u64; 4]; 25],
+    rounds: usize,
+    halves: usize,
+) {
     for h in 0..halves.min(2) {
-        let mut a = [Q(vdupq_n_u64(0)); 25];
+        let mut a = [Q(vdupq_n_u64(0), t); 25];
         for (r, l) in a.iter_mut().zip(state.iter()) {
             let src = &l[2 * h..2 * h + 2];
             // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
@@ -89,8 +100,8 @@ fn permute_x4_island(state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
 
 /// One state, duplicated in both elements of each register.
 #[target_feature(enable = "neon,sha3")]
-fn permute_island(state: &mut [u64; 25], rounds: usize) {
-    let mut a = [Q(vdupq_n_u64(0)); 25];
+fn permute_island(t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
+    let mut a = [Q(vdupq_n_u64(0), t); 25];
     for (r, &l) in a.iter_mut().zip(state.iter()) {
         r.0 = vdupq_n_u64(l);
     }
@@ -102,20 +113,20 @@ fn permute_island(state: &mut [u64; 25], rounds: usize) {
 
 /// Keccak-p on one state.
 #[inline(always)]
-pub(crate) fn permute(_t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
+pub(crate) fn permute(t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
     // SAFETY: the token proves NEON and the SHA3 extension are available on this CPU.
-    unsafe { permute_island(state, rounds) }
+    unsafe { permute_island(t, state, rounds) }
 }
 
 /// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for 3 or 4
 /// ways, one for 1 or 2).
 #[inline]
 pub(crate) fn permute_x4(
-    _t: tessera_cpu::Aarch64Sha3,
+    t: tessera_cpu::Aarch64Sha3,
     state: &mut [[u64; 4]; 25],
     rounds: usize,
     ways: usize,
 ) {
     // SAFETY: the token proves NEON and the SHA3 extension are available on this CPU.
-    unsafe { permute_x4_island(state, rounds, ways.div_ceil(2)) }
+    unsafe { permute_x4_island(t, state, rounds, ways.div_ceil(2)) }
 }

@@ -73,10 +73,54 @@ mod extra {
         cpuid_bmi2adx,
         cpuid_bmi,
         cpuid_neon,
-        cpuid_aes,
-        cpuid_sha2,
-        cpuid_sha3
+        cpuid_sha2
     );
+
+    /// On Linux/Android `cpufeatures` maps `aes` to `HWCAP_AES | HWCAP_PMULL` and `sha3` to
+    /// `HWCAP_SHA3 | HWCAP_SHA512` and accepts either bit, so a (virtual) CPU exposing only one
+    /// half would get a token whose islands execute the other half. Require both bits.
+    #[cfg(all(
+        target_arch = "aarch64",
+        any(target_os = "linux", target_os = "android")
+    ))]
+    mod hwcap {
+        unsafe extern "C" {
+            /// glibc, musl and bionic: the auxiliary vector entry `t`, 0 when absent.
+            fn getauxval(t: core::ffi::c_ulong) -> core::ffi::c_ulong;
+        }
+        const AT_HWCAP: core::ffi::c_ulong = 16;
+        pub(super) const AES: u64 = 1 << 3;
+        pub(super) const PMULL: u64 = 1 << 4;
+        pub(super) const SHA3: u64 = 1 << 17;
+        pub(super) const SHA512: u64 = 1 << 21;
+
+        /// True when every bit of `bits` is set in AT_HWCAP.
+        pub(super) fn all(bits: u64) -> bool {
+            // SAFETY: getauxval only reads the process's auxiliary vector; it takes and returns
+            // plain integers and is thread-safe.
+            let caps = unsafe { getauxval(AT_HWCAP) } as u64;
+            caps & bits == bits
+        }
+    }
+    #[cfg(all(
+        target_arch = "aarch64",
+        any(target_os = "linux", target_os = "android")
+    ))]
+    pub(crate) fn cpuid_aes() -> bool {
+        hwcap::all(hwcap::AES | hwcap::PMULL)
+    }
+    #[cfg(all(
+        target_arch = "aarch64",
+        any(target_os = "linux", target_os = "android")
+    ))]
+    pub(crate) fn cpuid_sha3() -> bool {
+        hwcap::all(hwcap::SHA3 | hwcap::SHA512)
+    }
+    #[cfg(not(all(
+        target_arch = "aarch64",
+        any(target_os = "linux", target_os = "android")
+    )))]
+    none!(cpuid_aes, cpuid_sha3);
 
     /// VAES and VPCLMULQDQ on 256-bit vectors need only the YMM state (checked through the
     /// `avx2` feature), but `cpufeatures` 0.2 and 0.3 also require the AVX-512 ZMM state, so on

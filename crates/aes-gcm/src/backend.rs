@@ -1,0 +1,121 @@
+//! Backend selection. AES and GHASH are decided together when a key is expanded: the round keys
+//! and the table of `H` powers have a backend-specific layout.
+
+pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_aesni;
+
+use crate::gcm::{self, Iv};
+
+/// An AES-GCM backend, carrying the capability token that proves it can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Constant-time plain Rust: bitsliced AES, GHASH by masked integer multiplications.
+    Portable,
+    /// x86_64 AES-NI + PCLMULQDQ: eight blocks in flight, GHASH reduced once per eight blocks.
+    #[cfg(target_arch = "x86_64")]
+    X86Aesni(tessera_cpu::X86AesClmul),
+}
+
+impl Backend {
+    /// The best backend this CPU can run.
+    pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86AesClmul::detect() {
+            return Backend::X86Aesni(t);
+        }
+        Backend::Portable
+    }
+
+    /// Every backend this CPU can run (portable first), for tests and benches.
+    pub fn all_available() -> impl Iterator<Item = Backend> {
+        let aesni: Option<Backend> = {
+            #[cfg(target_arch = "x86_64")]
+            {
+                tessera_cpu::X86AesClmul::detect().map(Backend::X86Aesni)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                None
+            }
+        };
+        core::iter::once(Backend::Portable).chain(aesni)
+    }
+
+    /// Every backend name this crate can have on any CPU.
+    pub const KNOWN: &'static [&'static str] = &["portable", "x86_aesni"];
+
+    /// The backend's stable name (`portable`, `x86_aesni`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Aesni(_) => "x86_aesni",
+        }
+    }
+}
+
+/// An expanded AES key in the layout of its backend (zeroized on drop by each variant).
+/// Stored inline (no allocation in the core), so the variants differ in size.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Key {
+    Portable(portable::Key),
+    #[cfg(target_arch = "x86_64")]
+    X86Aesni(tessera_cpu::X86AesClmul, x86_aesni::Key),
+}
+
+impl Key {
+    /// `key` is 16, 24 or 32 bytes (checked by the typed constructors).
+    pub(crate) fn new(backend: Backend, key: &[u8]) -> Self {
+        match backend {
+            Backend::Portable => Key::Portable(portable::Key::new(key)),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Backend::X86Aesni(t) => Key::X86Aesni(t, unsafe { x86_aesni::Key::new(t, key) }),
+        }
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            Key::Portable(_) => Backend::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Aesni(t, _) => Backend::X86Aesni(*t),
+        }
+    }
+
+    pub(crate) fn seal(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        match self {
+            Key::Portable(k) => gcm::seal(k, iv, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
+        }
+    }
+
+    pub(crate) fn open(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        match self {
+            Key::Portable(k) => gcm::open(k, iv, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
+        }
+    }
+
+    pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        match self {
+            Key::Portable(k) => k.encrypt_blocks(blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::encrypt_blocks(*t, k, blocks) },
+        }
+    }
+
+    pub(crate) fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        match self {
+            Key::Portable(k) => k.decrypt_blocks(blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::decrypt_blocks(*t, k, blocks) },
+        }
+    }
+}

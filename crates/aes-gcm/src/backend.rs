@@ -4,6 +4,8 @@
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_aesni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_vaes;
 
 use crate::gcm::{self, Iv};
 
@@ -15,11 +17,19 @@ pub enum Backend {
     /// x86_64 AES-NI + PCLMULQDQ: eight blocks in flight, GHASH reduced once per eight blocks.
     #[cfg(target_arch = "x86_64")]
     X86Aesni(tessera_cpu::X86AesClmul),
+    /// x86_64 VAES + VPCLMULQDQ on 256-bit vectors: sixteen blocks in flight, one reduction per
+    /// 256 bytes; shorter tails run the AES-NI code.
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes(tessera_cpu::X86VaesClmul),
 }
 
 impl Backend {
     /// The best backend this CPU can run.
     pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86VaesClmul::detect() {
+            return Backend::X86Vaes(t);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = tessera_cpu::X86AesClmul::detect() {
             return Backend::X86Aesni(t);
@@ -29,28 +39,33 @@ impl Backend {
 
     /// Every backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
-        let aesni: Option<Backend> = {
+        let x86: [Option<Backend>; 2] = {
             #[cfg(target_arch = "x86_64")]
             {
-                tessera_cpu::X86AesClmul::detect().map(Backend::X86Aesni)
+                [
+                    tessera_cpu::X86AesClmul::detect().map(Backend::X86Aesni),
+                    tessera_cpu::X86VaesClmul::detect().map(Backend::X86Vaes),
+                ]
             }
             #[cfg(not(target_arch = "x86_64"))]
             {
-                None
+                [None, None]
             }
         };
-        core::iter::once(Backend::Portable).chain(aesni)
+        core::iter::once(Backend::Portable).chain(x86.into_iter().flatten())
     }
 
     /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &["portable", "x86_aesni"];
+    pub const KNOWN: &'static [&'static str] = &["portable", "x86_aesni", "x86_vaes"];
 
-    /// The backend's stable name (`portable`, `x86_aesni`).
+    /// The backend's stable name (`portable`, `x86_aesni`, `x86_vaes`).
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Backend::X86Aesni(_) => "x86_aesni",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes(_) => "x86_vaes",
         }
     }
 }
@@ -62,6 +77,17 @@ pub(crate) enum Key {
     Portable(portable::Key),
     #[cfg(target_arch = "x86_64")]
     X86Aesni(tessera_cpu::X86AesClmul, x86_aesni::Key),
+    /// Same key layout as AES-NI (with all sixteen `H` powers used).
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes(tessera_cpu::X86VaesClmul, x86_aesni::Key),
+}
+
+/// The AES-NI token implied by a VAES token.
+#[cfg(target_arch = "x86_64")]
+fn aes_clmul_of(_t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
+    // SAFETY: the VAES token proves AVX2, AES-NI and PCLMULQDQ; every CPU with AVX2 has SSSE3,
+    // so the AES-NI bundle (AES-NI, PCLMULQDQ, SSSE3) is present.
+    unsafe { tessera_cpu::X86AesClmul::new_unchecked() }
 }
 
 impl Key {
@@ -72,6 +98,13 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Backend::X86Aesni(t) => Key::X86Aesni(t, unsafe { x86_aesni::Key::new(t, key) }),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes(t) => {
+                // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
+                // PCLMULQDQ and SSSE3.
+                let k = unsafe { x86_aesni::Key::new(aes_clmul_of(t), key) };
+                Key::X86Vaes(t, k)
+            }
         }
     }
 
@@ -80,6 +113,8 @@ impl Key {
             Key::Portable(_) => Backend::Portable,
             #[cfg(target_arch = "x86_64")]
             Key::X86Aesni(t, _) => Backend::X86Aesni(*t),
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes(t, _) => Backend::X86Vaes(*t),
         }
     }
 
@@ -89,6 +124,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+            Key::X86Vaes(t, k) => unsafe { x86_vaes::seal(*t, k, iv, aad, buf) },
         }
     }
 
@@ -98,6 +136,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+            Key::X86Vaes(t, k) => unsafe { x86_vaes::open(*t, k, iv, aad, buf) },
         }
     }
 
@@ -107,6 +148,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::encrypt_blocks(*t, k, blocks) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
+            Key::X86Vaes(t, k) => unsafe { x86_aesni::encrypt_blocks(aes_clmul_of(*t), k, blocks) },
         }
     }
 
@@ -116,6 +160,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::decrypt_blocks(*t, k, blocks) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
+            Key::X86Vaes(t, k) => unsafe { x86_aesni::decrypt_blocks(aes_clmul_of(*t), k, blocks) },
         }
     }
 }

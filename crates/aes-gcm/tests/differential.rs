@@ -30,6 +30,7 @@ fn rustcrypto(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 
 }
 
 /// ring's seal (AES-128 and AES-256 only).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn ring_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
     use ring::aead;
     let alg = match key.len() {
@@ -46,6 +47,11 @@ fn ring_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option
         )
         .unwrap();
     Some(tag.as_ref().try_into().unwrap())
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn ring_seal(_: &[u8], _: &[u8; 12], _: &[u8], _: &mut [u8]) -> Option<[u8; 16]> {
+    None
 }
 
 fn check(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Result<usize, TestCaseError> {
@@ -102,7 +108,8 @@ fn sixty_four_kib() {
         for len in [65536usize, 65536 - 1, 65536 + 17] {
             let pt: Vec<u8> = (0..len).map(|j| (j ^ (j >> 8)) as u8).collect();
             let peers = check(&key, &[i as u8; 12], b"64 KiB", &pt).unwrap();
-            assert_eq!(peers, usize::from(klen != 24));
+            let ring = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+            assert_eq!(peers, usize::from(ring && klen != 24));
         }
     }
 }

@@ -12,11 +12,12 @@ use core::arch::x86_64::*;
 use tessera_cpu::X86AesClmul;
 use zeroize::Zeroize;
 
-/// Round keys and `R(H^i x^-1)` for `i = 1..=8` (raw register bytes).
+/// Round keys and `R(H^i x^-1)` for `i = 1..=16` (raw register bytes). Shared with the VAES
+/// backend, which uses all sixteen powers; this one uses the first eight.
 pub(crate) struct Key {
     rk: [[u8; 16]; 15],
-    nr: usize,
-    hp: [[u8; 16]; 8],
+    pub(super) nr: usize,
+    pub(super) hp: [[u8; 16]; 16],
 }
 
 impl Drop for Key {
@@ -43,7 +44,7 @@ impl Key {
         let mut k = Key {
             rk,
             nr,
-            hp: [[0; 16]; 8],
+            hp: [[0; 16]; 16],
         };
         let rks = k.round_keys();
         let mut h = [0u8; 16];
@@ -54,7 +55,7 @@ impl Key {
         k.hp[0] = h1.to_le_bytes();
         let h1v = load(&k.hp[0]);
         let mut p = load(&rh.to_le_bytes());
-        for i in 1..8 {
+        for i in 1..16 {
             // R(h^(i+1)) = R(h^i) * R(h x^-1)
             p = gf_mul(p, h1v);
             let mut b = [0u8; 16];
@@ -68,7 +69,7 @@ impl Key {
 
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
     #[inline]
-    fn round_keys(&self) -> [__m128i; 15] {
+    pub(super) fn round_keys(&self) -> [__m128i; 15] {
         let mut r = [_mm_setzero_si128(); 15];
         for (d, s) in r.iter_mut().zip(&self.rk) {
             *d = load(s);
@@ -79,14 +80,14 @@ impl Key {
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn load(b: &[u8; 16]) -> __m128i {
+pub(super) fn load(b: &[u8; 16]) -> __m128i {
     // SAFETY: `b` is 16 readable bytes; unaligned load.
     unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn store(b: &mut [u8; 16], v: __m128i) {
+pub(super) fn store(b: &mut [u8; 16], v: __m128i) {
     // SAFETY: `b` is 16 writable bytes; unaligned store.
     unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) }
 }
@@ -94,7 +95,7 @@ fn store(b: &mut [u8; 16], v: __m128i) {
 /// Loads 16 bytes at `s[..16]` (the caller passes a slice of at least 16 bytes).
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn load_s(s: &[u8]) -> __m128i {
+pub(super) fn load_s(s: &[u8]) -> __m128i {
     assert!(s.len() >= 16);
     // SAFETY: at least 16 readable bytes (checked above); unaligned load.
     unsafe { _mm_loadu_si128(s.as_ptr().cast()) }
@@ -102,7 +103,7 @@ fn load_s(s: &[u8]) -> __m128i {
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn store_s(s: &mut [u8], v: __m128i) {
+pub(super) fn store_s(s: &mut [u8], v: __m128i) {
     assert!(s.len() >= 16);
     // SAFETY: at least 16 writable bytes (checked above); unaligned store.
     unsafe { _mm_storeu_si128(s.as_mut_ptr().cast(), v) }
@@ -110,7 +111,7 @@ fn store_s(s: &mut [u8], v: __m128i) {
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn bswap(v: __m128i) -> __m128i {
+pub(super) fn bswap(v: __m128i) -> __m128i {
     _mm_shuffle_epi8(
         v,
         _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
@@ -119,7 +120,7 @@ fn bswap(v: __m128i) -> __m128i {
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn aes1(rk: &[__m128i; 15], nr: usize, b: __m128i) -> __m128i {
+pub(super) fn aes1(rk: &[__m128i; 15], nr: usize, b: __m128i) -> __m128i {
     let mut x = _mm_xor_si128(b, rk[0]);
     for k in &rk[1..nr] {
         x = _mm_aesenc_si128(x, *k);
@@ -153,10 +154,11 @@ fn mul_acc(x: __m128i, h: __m128i, acc: &mut [__m128i; 3]) {
     acc[2] = _mm_xor_si128(acc[2], _mm_clmulepi64_si128(x, h, 0x11));
 }
 
-/// Reduces a reflected 256-bit product modulo `P`: two 64-bit folds of the low half.
+/// Reduces a reflected 256-bit product, given as `(lo, mid, hi)` partial products, modulo
+/// `P`: two 64-bit folds of the low half.
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn reduce(acc: &[__m128i; 3]) -> __m128i {
+pub(super) fn reduce(acc: &[__m128i; 3]) -> __m128i {
     let lo = _mm_xor_si128(acc[0], _mm_slli_si128(acc[1], 8));
     let hi = _mm_xor_si128(acc[2], _mm_srli_si128(acc[1], 8));
     let c = _mm_set_epi64x(0, 0xC200_0000_0000_0000u64 as i64);
@@ -170,23 +172,23 @@ fn reduce(acc: &[__m128i; 3]) -> __m128i {
 /// `R(a) * R(b x^-1) = R(a b)`.
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn gf_mul(a: __m128i, b: __m128i) -> __m128i {
+pub(super) fn gf_mul(a: __m128i, b: __m128i) -> __m128i {
     let mut acc = [_mm_setzero_si128(); 3];
     mul_acc(a, b, &mut acc);
     reduce(&acc)
 }
 
 /// Per-operation view of the key with registers loaded (lives inside one island).
-struct Ops<'a> {
-    rk: [__m128i; 15],
+pub(super) struct Ops<'a> {
+    pub(super) rk: [__m128i; 15],
     hp: [__m128i; 8],
-    key: &'a Key,
+    pub(super) key: &'a Key,
 }
 
 impl<'a> Ops<'a> {
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
     #[inline]
-    fn new(key: &'a Key) -> Self {
+    pub(super) fn new(key: &'a Key) -> Self {
         let mut hp = [_mm_setzero_si128(); 8];
         for (d, s) in hp.iter_mut().zip(&key.hp) {
             *d = load(s);
@@ -212,7 +214,7 @@ impl<'a> Ops<'a> {
 
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
+    pub(super) fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
         let mut y = y;
         let mut chunks = data.chunks_exact(128);
         for c in &mut chunks {
@@ -240,7 +242,12 @@ impl<'a> Ops<'a> {
     /// (sealing) or the input (opening).
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+    pub(super) fn ctr_ghash<const SEAL: bool>(
+        &self,
+        ctr: &[u8; 16],
+        y: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
         let nr = self.key.nr;
         let mut yv = bswap(load(y));
         // Counter with the 32-bit big-endian word in lane 0 as a little-endian integer.

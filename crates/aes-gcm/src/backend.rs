@@ -1,6 +1,8 @@
 //! Backend selection. AES and GHASH are decided together when a key is expanded: the round keys
 //! and the table of `H` powers have a backend-specific layout.
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_aes;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_aesni;
@@ -21,6 +23,9 @@ pub enum Backend {
     /// 256 bytes; shorter tails run the AES-NI code.
     #[cfg(target_arch = "x86_64")]
     X86Vaes(tessera_cpu::X86VaesClmul),
+    /// aarch64 AES + PMULL: eight blocks in flight, GHASH reduced once per eight blocks.
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Aes(tessera_cpu::Aarch64AesPmull),
 }
 
 impl Backend {
@@ -34,12 +39,16 @@ impl Backend {
         if let Some(t) = tessera_cpu::X86AesClmul::detect() {
             return Backend::X86Aesni(t);
         }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = tessera_cpu::Aarch64AesPmull::detect() {
+            return Backend::Aarch64Aes(t);
+        }
         Backend::Portable
     }
 
     /// Every backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
-        let x86: [Option<Backend>; 2] = {
+        let isa: [Option<Backend>; 2] = {
             #[cfg(target_arch = "x86_64")]
             {
                 [
@@ -47,18 +56,26 @@ impl Backend {
                     tessera_cpu::X86VaesClmul::detect().map(Backend::X86Vaes),
                 ]
             }
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            {
+                [
+                    tessera_cpu::Aarch64AesPmull::detect().map(Backend::Aarch64Aes),
+                    None,
+                ]
+            }
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
             {
                 [None, None]
             }
         };
-        core::iter::once(Backend::Portable).chain(x86.into_iter().flatten())
+        core::iter::once(Backend::Portable).chain(isa.into_iter().flatten())
     }
 
     /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &["portable", "x86_aesni", "x86_vaes"];
+    pub const KNOWN: &'static [&'static str] =
+        &["portable", "x86_aesni", "x86_vaes", "aarch64_aes"];
 
-    /// The backend's stable name (`portable`, `x86_aesni`, `x86_vaes`).
+    /// The backend's stable name (`portable`, `x86_aesni`, `x86_vaes`, `aarch64_aes`).
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Portable => "portable",
@@ -66,6 +83,8 @@ impl Backend {
             Backend::X86Aesni(_) => "x86_aesni",
             #[cfg(target_arch = "x86_64")]
             Backend::X86Vaes(_) => "x86_vaes",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Aes(_) => "aarch64_aes",
         }
     }
 }
@@ -80,6 +99,8 @@ pub(crate) enum Key {
     /// Same key layout as AES-NI (with all sixteen `H` powers used).
     #[cfg(target_arch = "x86_64")]
     X86Vaes(tessera_cpu::X86VaesClmul, x86_aesni::Key),
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Aes(tessera_cpu::Aarch64AesPmull, aarch64_aes::Key),
 }
 
 /// The AES-NI token implied by a VAES token.
@@ -105,6 +126,9 @@ impl Key {
                 let k = unsafe { x86_aesni::Key::new(aes_clmul_of(t), key) };
                 Key::X86Vaes(t, k)
             }
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Backend::Aarch64Aes(t) => Key::Aarch64Aes(t, unsafe { aarch64_aes::Key::new(t, key) }),
         }
     }
 
@@ -115,6 +139,8 @@ impl Key {
             Key::X86Aesni(t, _) => Backend::X86Aesni(*t),
             #[cfg(target_arch = "x86_64")]
             Key::X86Vaes(t, _) => Backend::X86Vaes(*t),
+            #[cfg(target_arch = "aarch64")]
+            Key::Aarch64Aes(t, _) => Backend::Aarch64Aes(*t),
         }
     }
 
@@ -127,6 +153,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
             Key::X86Vaes(t, k) => unsafe { x86_vaes::seal(*t, k, iv, aad, buf) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::seal(*t, k, iv, aad, buf) },
         }
     }
 
@@ -139,6 +168,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
             Key::X86Vaes(t, k) => unsafe { x86_vaes::open(*t, k, iv, aad, buf) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::open(*t, k, iv, aad, buf) },
         }
     }
 
@@ -151,6 +183,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
             Key::X86Vaes(t, k) => unsafe { x86_aesni::encrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::encrypt_blocks(*t, k, blocks) },
         }
     }
 
@@ -163,6 +198,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
             Key::X86Vaes(t, k) => unsafe { x86_aesni::decrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::decrypt_blocks(*t, k, blocks) },
         }
     }
 }

@@ -103,6 +103,12 @@ pub(crate) enum Key {
     Aarch64Aes(tessera_cpu::Aarch64AesPmull, aarch64_aes::Key),
 }
 
+/// Below this many bytes of message and of AAD the VAES backend runs the AES-NI island (same
+/// key layout): the 256-bit path only starts at a whole 256-byte chunk, and entering it costs
+/// more than it saves on short inputs (benchmarked at 64 B).
+#[cfg(target_arch = "x86_64")]
+const VAES_MIN_LEN: usize = 256;
+
 /// The AES-NI token implied by a VAES token.
 #[cfg(target_arch = "x86_64")]
 fn aes_clmul_of(_t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
@@ -152,7 +158,16 @@ impl Key {
             Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
-            Key::X86Vaes(t, k) => unsafe { x86_vaes::seal(*t, k, iv, aad, buf) },
+            Key::X86Vaes(t, k) => {
+                if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
+                    // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
+                    // PCLMULQDQ and SSSE3.
+                    unsafe { x86_aesni::seal(aes_clmul_of(*t), k, iv, aad, buf) }
+                } else {
+                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+                    unsafe { x86_vaes::seal(*t, k, iv, aad, buf) }
+                }
+            }
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::seal(*t, k, iv, aad, buf) },
@@ -167,7 +182,16 @@ impl Key {
             Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
-            Key::X86Vaes(t, k) => unsafe { x86_vaes::open(*t, k, iv, aad, buf) },
+            Key::X86Vaes(t, k) => {
+                if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
+                    // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
+                    // PCLMULQDQ and SSSE3.
+                    unsafe { x86_aesni::open(aes_clmul_of(*t), k, iv, aad, buf) }
+                } else {
+                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+                    unsafe { x86_vaes::open(*t, k, iv, aad, buf) }
+                }
+            }
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::open(*t, k, iv, aad, buf) },

@@ -109,6 +109,39 @@ pub(super) fn store_s(s: &mut [u8], v: __m128i) {
     unsafe { _mm_storeu_si128(s.as_mut_ptr().cast(), v) }
 }
 
+/// Loads `s` (at most `16 * out.len()` bytes) into blocks, zero-padding the last one.
+#[target_feature(enable = "aes,pclmulqdq,ssse3")]
+#[inline]
+fn load_blocks(s: &[u8], out: &mut [__m128i]) {
+    let mut chunks = s.chunks_exact(16);
+    let mut n = 0;
+    for (c, o) in (&mut chunks).zip(out.iter_mut()) {
+        *o = load_s(c);
+        n += 1;
+    }
+    let r = chunks.remainder();
+    if !r.is_empty() {
+        let mut b = [0u8; 16];
+        b[..r.len()].copy_from_slice(r);
+        out[n] = load(&b);
+    }
+}
+
+/// Stores blocks into `s` (the last one truncated to what `s` has left).
+#[target_feature(enable = "aes,pclmulqdq,ssse3")]
+#[inline]
+fn store_blocks(v: &[__m128i], s: &mut [u8]) {
+    for (o, c) in v.iter().zip(s.chunks_mut(16)) {
+        if c.len() == 16 {
+            store_s(c, *o);
+        } else {
+            let mut b = [0u8; 16];
+            store(&mut b, *o);
+            c.copy_from_slice(&b[..c.len()]);
+        }
+    }
+}
+
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
 pub(super) fn bswap(v: __m128i) -> __m128i {
@@ -126,6 +159,22 @@ pub(super) fn aes1(rk: &[__m128i; 15], nr: usize, b: __m128i) -> __m128i {
         x = _mm_aesenc_si128(x, *k);
     }
     _mm_aesenclast_si128(x, rk[nr])
+}
+
+#[target_feature(enable = "aes,pclmulqdq,ssse3")]
+#[inline]
+fn aes4(rk: &[__m128i; 15], nr: usize, b: &mut [__m128i; 4]) {
+    for x in b.iter_mut() {
+        *x = _mm_xor_si128(*x, rk[0]);
+    }
+    for k in &rk[1..nr] {
+        for x in b.iter_mut() {
+            *x = _mm_aesenc_si128(*x, *k);
+        }
+    }
+    for x in b.iter_mut() {
+        *x = _mm_aesenclast_si128(*x, rk[nr]);
+    }
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
@@ -200,16 +249,35 @@ impl<'a> Ops<'a> {
         }
     }
 
-    /// Absorbs eight byte-reflected blocks into `y`.
+    /// Absorbs `x.len() <= 8` byte-reflected blocks into `y` with one reduction: block `i` is
+    /// multiplied by `H^(n-i)`.
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ghash8(&self, y: __m128i, x: &[__m128i; 8]) -> __m128i {
+    pub(super) fn ghash_n(&self, y: __m128i, x: &[__m128i]) -> __m128i {
+        let n = x.len();
+        debug_assert!((1..=8).contains(&n));
         let mut acc = [_mm_setzero_si128(); 3];
-        mul_acc(_mm_xor_si128(y, x[0]), self.hp[7], &mut acc);
-        for (xi, h) in x[1..].iter().zip(self.hp[..7].iter().rev()) {
+        mul_acc(_mm_xor_si128(y, x[0]), self.hp[n - 1], &mut acc);
+        for (xi, h) in x[1..].iter().zip(self.hp[..n - 1].iter().rev()) {
             mul_acc(*xi, *h, &mut acc);
         }
         reduce(&acc)
+    }
+
+    /// Absorbs a tail of fewer than 128 bytes (zero-padded to whole blocks).
+    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn ghash_tail(&self, y: __m128i, tail: &[u8]) -> __m128i {
+        if tail.is_empty() {
+            return y;
+        }
+        let n = tail.len().div_ceil(16);
+        let mut x = [_mm_setzero_si128(); 8];
+        load_blocks(tail, &mut x[..n]);
+        for v in x[..n].iter_mut() {
+            *v = bswap(*v);
+        }
+        self.ghash_n(y, &x[..n])
     }
 
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
@@ -222,24 +290,14 @@ impl<'a> Ops<'a> {
             for (i, v) in x.iter_mut().enumerate() {
                 *v = bswap(load_s(&c[16 * i..]));
             }
-            y = self.ghash8(y, &x);
+            y = self.ghash_n(y, &x);
         }
-        let rem = chunks.remainder();
-        let mut blocks = rem.chunks_exact(16);
-        for b in &mut blocks {
-            y = gf_mul(_mm_xor_si128(y, bswap(load_s(b))), self.hp[0]);
-        }
-        let tail = blocks.remainder();
-        if !tail.is_empty() {
-            let mut b = [0u8; 16];
-            b[..tail.len()].copy_from_slice(tail);
-            y = gf_mul(_mm_xor_si128(y, bswap(load(&b))), self.hp[0]);
-        }
-        y
+        self.ghash_tail(y, chunks.remainder())
     }
 
     /// CTR (+ GHASH of the ciphertext) over `buf`; `SEAL` says whether GHASH reads the output
-    /// (sealing) or the input (opening).
+    /// (sealing) or the input (opening). The GHASH multiplications of a chunk (the previous
+    /// one when sealing) are interleaved with the AES rounds of the current one.
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
     #[inline]
     pub(super) fn ctr_ghash<const SEAL: bool>(
@@ -254,43 +312,83 @@ impl<'a> Ops<'a> {
         let mut c = bswap(load(ctr));
         let one = _mm_set_epi32(0, 0, 0, 1);
         let mut chunks = buf.chunks_exact_mut(128);
+        // Sealing: reflected ciphertext of the previous chunk, not yet absorbed.
+        let mut pending = [_mm_setzero_si128(); 8];
+        let mut have = false;
         for ch in &mut chunks {
+            let mut x = pending;
+            let mut hash = have;
+            if !SEAL {
+                for (i, v) in x.iter_mut().enumerate() {
+                    *v = bswap(load_s(&ch[16 * i..]));
+                }
+                hash = true;
+            }
+            x[0] = _mm_xor_si128(x[0], yv);
             let mut ks = [_mm_setzero_si128(); 8];
             for k in ks.iter_mut() {
-                *k = bswap(c);
+                *k = _mm_xor_si128(bswap(c), self.rk[0]);
                 c = _mm_add_epi32(c, one);
             }
-            aes8(&self.rk, nr, &mut ks);
-            let mut x = [_mm_setzero_si128(); 8];
-            for i in 0..8 {
-                let input = load_s(&ch[16 * i..]);
-                let out = _mm_xor_si128(input, ks[i]);
-                store_s(&mut ch[16 * i..], out);
-                x[i] = bswap(if SEAL { out } else { input });
+            let mut acc = [_mm_setzero_si128(); 3];
+            for (r, rk) in self.rk[1..nr].iter().enumerate() {
+                for k in ks.iter_mut() {
+                    *k = _mm_aesenc_si128(*k, *rk);
+                }
+                if hash && r < 8 {
+                    mul_acc(x[r], self.hp[7 - r], &mut acc);
+                }
             }
-            yv = self.ghash8(yv, &x);
+            if hash {
+                yv = reduce(&acc);
+            }
+            for (i, k) in ks.iter().enumerate() {
+                let input = load_s(&ch[16 * i..]);
+                let out = _mm_xor_si128(input, _mm_aesenclast_si128(*k, self.rk[nr]));
+                store_s(&mut ch[16 * i..], out);
+                pending[i] = bswap(out);
+            }
+            have = SEAL;
+        }
+        if have {
+            yv = self.ghash_n(yv, &pending);
         }
         let rem = chunks.into_remainder();
-        for blk in rem.chunks_mut(16) {
-            let mut b = [0u8; 16];
-            b[..blk.len()].copy_from_slice(blk);
-            let input = load(&b);
-            let ks = aes1(&self.rk, nr, bswap(c));
-            c = _mm_add_epi32(c, one);
-            let out = _mm_xor_si128(input, ks);
-            let mut o = [0u8; 16];
-            store(&mut o, out);
-            blk.copy_from_slice(&o[..blk.len()]);
-            // GHASH sees the ciphertext zero-padded to a block.
-            let ct = if SEAL {
-                o[blk.len()..].fill(0);
-                load(&o)
+        if !rem.is_empty() {
+            // At most 127 bytes: all blocks at once, one GHASH reduction.
+            let n = rem.len().div_ceil(16);
+            let mut x = [_mm_setzero_si128(); 8];
+            if n <= 4 {
+                let mut ks = [_mm_setzero_si128(); 4];
+                for k in ks.iter_mut() {
+                    *k = bswap(c);
+                    c = _mm_add_epi32(c, one);
+                }
+                aes4(&self.rk, nr, &mut ks);
+                x[..4].copy_from_slice(&ks);
             } else {
-                input
-            };
-            yv = gf_mul(_mm_xor_si128(yv, bswap(ct)), self.hp[0]);
-            o.zeroize();
-            b.zeroize();
+                for k in x.iter_mut() {
+                    *k = bswap(c);
+                    c = _mm_add_epi32(c, one);
+                }
+                aes8(&self.rk, nr, &mut x);
+            }
+            let mut input = [_mm_setzero_si128(); 8];
+            load_blocks(rem, &mut input[..n]);
+            for (k, i) in x[..n].iter_mut().zip(&input) {
+                *k = _mm_xor_si128(*k, *i);
+            }
+            store_blocks(&x[..n], rem);
+            if SEAL {
+                // GHASH sees the ciphertext zero-padded to a block: reload what was stored.
+                load_blocks(rem, &mut x[..n]);
+            } else {
+                x = input;
+            }
+            for v in x[..n].iter_mut() {
+                *v = bswap(*v);
+            }
+            yv = self.ghash_n(yv, &x[..n]);
         }
         store(y, bswap(yv));
     }

@@ -12,10 +12,15 @@ use crate::gcm::{self, GcmOps, Iv};
 use core::arch::x86_64::*;
 use tessera_cpu::X86VaesClmul;
 
-/// Per-operation view: the AES-NI view for tails, broadcast round keys and the `H` powers
-/// paired for the lanes of a 16-block chunk (`hv[j]` = `(H^(16-2j), H^(15-2j))`).
+/// Per-operation view: the AES-NI view (for tails and short inputs) and the key.
 struct Ops<'a> {
     ni: ni::Ops<'a>,
+}
+
+/// The 256-bit tables, built only when an input has a whole 256-byte chunk: broadcast round
+/// keys and the `H` powers paired for the lanes of a 16-block chunk
+/// (`hv[j]` = `(H^(16-2j), H^(15-2j))`).
+struct Wide {
     rk: [__m256i; 15],
     hv: [__m256i; 8],
 }
@@ -43,90 +48,160 @@ fn bswap2(v: __m256i) -> __m256i {
     _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(m))
 }
 
-impl<'a> Ops<'a> {
+/// Accumulates the lane-wise unreduced products `x * h` into `(lo, mid, hi)`.
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn mul_acc2(x: __m256i, h: __m256i, acc: &mut [__m256i; 3]) {
+    acc[0] = _mm256_xor_si256(acc[0], _mm256_clmulepi64_epi128(x, h, 0x00));
+    acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(x, h, 0x01));
+    acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(x, h, 0x10));
+    acc[2] = _mm256_xor_si256(acc[2], _mm256_clmulepi64_epi128(x, h, 0x11));
+}
+
+/// Adds the two lanes of each partial product and reduces.
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn reduce2(acc: &[__m256i; 3]) -> __m128i {
+    let fold =
+        |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    ni::reduce(&[fold(acc[0]), fold(acc[1]), fold(acc[2])])
+}
+
+/// `y` in the low lane, zero in the high one.
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn low_lane(y: __m128i) -> __m256i {
+    _mm256_set_m128i(_mm_setzero_si128(), y)
+}
+
+impl Wide {
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn new(key: &'a Key) -> Self {
-        let ni = ni::Ops::new(key);
+    fn new(ni: &ni::Ops<'_>) -> Self {
         let mut rk = [_mm256_setzero_si256(); 15];
         for (d, s) in rk.iter_mut().zip(ni.rk.iter()) {
             *d = _mm256_broadcastsi128_si256(*s);
         }
+        let hp = &ni.key.hp;
         let mut hv = [_mm256_setzero_si256(); 8];
         for (j, h) in hv.iter_mut().enumerate() {
             // Block 2j (low lane) takes H^(16-2j) = hp[15-2j]; block 2j+1 takes hp[14-2j].
-            *h = _mm256_set_m128i(ni::load(&key.hp[14 - 2 * j]), ni::load(&key.hp[15 - 2 * j]));
+            *h = _mm256_set_m128i(ni::load(&hp[14 - 2 * j]), ni::load(&hp[15 - 2 * j]));
         }
-        Ops { ni, rk, hv }
+        Wide { rk, hv }
     }
 
     /// Absorbs sixteen byte-reflected blocks (two per register) into `y`.
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
     fn ghash16(&self, y: __m128i, x: &[__m256i; 8]) -> __m128i {
-        let mut lo = _mm256_setzero_si256();
-        let mut mid = _mm256_setzero_si256();
-        let mut hi = _mm256_setzero_si256();
-        let first = _mm256_xor_si256(x[0], _mm256_set_m128i(_mm_setzero_si128(), y));
-        for (i, h) in self.hv.iter().enumerate() {
-            let v = if i == 0 { first } else { x[i] };
-            lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128(v, *h, 0x00));
-            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128(v, *h, 0x01));
-            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128(v, *h, 0x10));
-            hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128(v, *h, 0x11));
+        let mut acc = [_mm256_setzero_si256(); 3];
+        mul_acc2(_mm256_xor_si256(x[0], low_lane(y)), self.hv[0], &mut acc);
+        for (xi, h) in x[1..].iter().zip(&self.hv[1..]) {
+            mul_acc2(*xi, *h, &mut acc);
         }
-        let fold =
-            |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-        ni::reduce(&[fold(lo), fold(mid), fold(hi)])
+        reduce2(&acc)
     }
+}
 
+impl Ops<'_> {
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
     fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
         let mut y = y;
         let mut chunks = data.chunks_exact(256);
-        for c in &mut chunks {
-            let mut x = [_mm256_setzero_si256(); 8];
-            for (i, v) in x.iter_mut().enumerate() {
-                *v = bswap2(load2(&c[32 * i..]));
+        if data.len() >= 256 {
+            let w = Wide::new(&self.ni);
+            for c in &mut chunks {
+                let mut x = [_mm256_setzero_si256(); 8];
+                for (i, v) in x.iter_mut().enumerate() {
+                    *v = bswap2(load2(&c[32 * i..]));
+                }
+                y = w.ghash16(y, &x);
             }
-            y = self.ghash16(y, &x);
         }
         self.ni.ghash_v(y, chunks.remainder())
     }
 
+    /// As the AES-NI `ctr_ghash`, sixteen blocks per step: the GHASH multiplications of a
+    /// chunk (the previous one when sealing) run between the AES rounds of the current one.
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
     fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        if buf.len() < 256 {
+            return self.ni.ctr_ghash::<SEAL>(ctr, y, buf);
+        }
+        let w = Wide::new(&self.ni);
         let nr = self.ni.key.nr;
         let mut yv = ni::bswap(ni::load(y));
         let c0 = ni::bswap(ni::load(ctr));
         // Lanes hold counters n and n + 1 (32-bit word in dword 0 of each lane, wrapping).
         let mut c = _mm256_set_m128i(_mm_add_epi32(c0, _mm_set_epi32(0, 0, 0, 1)), c0);
         let two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
+        let sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
+        let mut n = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
         let mut chunks = buf.chunks_exact_mut(256);
+        let mut pending = [_mm256_setzero_si256(); 8];
+        let mut have = false;
         for ch in &mut chunks {
-            let mut ks = [_mm256_setzero_si256(); 8];
-            for k in ks.iter_mut() {
-                *k = _mm256_xor_si256(bswap2(c), self.rk[0]);
-                c = _mm256_add_epi32(c, two);
+            let mut x = pending;
+            let mut hash = have;
+            if !SEAL {
+                for (i, v) in x.iter_mut().enumerate() {
+                    *v = bswap2(load2(&ch[32 * i..]));
+                }
+                hash = true;
             }
-            for r in &self.rk[1..nr] {
+            x[0] = _mm256_xor_si256(x[0], low_lane(yv));
+            let mut ks = [_mm256_setzero_si256(); 8];
+            if n & 0xff <= 0xf0 {
+                // No carry out of the last byte within this chunk: add to the big-endian
+                // counter blocks directly (one byte swap per chunk instead of eight).
+                let cbe = bswap2(c);
+                for (j, k) in ks.iter_mut().enumerate() {
+                    let inc = _mm256_set_epi32(
+                        ((2 * j) << 24) as i32,
+                        0,
+                        0,
+                        0,
+                        ((2 * j) << 24) as i32,
+                        0,
+                        0,
+                        0,
+                    );
+                    *k = _mm256_xor_si256(_mm256_add_epi32(cbe, inc), w.rk[0]);
+                }
+                c = _mm256_add_epi32(c, sixteen);
+            } else {
                 for k in ks.iter_mut() {
-                    *k = _mm256_aesenc_epi128(*k, *r);
+                    *k = _mm256_xor_si256(bswap2(c), w.rk[0]);
+                    c = _mm256_add_epi32(c, two);
                 }
             }
-            for k in ks.iter_mut() {
-                *k = _mm256_aesenclast_epi128(*k, self.rk[nr]);
+            // The public counter value (only its low byte decides the path above).
+            n = n.wrapping_add(16);
+            let mut acc = [_mm256_setzero_si256(); 3];
+            for (r, rk) in w.rk[1..nr].iter().enumerate() {
+                for k in ks.iter_mut() {
+                    *k = _mm256_aesenc_epi128(*k, *rk);
+                }
+                if hash && r < 8 {
+                    mul_acc2(x[r], w.hv[r], &mut acc);
+                }
             }
-            let mut x = [_mm256_setzero_si256(); 8];
-            for (i, (xi, k)) in x.iter_mut().zip(ks).enumerate() {
+            if hash {
+                yv = reduce2(&acc);
+            }
+            for (i, k) in ks.iter().enumerate() {
                 let input = load2(&ch[32 * i..]);
-                let out = _mm256_xor_si256(input, k);
+                let out = _mm256_xor_si256(input, _mm256_aesenclast_epi128(*k, w.rk[nr]));
                 store2(&mut ch[32 * i..], out);
-                *xi = bswap2(if SEAL { out } else { input });
+                pending[i] = bswap2(out);
             }
-            yv = self.ghash16(yv, &x);
+            have = SEAL;
+        }
+        if have {
+            yv = w.ghash16(yv, &pending);
         }
         // The low lane holds the next counter.
         let mut next = [0u8; 16];
@@ -170,7 +245,14 @@ pub(crate) fn seal(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::seal(&Ops::new(key), iv, aad, buf)
+    gcm::seal(
+        &Ops {
+            ni: ni::Ops::new(key),
+        },
+        iv,
+        aad,
+        buf,
+    )
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
@@ -181,5 +263,12 @@ pub(crate) fn open(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::open(&Ops::new(key), iv, aad, buf)
+    gcm::open(
+        &Ops {
+            ni: ni::Ops::new(key),
+        },
+        iv,
+        aad,
+        buf,
+    )
 }

@@ -20,13 +20,33 @@ type State = [u64; 8];
 pub(crate) struct Key {
     rk: [State; 15],
     nr: usize,
-    h: u128,
+    h: Hkey,
+}
+
+/// `H` split for the Karatsuba multiplication: halves, their sum, and the bit-reversed
+/// versions of the three (for the high halves of the carry-less products).
+#[derive(Default)]
+struct Hkey {
+    h: [u64; 3],
+    r: [u64; 3],
+}
+
+impl Hkey {
+    fn new(h: u128) -> Self {
+        let (h0, h1) = (h as u64, (h >> 64) as u64);
+        let h = [h0, h1, h0 ^ h1];
+        Hkey {
+            h,
+            r: h.map(u64::reverse_bits),
+        }
+    }
 }
 
 impl Drop for Key {
     fn drop(&mut self) {
         self.rk.zeroize();
-        self.h.zeroize();
+        self.h.h.zeroize();
+        self.h.r.zeroize();
     }
 }
 
@@ -34,45 +54,67 @@ impl Key {
     pub(crate) fn new(key: &[u8]) -> Self {
         let (mut bytes, nr) = crate::aes::expand(key);
         let mut rk = [[0u64; 8]; 15];
-        for (dst, src) in rk.iter_mut().zip(bytes.iter()).take(nr + 1) {
+        for (i, (dst, src)) in rk.iter_mut().zip(bytes.iter()).take(nr + 1).enumerate() {
             *dst = pack(&[*src; 4]);
+            // Fixslicing: inner round keys are stored with ShiftRows^-(i mod 4) applied.
+            if i < nr {
+                for _ in 0..i % 4 {
+                    inv_shift_rows(dst);
+                }
+            }
         }
         bytes.zeroize();
-        let mut k = Key { rk, nr, h: 0 };
+        let mut k = Key {
+            rk,
+            nr,
+            h: Hkey::default(),
+        };
         let mut h = [0u8; 16];
         k.encrypt_block(&mut h);
-        k.h = to_elem(&h);
+        k.h = Hkey::new(to_elem(&h));
         h.zeroize();
         k
     }
 
-    /// AES encryption of four blocks (FIPS 197 section 5.1).
+    /// AES encryption of four blocks (FIPS 197 section 5.1), fixsliced (Adomnicai and Peyrin,
+    /// "Fixslicing AES-like ciphers", TCHES 2021): ShiftRows is not applied; after round `i` the
+    /// stored state is the true state with ShiftRows^-(i mod 4) applied, so round `i` uses the
+    /// MixColumns conjugated by ShiftRows^(i mod 4) (rows taken from shifted columns) and a
+    /// round key stored in the same shifted form. The last round applies the outstanding
+    /// ShiftRows^(Nr mod 4) once.
     #[inline]
     pub(crate) fn encrypt4(&self, blocks: &mut [[u8; 16]; 4]) {
         let mut s = pack(blocks);
         add_round_key(&mut s, &self.rk[0]);
-        for rk in &self.rk[1..self.nr] {
+        for (i, rk) in self.rk[1..self.nr].iter().enumerate() {
             sub_bytes(&mut s);
-            shift_rows(&mut s);
-            mix_columns(&mut s);
+            mix_columns_shifted(&mut s, ((i + 1) % 4) as u32);
             add_round_key(&mut s, rk);
         }
         sub_bytes(&mut s);
-        shift_rows(&mut s);
+        for _ in 0..self.nr % 4 {
+            shift_rows(&mut s);
+        }
         add_round_key(&mut s, &self.rk[self.nr]);
         unpack(&mut s, blocks);
     }
 
-    /// AES decryption of four blocks (FIPS 197 section 5.3, the inverse cipher).
+    /// AES decryption of four blocks (FIPS 197 section 5.3, the inverse cipher), on the round
+    /// keys brought back from their fixsliced form.
     #[inline]
     pub(crate) fn decrypt4(&self, blocks: &mut [[u8; 16]; 4]) {
         let mut s = pack(blocks);
         add_round_key(&mut s, &self.rk[self.nr]);
-        for rk in self.rk[1..self.nr].iter().rev() {
+        for i in (1..self.nr).rev() {
+            let mut rk = self.rk[i];
+            for _ in 0..i % 4 {
+                shift_rows(&mut rk);
+            }
             inv_shift_rows(&mut s);
             inv_sub_bytes(&mut s);
-            add_round_key(&mut s, rk);
+            add_round_key(&mut s, &rk);
             inv_mix_columns(&mut s);
+            rk.zeroize();
         }
         inv_shift_rows(&mut s);
         inv_sub_bytes(&mut s);
@@ -102,18 +144,30 @@ impl Key {
     /// XORs the key stream starting at `ctr` into `buf`.
     fn ctr32(&self, ctr: &[u8; 16], buf: &mut [u8]) {
         let mut c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        let mut ks = [*ctr; 4];
         for chunk in buf.chunks_mut(64) {
-            let mut ks = [*ctr; 4];
             for b in ks.iter_mut() {
+                b[..12].copy_from_slice(&ctr[..12]);
                 b[12..].copy_from_slice(&c.to_be_bytes());
                 c = c.wrapping_add(1);
             }
             self.encrypt4(&mut ks);
-            for (d, k) in chunk.iter_mut().zip(ks.as_flattened()) {
-                *d ^= k;
+            if chunk.len() == 64 {
+                for (d, k) in chunk
+                    .chunks_exact_mut(8)
+                    .zip(ks.as_flattened().chunks_exact(8))
+                {
+                    let x = u64::from_ne_bytes(d.try_into().unwrap())
+                        ^ u64::from_ne_bytes(k.try_into().unwrap());
+                    d.copy_from_slice(&x.to_ne_bytes());
+                }
+            } else {
+                for (d, k) in chunk.iter_mut().zip(ks.as_flattened()) {
+                    *d ^= k;
+                }
             }
-            ks.zeroize();
         }
+        ks.zeroize();
     }
 }
 
@@ -131,13 +185,13 @@ impl GcmOps for Key {
         for c in &mut chunks {
             let mut b = [0u8; 16];
             b.copy_from_slice(c);
-            acc = gf_mul(acc ^ to_elem(&b), self.h);
+            acc = gf_mul(acc ^ to_elem(&b), &self.h);
         }
         let rem = chunks.remainder();
         if !rem.is_empty() {
             let mut b = [0u8; 16];
             b[..rem.len()].copy_from_slice(rem);
-            acc = gf_mul(acc ^ to_elem(&b), self.h);
+            acc = gf_mul(acc ^ to_elem(&b), &self.h);
         }
         *y = from_elem(acc);
     }
@@ -277,6 +331,23 @@ fn mix_columns(s: &mut State) {
     let t2 = xtime(&t);
     for b in 0..8 {
         s[b] = t2[b] ^ a1[b] ^ rot2(t[b]);
+    }
+}
+
+/// MixColumns conjugated by ShiftRows^m: `b(r, c) = 2 a(r, c) + 3 a(r+1, c+m) + a(r+2, c+2m) +
+/// a(r+3, c+3m)`; taking row `r + 1` of column `c + m` is `rot1` then a rotation of the
+/// 16-bit columns by `m`.
+#[inline(always)]
+fn mix_columns_shifted(s: &mut State, m: u32) {
+    let mut a1 = [0u64; 8];
+    let mut t = [0u64; 8];
+    for b in 0..8 {
+        a1[b] = rot1(s[b]).rotate_right(16 * m);
+        t[b] = s[b] ^ a1[b];
+    }
+    let t2 = xtime(&t);
+    for b in 0..8 {
+        s[b] = t2[b] ^ a1[b] ^ rot2(t[b]).rotate_right(32 * m);
     }
 }
 
@@ -663,22 +734,31 @@ fn bmul64(x: u64, y: u64) -> u64 {
 
 /// Full 128-bit carry-less product `(low, high)`; the high half is the bit-reversed low half
 /// of the product of the bit-reversed operands, shifted by one.
-#[inline(always)]
+#[cfg(test)]
 fn clmul64(x: u64, y: u64) -> (u64, u64) {
     let lo = bmul64(x, y);
     let hi = bmul64(x.reverse_bits(), y.reverse_bits()).reverse_bits() >> 1;
     (lo, hi)
 }
 
-/// Multiplication in GF(2^128) modulo `x^128 + x^7 + x^2 + x + 1` (Karatsuba, then reduction).
+/// Multiplication by `H` in GF(2^128) modulo `x^128 + x^7 + x^2 + x + 1`: Karatsuba on 64-bit
+/// halves (low halves of the three products directly, high halves through bit reversal, the
+/// reversal being linear so the middle term is combined before reversing), then reduction.
 #[inline(always)]
-fn gf_mul(a: u128, b: u128) -> u128 {
+fn gf_mul(a: u128, h: &Hkey) -> u128 {
     let (a0, a1) = (a as u64, (a >> 64) as u64);
-    let (b0, b1) = (b as u64, (b >> 64) as u64);
-    let (l0, l1) = clmul64(a0, b0);
-    let (h0, h1) = clmul64(a1, b1);
-    let (m0, m1) = clmul64(a0 ^ a1, b0 ^ b1);
-    let (m0, m1) = (m0 ^ l0 ^ h0, m1 ^ l1 ^ h1);
+    let a2 = a0 ^ a1;
+    let (r0, r1) = (a0.reverse_bits(), a1.reverse_bits());
+    let r2 = r0 ^ r1;
+    let l0 = bmul64(a0, h.h[0]);
+    let h0 = bmul64(a1, h.h[1]);
+    let m0 = bmul64(a2, h.h[2]) ^ l0 ^ h0;
+    let rl = bmul64(r0, h.r[0]);
+    let rh = bmul64(r1, h.r[1]);
+    let rm = bmul64(r2, h.r[2]) ^ rl ^ rh;
+    let l1 = rl.reverse_bits() >> 1;
+    let h1 = rh.reverse_bits() >> 1;
+    let m1 = rm.reverse_bits() >> 1;
     let lo = u128::from(l0) | (u128::from(l1 ^ m0) << 64);
     let hi = u128::from(h0 ^ m1) | (u128::from(h1) << 64);
     // x^128 = x^7 + x^2 + x + 1; the bits pushed past x^127 by the shifts are folded once more.

@@ -335,8 +335,11 @@ impl<'a> Ops<'a> {
                 for k in ks.iter_mut() {
                     *k = _mm_aesenc_si128(*k, *rk);
                 }
+                // Block 0 (which carries the running hash) goes last, so the chain from one
+                // chunk's reduction to the next is as short as possible.
                 if hash && r < 8 {
-                    mul_acc(x[r], self.hp[7 - r], &mut acc);
+                    let j = (r + 1) % 8;
+                    mul_acc(x[j], self.hp[7 - j], &mut acc);
                 }
             }
             if hash {

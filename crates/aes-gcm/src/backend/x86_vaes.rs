@@ -15,6 +15,20 @@ use tessera_cpu::X86VaesClmul;
 /// Per-operation view: the AES-NI view (for tails and short inputs) and the key.
 struct Ops<'a> {
     ni: ni::Ops<'a>,
+    /// The counter is public: it comes from a 96-bit nonce. With other nonce lengths `J0` is
+    /// `GHASH_H(IV)`, derived from the key, and no branch may depend on it.
+    public_counter: bool,
+}
+
+impl<'a> Ops<'a> {
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn new(key: &'a Key, iv: Iv<'_>) -> Self {
+        Ops {
+            ni: ni::Ops::new(key),
+            public_counter: matches!(iv, Iv::Nonce(n) if n.len() == 12),
+        }
+    }
 }
 
 /// The 256-bit tables, built only when an input has a whole 256-byte chunk: broadcast round
@@ -154,9 +168,10 @@ impl Ops<'_> {
             }
             x[0] = _mm256_xor_si256(x[0], low_lane(yv));
             let mut ks = [_mm256_setzero_si256(); 8];
-            if n & 0xff <= 0xf0 {
+            if self.public_counter && n & 0xff <= 0xf0 {
                 // No carry out of the last byte within this chunk: add to the big-endian
-                // counter blocks directly (one byte swap per chunk instead of eight).
+                // counter blocks directly (one byte swap per chunk instead of eight). Only for
+                // public counters: the test is a branch on the counter value.
                 let cbe = bswap2(c);
                 for (j, k) in ks.iter_mut().enumerate() {
                     let inc = _mm256_set_epi32(
@@ -248,14 +263,7 @@ pub(crate) fn seal(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::seal(
-        &Ops {
-            ni: ni::Ops::new(key),
-        },
-        iv,
-        aad,
-        buf,
-    )
+    gcm::seal(&Ops::new(key, iv), iv, aad, buf)
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
@@ -266,12 +274,5 @@ pub(crate) fn open(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::open(
-        &Ops {
-            ni: ni::Ops::new(key),
-        },
-        iv,
-        aad,
-        buf,
-    )
+    gcm::open(&Ops::new(key, iv), iv, aad, buf)
 }

@@ -20,7 +20,7 @@ pub enum Backend {
     #[cfg(target_arch = "x86_64")]
     X86Aesni(tessera_cpu::X86AesClmul),
     /// x86_64 VAES + VPCLMULQDQ on 256-bit vectors: sixteen blocks in flight, one reduction per
-    /// 256 bytes; shorter tails run the AES-NI code.
+    /// 512 bytes; tails and inputs under 256 bytes run the AES-NI code.
     #[cfg(target_arch = "x86_64")]
     X86Vaes(tessera_cpu::X86VaesClmul),
     /// aarch64 AES + PMULL: eight blocks in flight, GHASH reduced once per eight blocks.

@@ -12,12 +12,12 @@ use core::arch::x86_64::*;
 use tessera_cpu::X86AesClmul;
 use zeroize::Zeroize;
 
-/// Round keys and `R(H^i x^-1)` for `i = 1..=16` (raw register bytes). Shared with the VAES
-/// backend, which uses all sixteen powers; this one uses the first eight.
+/// Round keys and `R(H^i x^-1)` for `i = 1..=32` (raw register bytes). Shared with the VAES
+/// backend, which uses all 32 powers; this one uses the first eight.
 pub(crate) struct Key {
     rk: [[u8; 16]; 15],
     pub(super) nr: usize,
-    pub(super) hp: [[u8; 16]; 16],
+    pub(super) hp: [[u8; 16]; 32],
 }
 
 impl Drop for Key {
@@ -44,7 +44,7 @@ impl Key {
         let mut k = Key {
             rk,
             nr,
-            hp: [[0; 16]; 16],
+            hp: [[0; 16]; 32],
         };
         let rks = k.round_keys();
         let mut h = [0u8; 16];
@@ -55,7 +55,7 @@ impl Key {
         k.hp[0] = h1.to_le_bytes();
         let h1v = load(&k.hp[0]);
         let mut p = load(&rh.to_le_bytes());
-        for i in 1..16 {
+        for i in 1..32 {
             // R(h^(i+1)) = R(h^i) * R(h x^-1)
             p = gf_mul(p, h1v);
             let mut b = [0u8; 16];

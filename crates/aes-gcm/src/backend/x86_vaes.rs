@@ -1,9 +1,10 @@
 //! x86_64 VAES + VPCLMULQDQ backend on 256-bit vectors (AVX2-class CPUs with VAES, no AVX-512
 //! needed).
 //!
-//! Sixteen blocks are in flight, two per ymm register; GHASH multiplies them by `H^16 .. H^1`
-//! lane-wise, adds the two lanes and reduces once per 256 bytes (the same reflected
-//! representation and reduction as the AES-NI backend, whose key layout this backend shares).
+//! Sixteen blocks are in flight, two per ymm register; GHASH multiplies a pair of 256-byte
+//! chunks by `H^32 .. H^1` lane-wise, adds the lanes and reduces once per 512 bytes (the same
+//! reflected representation and reduction as the AES-NI backend, whose key layout this backend
+//! shares).
 //! What is left after the 256-byte chunks (and short messages entirely) goes through the
 //! AES-NI code, compiled into the same island.
 
@@ -37,6 +38,8 @@ impl<'a> Ops<'a> {
 struct Wide {
     rk: [__m256i; 15],
     hv: [__m256i; 8],
+    /// The same for the first half of a 32-block group: `(H^(32-2j), H^(31-2j))`.
+    hv32: [__m256i; 8],
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
@@ -102,7 +105,11 @@ impl Wide {
             // Block 2j (low lane) takes H^(16-2j) = hp[15-2j]; block 2j+1 takes hp[14-2j].
             *h = _mm256_set_m128i(ni::load(&hp[14 - 2 * j]), ni::load(&hp[15 - 2 * j]));
         }
-        Wide { rk, hv }
+        let mut hv32 = [_mm256_setzero_si256(); 8];
+        for (j, h) in hv32.iter_mut().enumerate() {
+            *h = _mm256_set_m128i(ni::load(&hp[30 - 2 * j]), ni::load(&hp[31 - 2 * j]));
+        }
+        Wide { rk, hv, hv32 }
     }
 
     /// Absorbs sixteen byte-reflected blocks (two per register) into `y`.
@@ -154,19 +161,41 @@ impl Ops<'_> {
         let two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
         let sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
         let mut n = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        // GHASH is reduced once per 32 blocks: chunk `i` of a pair is multiplied by
+        // `H^32..H^17` (first, carrying the running hash; no reduction) or `H^16..H^1` (second,
+        // then reduce). A last unpaired chunk is multiplied by `H^16..H^1` on its own.
+        let count = buf.len() / 256;
+        let powers = |i: usize| -> (&[__m256i; 8], bool, bool) {
+            let single = count % 2 == 1 && i == count - 1;
+            if single {
+                (&w.hv, true, true)
+            } else if i.is_multiple_of(2) {
+                (&w.hv32, true, false)
+            } else {
+                (&w.hv, false, true)
+            }
+        };
         let mut chunks = buf.chunks_exact_mut(256);
         let mut pending = [_mm256_setzero_si256(); 8];
-        let mut have = false;
-        for ch in &mut chunks {
+        let mut acc = [_mm256_setzero_si256(); 3];
+        for (i, ch) in (&mut chunks).enumerate() {
+            // The chunk whose ciphertext is absorbed during this one's AES rounds.
+            let (hash, h_idx) = if SEAL {
+                (i > 0, i.wrapping_sub(1))
+            } else {
+                (true, i)
+            };
             let mut x = pending;
-            let mut hash = have;
             if !SEAL {
-                for (i, v) in x.iter_mut().enumerate() {
-                    *v = bswap2(load2(&ch[32 * i..]));
+                for (j, v) in x.iter_mut().enumerate() {
+                    *v = bswap2(load2(&ch[32 * j..]));
                 }
-                hash = true;
             }
-            x[0] = _mm256_xor_si256(x[0], low_lane(yv));
+            let (hp, first, reduce) = powers(h_idx);
+            if hash && first {
+                x[0] = _mm256_xor_si256(x[0], low_lane(yv));
+                acc = [_mm256_setzero_si256(); 3];
+            }
             let mut ks = [_mm256_setzero_si256(); 8];
             if self.public_counter && n & 0xff <= 0xf0 {
                 // No carry out of the last byte within this chunk: add to the big-endian
@@ -174,16 +203,8 @@ impl Ops<'_> {
                 // public counters: the test is a branch on the counter value.
                 let cbe = bswap2(c);
                 for (j, k) in ks.iter_mut().enumerate() {
-                    let inc = _mm256_set_epi32(
-                        ((2 * j) << 24) as i32,
-                        0,
-                        0,
-                        0,
-                        ((2 * j) << 24) as i32,
-                        0,
-                        0,
-                        0,
-                    );
+                    let d = ((2 * j) << 24) as i32;
+                    let inc = _mm256_set_epi32(d, 0, 0, 0, d, 0, 0, 0);
                     *k = _mm256_xor_si256(_mm256_add_epi32(cbe, inc), w.rk[0]);
                 }
                 c = _mm256_add_epi32(c, sixteen);
@@ -195,31 +216,37 @@ impl Ops<'_> {
             }
             // The public counter value (only its low byte decides the path above).
             n = n.wrapping_add(16);
-            let mut acc = [_mm256_setzero_si256(); 3];
             for (r, rk) in w.rk[1..nr].iter().enumerate() {
                 for k in ks.iter_mut() {
                     *k = _mm256_aesenc_epi128(*k, *rk);
                 }
-                // Block pair 0 (which carries the running hash) goes last, so the chain from
-                // one chunk's reduction to the next is as short as possible.
+                // Block pair 0 (which may carry the running hash) goes last, so the chain
+                // from one reduction to the next is as short as possible.
                 if hash && r < 8 {
                     let j = (r + 1) % 8;
-                    mul_acc2(x[j], w.hv[j], &mut acc);
+                    mul_acc2(x[j], hp[j], &mut acc);
                 }
             }
-            if hash {
+            if hash && reduce {
                 yv = reduce2(&acc);
             }
-            for (i, k) in ks.iter().enumerate() {
-                let input = load2(&ch[32 * i..]);
+            for (j, k) in ks.iter().enumerate() {
+                let input = load2(&ch[32 * j..]);
                 let out = _mm256_xor_si256(input, _mm256_aesenclast_epi128(*k, w.rk[nr]));
-                store2(&mut ch[32 * i..], out);
-                pending[i] = bswap2(out);
+                store2(&mut ch[32 * j..], out);
+                pending[j] = bswap2(out);
             }
-            have = SEAL;
         }
-        if have {
-            yv = w.ghash16(yv, &pending);
+        if SEAL && count > 0 {
+            let (hp, first, _) = powers(count - 1);
+            if first {
+                pending[0] = _mm256_xor_si256(pending[0], low_lane(yv));
+                acc = [_mm256_setzero_si256(); 3];
+            }
+            for (xi, h) in pending.iter().zip(hp) {
+                mul_acc2(*xi, *h, &mut acc);
+            }
+            yv = reduce2(&acc);
         }
         // The low lane holds the next counter.
         let mut next = [0u8; 16];

@@ -24,7 +24,7 @@ proptest! {
         nonce_len in prop_oneof![Just(12usize), 1usize..=64],
         nonce_seed in any::<u64>(),
         aad in bytes_near_blocks(16, 16 * 16 + 40),
-        pt in bytes_near_blocks(16, 16 * 16 * 2 + 40),
+        pt in bytes_near_blocks(16, 16 * 16 * 5 + 40),
     ) {
         let nonce: Vec<u8> = (0..nonce_len as u64)
             .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ nonce_seed).to_le_bytes()[3])

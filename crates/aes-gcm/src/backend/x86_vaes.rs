@@ -234,7 +234,9 @@ impl Ops<'_> {
                 let input = load2(&ch[32 * j..]);
                 let out = _mm256_xor_si256(input, _mm256_aesenclast_epi128(*k, w.rk[nr]));
                 store2(&mut ch[32 * j..], out);
-                pending[j] = bswap2(out);
+                if SEAL {
+                    pending[j] = bswap2(out);
+                }
             }
         }
         if SEAL && count > 0 {

@@ -7,12 +7,22 @@ use std::process::Command;
 use std::time::Instant;
 
 /// Crates with portable code that Miri and the emulated legs run.
-const PRIMITIVES: &[&str] = &["tessera-cpu", "tessera-keccak", "tessera-sha2"];
+const PRIMITIVES: &[&str] = &[
+    "tessera-cpu",
+    "tessera-keccak",
+    "tessera-sha2",
+    "tessera-aes-gcm",
+];
 /// Crates that have x86 backends (run under qemu-x86_64 CPUs).
 /// A bare-metal target without std or an allocator.
 const NO_STD: &str = "thumbv7em-none-eabihf";
 
-const X86_CRATES: &[&str] = &["tessera-cpu", "tessera-keccak", "tessera-sha2"];
+const X86_CRATES: &[&str] = &[
+    "tessera-cpu",
+    "tessera-keccak",
+    "tessera-sha2",
+    "tessera-aes-gcm",
+];
 
 // Backend names are shared across crates; each crate checks only the names it knows
 // (its `Backend::KNOWN`), so one exact list per CPU covers the whole workspace.
@@ -25,6 +35,10 @@ const AARCH64_MAX: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_sha3,aarch
 /// QEMU_CPU=cortex-a53: ARMv8.0 crypto (AES/PMULL, SHA-256), no SHA3/SHA512.
 const AARCH64_A53: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_aes";
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
+/// Constant-time checks under valgrind memcheck: (package, example, backends). Each example
+/// marks keys and plaintexts undefined with client requests and refuses to run outside valgrind.
+const VALGRIND_CT: &[(&str, &str, &[&str])] =
+    &[("tessera-aes-gcm", "ct_valgrind", &["portable", "x86_aesni"])];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -201,6 +215,7 @@ fn test(quick: bool) -> bool {
                     "tessera-testkit",
                     "tessera-keccak",
                     "tessera-sha2",
+                    "tessera-aes-gcm",
                 ],
             );
             c.args(["--", "-D", "warnings"]);
@@ -217,6 +232,8 @@ fn test(quick: bool) -> bool {
             legs.push(skip("aarch64 qemu QEMU_CPU=max", why));
             legs.push(skip("aarch64 qemu QEMU_CPU=cortex-a53", why));
         }
+
+        valgrind_legs(&mut legs);
 
         let miri_ok = Command::new("cargo")
             .args(["+nightly", "miri", "--version"])
@@ -272,6 +289,44 @@ fn test(quick: bool) -> bool {
     }
     println!("\nlegs: {pass} passed, {fail} failed, {skipped} skipped");
     ok
+}
+
+/// Builds each constant-time example (release) and runs it under
+/// `valgrind --error-exitcode=1` once per backend: any branch or index on secret data fails.
+fn valgrind_legs(legs: &mut Vec<Leg>) {
+    for (pkg, example, backends) in VALGRIND_CT {
+        let names: Vec<String> = backends
+            .iter()
+            .map(|b| format!("valgrind constant time {pkg} {b}"))
+            .collect();
+        if !cfg!(target_arch = "x86_64") {
+            for n in &names {
+                legs.push(skip(n, "the client request helper is x86_64-only"));
+            }
+            continue;
+        }
+        if !have("valgrind", "--version") {
+            for n in &names {
+                legs.push(skip(n, "valgrind not installed (apt-get install valgrind)"));
+            }
+            continue;
+        }
+        let build = run(
+            &format!("valgrind: build {pkg} example {example}"),
+            &mut cargo(&["build", "--release", "-p", pkg, "--example", example]),
+        );
+        let built = build.outcome.is_pass();
+        legs.push(build);
+        if !built {
+            continue;
+        }
+        let bin = root().join("target/release/examples").join(example);
+        for (b, n) in backends.iter().zip(&names) {
+            let mut c = Command::new("valgrind");
+            c.args(["-q", "--error-exitcode=1"]).arg(&bin).arg(b);
+            legs.push(run(n, &mut c));
+        }
+    }
 }
 
 fn bench(full: bool, filter: Option<&str>) -> bool {

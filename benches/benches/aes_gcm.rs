@@ -1,0 +1,236 @@
+//! AES-128-GCM and AES-256-GCM seal/open: Tessera (every available backend) against ring,
+//! aws-lc-rs and RustCrypto aes-gcm. 96-bit nonces, 13 bytes of AAD (a TLS record header).
+#![allow(missing_docs)]
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+use tessera_aes_gcm::Backend;
+
+const SIZES: [(usize, &str); 4] = [
+    (64, "64B"),
+    (1024, "1KiB"),
+    (16384, "16KiB"),
+    (65536, "64KiB"),
+];
+const NONCE: [u8; 12] = [7; 12];
+const AAD: [u8; 13] = [0x17; 13];
+
+/// A 64-byte aligned buffer of `len` bytes (see the memcpy note in the README): the backing
+/// vector and the offset of the aligned start.
+fn aligned(len: usize) -> (Vec<u8>, usize) {
+    let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
+    let off = v.as_ptr().align_offset(64);
+    (v, off)
+}
+
+#[allow(clippy::large_enum_variant)]
+enum Tessera {
+    A128(tessera_aes_gcm::Aes128Gcm),
+    A256(tessera_aes_gcm::Aes256Gcm),
+}
+
+impl Tessera {
+    fn new(key: &[u8], be: Backend) -> Self {
+        match key.len() {
+            16 => Tessera::A128(tessera_aes_gcm::Aes128Gcm::new_with_backend(
+                key.try_into().unwrap(),
+                be,
+            )),
+            _ => Tessera::A256(tessera_aes_gcm::Aes256Gcm::new_with_backend(
+                key.try_into().unwrap(),
+                be,
+            )),
+        }
+    }
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
+        match self {
+            Tessera::A128(k) => k.encrypt_in_place_detached(&NONCE, &AAD, buf).unwrap(),
+            Tessera::A256(k) => k.encrypt_in_place_detached(&NONCE, &AAD, buf).unwrap(),
+        }
+    }
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
+        match self {
+            Tessera::A128(k) => k.decrypt_in_place_detached(&NONCE, &AAD, buf, tag).unwrap(),
+            Tessera::A256(k) => k.decrypt_in_place_detached(&NONCE, &AAD, buf, tag).unwrap(),
+        }
+    }
+}
+
+#[allow(clippy::large_enum_variant)]
+enum RustCrypto {
+    A128(aes_gcm::Aes128Gcm),
+    A256(aes_gcm::Aes256Gcm),
+}
+
+impl RustCrypto {
+    fn new(key: &[u8]) -> Self {
+        use aes_gcm::aead::KeyInit;
+        match key.len() {
+            16 => RustCrypto::A128(aes_gcm::Aes128Gcm::new_from_slice(key).unwrap()),
+            _ => RustCrypto::A256(aes_gcm::Aes256Gcm::new_from_slice(key).unwrap()),
+        }
+    }
+    fn seal(&self, buf: &mut [u8]) -> aes_gcm::Tag {
+        use aes_gcm::aead::AeadInPlace;
+        let n = aes_gcm::Nonce::from_slice(&NONCE);
+        match self {
+            RustCrypto::A128(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
+            RustCrypto::A256(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
+        }
+    }
+    fn open(&self, buf: &mut [u8], tag: &aes_gcm::Tag) {
+        use aes_gcm::aead::AeadInPlace;
+        let n = aes_gcm::Nonce::from_slice(&NONCE);
+        match self {
+            RustCrypto::A128(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
+            RustCrypto::A256(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
+        }
+    }
+}
+
+fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
+    let key: Vec<u8> = (0..bits / 8).map(|i| i as u8 * 3 + 1).collect();
+    let ring_alg = if bits == 128 {
+        &ring::aead::AES_128_GCM
+    } else {
+        &ring::aead::AES_256_GCM
+    };
+    let ring_key =
+        ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(ring_alg, &key).unwrap());
+    let aws_alg = if bits == 128 {
+        &aws_lc_rs::aead::AES_128_GCM
+    } else {
+        &aws_lc_rs::aead::AES_256_GCM
+    };
+    let aws_key =
+        aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(aws_alg, &key).unwrap());
+    let rc = RustCrypto::new(&key);
+
+    for (size, label) in SIZES {
+        let (mut v, off) = aligned(size + 16);
+        // Seal: in place, repeatedly (the buffer's content does not matter).
+        let mut g = c.benchmark_group(format!("op=aes{bits}-gcm-seal,size={label}"));
+        g.throughput(Throughput::Bytes(size as u64));
+        g.warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .sample_size(20);
+        for be in Backend::all_available() {
+            let t = Tessera::new(&key, be);
+            g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
+                let buf = &mut v[off..off + size];
+                b.iter(|| black_box(t.seal(black_box(buf))))
+            });
+        }
+        g.bench_function("impl=ring", |b| {
+            let buf = &mut v[off..off + size];
+            b.iter(|| {
+                let n = ring::aead::Nonce::assume_unique_for_key(NONCE);
+                black_box(
+                    ring_key
+                        .seal_in_place_separate_tag(n, ring::aead::Aad::from(AAD), black_box(buf))
+                        .unwrap(),
+                )
+            })
+        });
+        g.bench_function("impl=aws-lc-rs", |b| {
+            let buf = &mut v[off..off + size];
+            b.iter(|| {
+                let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
+                black_box(
+                    aws_key
+                        .seal_in_place_separate_tag(
+                            n,
+                            aws_lc_rs::aead::Aad::from(AAD),
+                            black_box(buf),
+                        )
+                        .unwrap(),
+                )
+            })
+        });
+        g.bench_function("impl=aes-gcm", |b| {
+            let buf = &mut v[off..off + size];
+            b.iter(|| black_box(rc.seal(black_box(buf))))
+        });
+        g.finish();
+
+        // Open: each iteration decrypts a fresh copy of a valid ciphertext (the copy is set-up,
+        // not measured). `ct` is ciphertext || tag.
+        let mut g = c.benchmark_group(format!("op=aes{bits}-gcm-open,size={label}"));
+        g.throughput(Throughput::Bytes(size as u64));
+        g.warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .sample_size(20);
+        let pt: Vec<u8> = (0..size).map(|i| i as u8).collect();
+        let mut ct = pt.clone();
+        let tag = rc.seal(&mut ct);
+        ct.extend_from_slice(&tag);
+        let fresh = || {
+            let (mut v, off) = aligned(size + 16);
+            v[off..off + size + 16].copy_from_slice(&ct);
+            (v, off)
+        };
+        for be in Backend::all_available() {
+            let t = Tessera::new(&key, be);
+            let tag: [u8; 16] = tag.into();
+            g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
+                b.iter_batched_ref(
+                    fresh,
+                    |(v, off)| t.open(&mut v[*off..*off + size], &tag),
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+        g.bench_function("impl=ring", |b| {
+            b.iter_batched_ref(
+                fresh,
+                |(v, off)| {
+                    let n = ring::aead::Nonce::assume_unique_for_key(NONCE);
+                    ring_key
+                        .open_in_place(
+                            n,
+                            ring::aead::Aad::from(AAD),
+                            &mut v[*off..*off + size + 16],
+                        )
+                        .unwrap();
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        g.bench_function("impl=aws-lc-rs", |b| {
+            b.iter_batched_ref(
+                fresh,
+                |(v, off)| {
+                    let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
+                    aws_key
+                        .open_in_place(
+                            n,
+                            aws_lc_rs::aead::Aad::from(AAD),
+                            &mut v[*off..*off + size + 16],
+                        )
+                        .unwrap();
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        g.bench_function("impl=aes-gcm", |b| {
+            b.iter_batched_ref(
+                fresh,
+                |(v, off)| rc.open(&mut v[*off..*off + size], &tag),
+                BatchSize::LargeInput,
+            )
+        });
+        g.finish();
+    }
+}
+
+fn aes128_gcm(c: &mut Criterion) {
+    bench_aes_gcm(c, 128);
+}
+
+fn aes256_gcm(c: &mut Criterion) {
+    bench_aes_gcm(c, 256);
+}
+
+criterion_group!(benches, aes128_gcm, aes256_gcm);
+criterion_main!(benches);

@@ -1,0 +1,230 @@
+//! Backend selection. AES and GHASH are decided together when a key is expanded: the round keys
+//! and the table of `H` powers have a backend-specific layout.
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_aes;
+pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_aesni;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_vaes;
+
+use crate::gcm::{self, Iv};
+
+/// An AES-GCM backend, carrying the capability token that proves it can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Constant-time plain Rust: bitsliced AES, GHASH by masked integer multiplications.
+    Portable,
+    /// x86_64 AES-NI + PCLMULQDQ: eight blocks in flight, GHASH reduced once per eight blocks.
+    #[cfg(target_arch = "x86_64")]
+    X86Aesni(tessera_cpu::X86AesClmul),
+    /// x86_64 VAES + VPCLMULQDQ on 256-bit vectors: sixteen blocks in flight, one reduction per
+    /// 512 bytes; tails and inputs under 256 bytes run the AES-NI code.
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes(tessera_cpu::X86VaesClmul),
+    /// aarch64 AES + PMULL: eight blocks in flight, GHASH reduced once per eight blocks.
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Aes(tessera_cpu::Aarch64AesPmull),
+}
+
+impl Backend {
+    /// The best backend this CPU can run.
+    pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86VaesClmul::detect() {
+            return Backend::X86Vaes(t);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86AesClmul::detect() {
+            return Backend::X86Aesni(t);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = tessera_cpu::Aarch64AesPmull::detect() {
+            return Backend::Aarch64Aes(t);
+        }
+        Backend::Portable
+    }
+
+    /// Every backend this CPU can run (portable first), for tests and benches.
+    pub fn all_available() -> impl Iterator<Item = Backend> {
+        let isa: [Option<Backend>; 2] = {
+            #[cfg(target_arch = "x86_64")]
+            {
+                [
+                    tessera_cpu::X86AesClmul::detect().map(Backend::X86Aesni),
+                    tessera_cpu::X86VaesClmul::detect().map(Backend::X86Vaes),
+                ]
+            }
+            #[cfg(target_arch = "aarch64")]
+            {
+                [
+                    tessera_cpu::Aarch64AesPmull::detect().map(Backend::Aarch64Aes),
+                    None,
+                ]
+            }
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+            {
+                [None, None]
+            }
+        };
+        core::iter::once(Backend::Portable).chain(isa.into_iter().flatten())
+    }
+
+    /// Every backend name this crate can have on any CPU.
+    pub const KNOWN: &'static [&'static str] =
+        &["portable", "x86_aesni", "x86_vaes", "aarch64_aes"];
+
+    /// The backend's stable name (`portable`, `x86_aesni`, `x86_vaes`, `aarch64_aes`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Aesni(_) => "x86_aesni",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes(_) => "x86_vaes",
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Aes(_) => "aarch64_aes",
+        }
+    }
+}
+
+/// An expanded AES key in the layout of its backend (zeroized on drop by each variant).
+/// Stored inline (no allocation in the core), so the variants differ in size.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Key {
+    Portable(portable::Key),
+    #[cfg(target_arch = "x86_64")]
+    X86Aesni(tessera_cpu::X86AesClmul, x86_aesni::Key),
+    /// Same key layout as AES-NI (with all sixteen `H` powers used).
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes(tessera_cpu::X86VaesClmul, x86_aesni::Key),
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Aes(tessera_cpu::Aarch64AesPmull, aarch64_aes::Key),
+}
+
+/// Below this many bytes of message and of AAD the VAES backend runs the AES-NI island (same
+/// key layout): the 256-bit path only starts at a whole 256-byte chunk, and entering it costs
+/// more than it saves on short inputs (benchmarked at 64 B).
+#[cfg(target_arch = "x86_64")]
+const VAES_MIN_LEN: usize = 256;
+
+/// The AES-NI token implied by a VAES token.
+#[cfg(target_arch = "x86_64")]
+fn aes_clmul_of(_t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
+    // SAFETY: the VAES token proves AVX2, AES-NI and PCLMULQDQ; every CPU with AVX2 has SSSE3,
+    // so the AES-NI bundle (AES-NI, PCLMULQDQ, SSSE3) is present.
+    unsafe { tessera_cpu::X86AesClmul::new_unchecked() }
+}
+
+impl Key {
+    /// `key` is 16, 24 or 32 bytes (checked by the typed constructors).
+    pub(crate) fn new(backend: Backend, key: &[u8]) -> Self {
+        match backend {
+            Backend::Portable => Key::Portable(portable::Key::new(key)),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Backend::X86Aesni(t) => Key::X86Aesni(t, unsafe { x86_aesni::Key::new(t, key) }),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes(t) => {
+                // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
+                // PCLMULQDQ and SSSE3.
+                let k = unsafe { x86_aesni::Key::new(aes_clmul_of(t), key) };
+                Key::X86Vaes(t, k)
+            }
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Backend::Aarch64Aes(t) => Key::Aarch64Aes(t, unsafe { aarch64_aes::Key::new(t, key) }),
+        }
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            Key::Portable(_) => Backend::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Aesni(t, _) => Backend::X86Aesni(*t),
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes(t, _) => Backend::X86Vaes(*t),
+            #[cfg(target_arch = "aarch64")]
+            Key::Aarch64Aes(t, _) => Backend::Aarch64Aes(*t),
+        }
+    }
+
+    pub(crate) fn seal(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        match self {
+            Key::Portable(k) => gcm::seal(k, iv, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+            Key::X86Vaes(t, k) => {
+                if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
+                    // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
+                    // PCLMULQDQ and SSSE3.
+                    unsafe { x86_aesni::seal(aes_clmul_of(*t), k, iv, aad, buf) }
+                } else {
+                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+                    unsafe { x86_vaes::seal(*t, k, iv, aad, buf) }
+                }
+            }
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::seal(*t, k, iv, aad, buf) },
+        }
+    }
+
+    pub(crate) fn open(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        match self {
+            Key::Portable(k) => gcm::open(k, iv, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+            Key::X86Vaes(t, k) => {
+                if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
+                    // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
+                    // PCLMULQDQ and SSSE3.
+                    unsafe { x86_aesni::open(aes_clmul_of(*t), k, iv, aad, buf) }
+                } else {
+                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+                    unsafe { x86_vaes::open(*t, k, iv, aad, buf) }
+                }
+            }
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::open(*t, k, iv, aad, buf) },
+        }
+    }
+
+    pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        match self {
+            Key::Portable(k) => k.encrypt_blocks(blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::encrypt_blocks(*t, k, blocks) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
+            Key::X86Vaes(t, k) => unsafe { x86_aesni::encrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::encrypt_blocks(*t, k, blocks) },
+        }
+    }
+
+    pub(crate) fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        match self {
+            Key::Portable(k) => k.decrypt_blocks(blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::decrypt_blocks(*t, k, blocks) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
+            Key::X86Vaes(t, k) => unsafe { x86_aesni::decrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::decrypt_blocks(*t, k, blocks) },
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! aarch64 AES + PMULL backend (ARMv8 Cryptography Extension).
+//!
+//! AES runs eight blocks in flight with `AESE`/`AESMC`. GHASH uses the same reflected
+//! representation as the x86_64 backends (blocks read big-endian, multiplication by
+//! `H^i * x^-1`, two 64-bit folds by `0xC2 << 56` per reduction) on 64x64-bit `PMULL`
+//! products, and reduces once per eight blocks.
+
+use crate::gcm::{self, GcmOps, Iv};
+use core::arch::aarch64::*;
+use tessera_cpu::Aarch64AesPmull;
+use zeroize::Zeroize;
+
+/// Round keys and `R(H^i x^-1)` for `i = 1..=8`.
+pub(crate) struct Key {
+    rk: [[u8; 16]; 15],
+    nr: usize,
+    hp: [u128; 8],
+}
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        self.rk.zeroize();
+        self.hp.zeroize();
+    }
+}
+
+/// `x^-1 mod P` in the reflected representation.
+const XINV: u128 = 0xC200_0000_0000_0000_0000_0000_0000_0001;
+
+fn mul_xinv(r: u128) -> u128 {
+    let mask = (r >> 127).wrapping_neg();
+    (r << 1) ^ (mask & XINV)
+}
+
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn clmul(a: u64, b: u64) -> u128 {
+    vmull_p64(a, b)
+}
+
+/// Accumulates the unreduced product `a * b` into `(lo, mid, hi)`.
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn mul_acc(a: u128, b: u128, acc: &mut [u128; 3]) {
+    let (a0, a1) = (a as u64, (a >> 64) as u64);
+    let (b0, b1) = (b as u64, (b >> 64) as u64);
+    acc[0] ^= clmul(a0, b0);
+    acc[1] ^= clmul(a0, b1) ^ clmul(a1, b0);
+    acc[2] ^= clmul(a1, b1);
+}
+
+/// Reduction of a reflected 256-bit product modulo `P` (two 64-bit folds of the low half).
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn reduce(acc: &[u128; 3]) -> u128 {
+    const C: u64 = 0xC200_0000_0000_0000;
+    let lo = acc[0] ^ (acc[1] << 64);
+    let hi = acc[2] ^ (acc[1] >> 64);
+    let t = lo.rotate_left(64) ^ clmul(lo as u64, C);
+    let t = t.rotate_left(64) ^ clmul(t as u64, C);
+    hi ^ t
+}
+
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn gf_mul(a: u128, b: u128) -> u128 {
+    let mut acc = [0u128; 3];
+    mul_acc(a, b, &mut acc);
+    reduce(&acc)
+}
+
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn load(b: &[u8; 16]) -> uint8x16_t {
+    // SAFETY: `b` is 16 readable bytes.
+    unsafe { vld1q_u8(b.as_ptr()) }
+}
+
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn store(b: &mut [u8; 16], v: uint8x16_t) {
+    // SAFETY: `b` is 16 writable bytes.
+    unsafe { vst1q_u8(b.as_mut_ptr(), v) }
+}
+
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn round_keys(k: &Key) -> [uint8x16_t; 15] {
+    let mut r = [vdupq_n_u8(0); 15];
+    for (d, s) in r.iter_mut().zip(&k.rk) {
+        *d = load(s);
+    }
+    r
+}
+
+/// FIPS 197 cipher: `AESE` is AddRoundKey + SubBytes + ShiftRows, `AESMC` MixColumns.
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn aes1(rk: &[uint8x16_t; 15], nr: usize, mut x: uint8x16_t) -> uint8x16_t {
+    for k in &rk[..nr - 1] {
+        x = vaesmcq_u8(vaeseq_u8(x, *k));
+    }
+    veorq_u8(vaeseq_u8(x, rk[nr - 1]), rk[nr])
+}
+
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn aes8(rk: &[uint8x16_t; 15], nr: usize, b: &mut [uint8x16_t; 8]) {
+    for k in &rk[..nr - 1] {
+        for x in b.iter_mut() {
+            *x = vaesmcq_u8(vaeseq_u8(*x, *k));
+        }
+    }
+    for x in b.iter_mut() {
+        *x = veorq_u8(vaeseq_u8(*x, rk[nr - 1]), rk[nr]);
+    }
+}
+
+impl Key {
+    #[target_feature(enable = "neon,aes")]
+    pub(crate) fn new(_t: Aarch64AesPmull, key: &[u8]) -> Self {
+        let (rk, nr) = crate::aes::expand(key);
+        let mut k = Key { rk, nr, hp: [0; 8] };
+        let rks = round_keys(&k);
+        let mut h = [0u8; 16];
+        let hv = aes1(&rks, nr, load(&h));
+        store(&mut h, hv);
+        let rh = u128::from_be_bytes(h);
+        let h1 = mul_xinv(rh);
+        k.hp[0] = h1;
+        let mut p = rh;
+        for i in 1..8 {
+            p = gf_mul(p, h1);
+            k.hp[i] = mul_xinv(p);
+        }
+        h.zeroize();
+        k
+    }
+}
+
+/// Per-operation view with the round keys in registers (exists only inside the islands).
+struct Ops<'a> {
+    rk: [uint8x16_t; 15],
+    key: &'a Key,
+}
+
+#[inline(always)]
+fn block_at(s: &[u8]) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&s[..16]);
+    b
+}
+
+impl Ops<'_> {
+    /// Absorbs eight reflected blocks into `y` with one reduction.
+    #[target_feature(enable = "neon,aes")]
+    #[inline]
+    fn ghash8(&self, y: u128, x: &[u128; 8]) -> u128 {
+        let mut acc = [0u128; 3];
+        mul_acc(y ^ x[0], self.key.hp[7], &mut acc);
+        for (xi, h) in x[1..].iter().zip(self.key.hp[..7].iter().rev()) {
+            mul_acc(*xi, *h, &mut acc);
+        }
+        reduce(&acc)
+    }
+
+    #[target_feature(enable = "neon,aes")]
+    #[inline]
+    fn ghash_v(&self, mut y: u128, data: &[u8]) -> u128 {
+        let mut chunks = data.chunks_exact(128);
+        for c in &mut chunks {
+            let x: [u128; 8] =
+                core::array::from_fn(|i| u128::from_be_bytes(block_at(&c[16 * i..])));
+            y = self.ghash8(y, &x);
+        }
+        for b in chunks.remainder().chunks(16) {
+            let mut p = [0u8; 16];
+            p[..b.len()].copy_from_slice(b);
+            y = gf_mul(y ^ u128::from_be_bytes(p), self.key.hp[0]);
+        }
+        y
+    }
+
+    #[target_feature(enable = "neon,aes")]
+    #[inline]
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        let nr = self.key.nr;
+        let mut yv = u128::from_be_bytes(*y);
+        let mut cb = *ctr;
+        let mut c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        let mut chunks = buf.chunks_exact_mut(128);
+        for ch in &mut chunks {
+            let mut ks = [vdupq_n_u8(0); 8];
+            for k in ks.iter_mut() {
+                cb[12..].copy_from_slice(&c.to_be_bytes());
+                *k = load(&cb);
+                c = c.wrapping_add(1);
+            }
+            aes8(&self.rk, nr, &mut ks);
+            let mut x = [0u128; 8];
+            for (i, (xi, k)) in x.iter_mut().zip(ks).enumerate() {
+                let input = block_at(&ch[16 * i..]);
+                let mut out = [0u8; 16];
+                store(&mut out, veorq_u8(load(&input), k));
+                ch[16 * i..16 * i + 16].copy_from_slice(&out);
+                *xi = u128::from_be_bytes(if SEAL { out } else { input });
+            }
+            yv = self.ghash8(yv, &x);
+        }
+        for blk in chunks.into_remainder().chunks_mut(16) {
+            cb[12..].copy_from_slice(&c.to_be_bytes());
+            c = c.wrapping_add(1);
+            let ks = aes1(&self.rk, nr, load(&cb));
+            let mut input = [0u8; 16];
+            input[..blk.len()].copy_from_slice(blk);
+            let mut out = [0u8; 16];
+            store(&mut out, veorq_u8(load(&input), ks));
+            blk.copy_from_slice(&out[..blk.len()]);
+            out[blk.len()..].fill(0);
+            let ct = if SEAL { out } else { input };
+            yv = gf_mul(yv ^ u128::from_be_bytes(ct), self.key.hp[0]);
+            out.zeroize();
+            input.zeroize();
+        }
+        *y = yv.to_be_bytes();
+    }
+}
+
+impl GcmOps for Ops<'_> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: &mut [u8; 16]) {
+        // SAFETY: an `Ops` exists only inside this file's islands, entered with the token that
+        // proves the AES and PMULL instructions.
+        unsafe { store(block, aes1(&self.rk, self.key.nr, load(block))) }
+    }
+
+    #[inline(always)]
+    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
+        // SAFETY: as in `encrypt_block`.
+        *y = unsafe { self.ghash_v(u128::from_be_bytes(*y), data) }.to_be_bytes();
+    }
+
+    #[inline(always)]
+    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        // SAFETY: as in `encrypt_block`.
+        unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
+    }
+
+    #[inline(always)]
+    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        // SAFETY: as in `encrypt_block`.
+        unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+    }
+}
+
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn seal(
+    _t: Aarch64AesPmull,
+    key: &Key,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::seal(
+        &Ops {
+            rk: round_keys(key),
+            key,
+        },
+        iv,
+        aad,
+        buf,
+    )
+}
+
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn open(
+    _t: Aarch64AesPmull,
+    key: &Key,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::open(
+        &Ops {
+            rk: round_keys(key),
+            key,
+        },
+        iv,
+        aad,
+        buf,
+    )
+}
+
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn encrypt_blocks(_t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 16]]) {
+    let rk = round_keys(key);
+    let mut chunks = blocks.chunks_exact_mut(8);
+    for ch in &mut chunks {
+        let mut x = [vdupq_n_u8(0); 8];
+        for (v, b) in x.iter_mut().zip(ch.iter()) {
+            *v = load(b);
+        }
+        aes8(&rk, key.nr, &mut x);
+        for (v, b) in x.iter().zip(ch.iter_mut()) {
+            store(b, *v);
+        }
+    }
+    for b in chunks.into_remainder() {
+        store(b, aes1(&rk, key.nr, load(b)));
+    }
+}
+
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn decrypt_blocks(_t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 16]]) {
+    let rk = round_keys(key);
+    let nr = key.nr;
+    // Equivalent inverse cipher (FIPS 197 section 5.3.5): `AESD` is AddRoundKey + InvShiftRows
+    // + InvSubBytes, `AESIMC` InvMixColumns, applied to the inner round keys as well.
+    let mut dk = [vdupq_n_u8(0); 15];
+    dk[0] = rk[nr];
+    for i in 1..nr {
+        dk[i] = vaesimcq_u8(rk[nr - i]);
+    }
+    dk[nr] = rk[0];
+    for b in blocks.iter_mut() {
+        let mut x = load(b);
+        for k in &dk[..nr - 1] {
+            x = vaesimcq_u8(vaesdq_u8(x, *k));
+        }
+        store(b, veorq_u8(vaesdq_u8(x, dk[nr - 1]), dk[nr]));
+    }
+}

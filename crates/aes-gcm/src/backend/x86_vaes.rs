@@ -1,0 +1,307 @@
+//! x86_64 VAES + VPCLMULQDQ backend on 256-bit vectors (AVX2-class CPUs with VAES, no AVX-512
+//! needed).
+//!
+//! Sixteen blocks are in flight, two per ymm register; GHASH multiplies a pair of 256-byte
+//! chunks by `H^32 .. H^1` lane-wise, adds the lanes and reduces once per 512 bytes (the same
+//! reflected representation and reduction as the AES-NI backend, whose key layout this backend
+//! shares).
+//! What is left after the 256-byte chunks (and short messages entirely) goes through the
+//! AES-NI code, compiled into the same island.
+
+use super::x86_aesni::{self as ni, Key};
+use crate::gcm::{self, GcmOps, Iv};
+use core::arch::x86_64::*;
+use tessera_cpu::X86VaesClmul;
+
+/// Per-operation view: the AES-NI view (for tails and short inputs) and the key.
+struct Ops<'a> {
+    ni: ni::Ops<'a>,
+    /// The counter is public: it comes from a 96-bit nonce. With other nonce lengths `J0` is
+    /// `GHASH_H(IV)`, derived from the key, and no branch may depend on it.
+    public_counter: bool,
+}
+
+impl<'a> Ops<'a> {
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn new(key: &'a Key, iv: Iv<'_>) -> Self {
+        Ops {
+            ni: ni::Ops::new(key),
+            public_counter: matches!(iv, Iv::Nonce(n) if n.len() == 12),
+        }
+    }
+}
+
+/// The 256-bit tables, built only when an input has a whole 256-byte chunk: broadcast round
+/// keys and the `H` powers paired for the lanes of a 16-block chunk
+/// (`hv[j]` = `(H^(16-2j), H^(15-2j))`).
+struct Wide {
+    rk: [__m256i; 15],
+    hv: [__m256i; 8],
+    /// The same for the first half of a 32-block group: `(H^(32-2j), H^(31-2j))`.
+    hv32: [__m256i; 8],
+}
+
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn load2(s: &[u8]) -> __m256i {
+    assert!(s.len() >= 32);
+    // SAFETY: at least 32 readable bytes (checked above); unaligned load.
+    unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn store2(s: &mut [u8], v: __m256i) {
+    assert!(s.len() >= 32);
+    // SAFETY: at least 32 writable bytes (checked above); unaligned store.
+    unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), v) }
+}
+
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn bswap2(v: __m256i) -> __m256i {
+    let m = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(m))
+}
+
+/// Accumulates the lane-wise unreduced products `x * h` into `(lo, mid, hi)`.
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn mul_acc2(x: __m256i, h: __m256i, acc: &mut [__m256i; 3]) {
+    acc[0] = _mm256_xor_si256(acc[0], _mm256_clmulepi64_epi128(x, h, 0x00));
+    acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(x, h, 0x01));
+    acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(x, h, 0x10));
+    acc[2] = _mm256_xor_si256(acc[2], _mm256_clmulepi64_epi128(x, h, 0x11));
+}
+
+/// Adds the two lanes of each partial product and reduces.
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn reduce2(acc: &[__m256i; 3]) -> __m128i {
+    let fold =
+        |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    ni::reduce(&[fold(acc[0]), fold(acc[1]), fold(acc[2])])
+}
+
+/// `y` in the low lane, zero in the high one.
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+#[inline]
+fn low_lane(y: __m128i) -> __m256i {
+    _mm256_set_m128i(_mm_setzero_si128(), y)
+}
+
+impl Wide {
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn new(ni: &ni::Ops<'_>) -> Self {
+        let mut rk = [_mm256_setzero_si256(); 15];
+        for (d, s) in rk.iter_mut().zip(ni.rk.iter()) {
+            *d = _mm256_broadcastsi128_si256(*s);
+        }
+        let hp = &ni.key.hp;
+        let mut hv = [_mm256_setzero_si256(); 8];
+        for (j, h) in hv.iter_mut().enumerate() {
+            // Block 2j (low lane) takes H^(16-2j) = hp[15-2j]; block 2j+1 takes hp[14-2j].
+            *h = _mm256_set_m128i(ni::load(&hp[14 - 2 * j]), ni::load(&hp[15 - 2 * j]));
+        }
+        let mut hv32 = [_mm256_setzero_si256(); 8];
+        for (j, h) in hv32.iter_mut().enumerate() {
+            *h = _mm256_set_m128i(ni::load(&hp[30 - 2 * j]), ni::load(&hp[31 - 2 * j]));
+        }
+        Wide { rk, hv, hv32 }
+    }
+
+    /// Absorbs sixteen byte-reflected blocks (two per register) into `y`.
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn ghash16(&self, y: __m128i, x: &[__m256i; 8]) -> __m128i {
+        let mut acc = [_mm256_setzero_si256(); 3];
+        mul_acc2(_mm256_xor_si256(x[0], low_lane(y)), self.hv[0], &mut acc);
+        for (xi, h) in x[1..].iter().zip(&self.hv[1..]) {
+            mul_acc2(*xi, *h, &mut acc);
+        }
+        reduce2(&acc)
+    }
+}
+
+impl Ops<'_> {
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
+        let mut y = y;
+        let mut chunks = data.chunks_exact(256);
+        if data.len() >= 256 {
+            let w = Wide::new(&self.ni);
+            for c in &mut chunks {
+                let mut x = [_mm256_setzero_si256(); 8];
+                for (i, v) in x.iter_mut().enumerate() {
+                    *v = bswap2(load2(&c[32 * i..]));
+                }
+                y = w.ghash16(y, &x);
+            }
+        }
+        self.ni.ghash_v(y, chunks.remainder())
+    }
+
+    /// As the AES-NI `ctr_ghash`, sixteen blocks per step: the GHASH multiplications of a
+    /// chunk (the previous one when sealing) run between the AES rounds of the current one.
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        if buf.len() < 256 {
+            return self.ni.ctr_ghash::<SEAL>(ctr, y, buf);
+        }
+        let w = Wide::new(&self.ni);
+        let nr = self.ni.key.nr;
+        let mut yv = ni::bswap(ni::load(y));
+        let c0 = ni::bswap(ni::load(ctr));
+        // Lanes hold counters n and n + 1 (32-bit word in dword 0 of each lane, wrapping).
+        let mut c = _mm256_set_m128i(_mm_add_epi32(c0, _mm_set_epi32(0, 0, 0, 1)), c0);
+        let two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
+        let sixteen = _mm256_set_epi32(0, 0, 0, 16, 0, 0, 0, 16);
+        let mut n = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        // GHASH is reduced once per 32 blocks: chunk `i` of a pair is multiplied by
+        // `H^32..H^17` (first, carrying the running hash; no reduction) or `H^16..H^1` (second,
+        // then reduce). A last unpaired chunk is multiplied by `H^16..H^1` on its own.
+        let count = buf.len() / 256;
+        let powers = |i: usize| -> (&[__m256i; 8], bool, bool) {
+            let single = count % 2 == 1 && i == count - 1;
+            if single {
+                (&w.hv, true, true)
+            } else if i.is_multiple_of(2) {
+                (&w.hv32, true, false)
+            } else {
+                (&w.hv, false, true)
+            }
+        };
+        let mut chunks = buf.chunks_exact_mut(256);
+        let mut pending = [_mm256_setzero_si256(); 8];
+        let mut acc = [_mm256_setzero_si256(); 3];
+        for (i, ch) in (&mut chunks).enumerate() {
+            // The chunk whose ciphertext is absorbed during this one's AES rounds.
+            let (hash, h_idx) = if SEAL {
+                (i > 0, i.wrapping_sub(1))
+            } else {
+                (true, i)
+            };
+            let mut x = pending;
+            if !SEAL {
+                for (j, v) in x.iter_mut().enumerate() {
+                    *v = bswap2(load2(&ch[32 * j..]));
+                }
+            }
+            let (hp, first, reduce) = powers(h_idx);
+            if hash && first {
+                x[0] = _mm256_xor_si256(x[0], low_lane(yv));
+                acc = [_mm256_setzero_si256(); 3];
+            }
+            let mut ks = [_mm256_setzero_si256(); 8];
+            if self.public_counter && n & 0xff <= 0xf0 {
+                // No carry out of the last byte within this chunk: add to the big-endian
+                // counter blocks directly (one byte swap per chunk instead of eight). Only for
+                // public counters: the test is a branch on the counter value.
+                let cbe = bswap2(c);
+                for (j, k) in ks.iter_mut().enumerate() {
+                    let d = ((2 * j) << 24) as i32;
+                    let inc = _mm256_set_epi32(d, 0, 0, 0, d, 0, 0, 0);
+                    *k = _mm256_xor_si256(_mm256_add_epi32(cbe, inc), w.rk[0]);
+                }
+                c = _mm256_add_epi32(c, sixteen);
+            } else {
+                for k in ks.iter_mut() {
+                    *k = _mm256_xor_si256(bswap2(c), w.rk[0]);
+                    c = _mm256_add_epi32(c, two);
+                }
+            }
+            // The public counter value (only its low byte decides the path above).
+            n = n.wrapping_add(16);
+            for (r, rk) in w.rk[1..nr].iter().enumerate() {
+                for k in ks.iter_mut() {
+                    *k = _mm256_aesenc_epi128(*k, *rk);
+                }
+                // Block pair 0 (which may carry the running hash) goes last, so the chain
+                // from one reduction to the next is as short as possible.
+                if hash && r < 8 {
+                    let j = (r + 1) % 8;
+                    mul_acc2(x[j], hp[j], &mut acc);
+                }
+            }
+            if hash && reduce {
+                yv = reduce2(&acc);
+            }
+            for (j, k) in ks.iter().enumerate() {
+                let input = load2(&ch[32 * j..]);
+                let out = _mm256_xor_si256(input, _mm256_aesenclast_epi128(*k, w.rk[nr]));
+                store2(&mut ch[32 * j..], out);
+                if SEAL {
+                    pending[j] = bswap2(out);
+                }
+            }
+        }
+        if SEAL && count > 0 {
+            let (hp, first, _) = powers(count - 1);
+            if first {
+                pending[0] = _mm256_xor_si256(pending[0], low_lane(yv));
+                acc = [_mm256_setzero_si256(); 3];
+            }
+            for (xi, h) in pending.iter().zip(hp) {
+                mul_acc2(*xi, *h, &mut acc);
+            }
+            yv = reduce2(&acc);
+        }
+        // The low lane holds the next counter.
+        let mut next = [0u8; 16];
+        ni::store(&mut next, ni::bswap(_mm256_castsi256_si128(c)));
+        ni::store(y, ni::bswap(yv));
+        self.ni.ctr_ghash::<SEAL>(&next, y, chunks.into_remainder());
+    }
+}
+
+impl GcmOps for Ops<'_> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: &mut [u8; 16]) {
+        self.ni.encrypt_block(block)
+    }
+
+    #[inline(always)]
+    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
+        // SAFETY: an `Ops` exists only inside this file's islands, entered with the token that
+        // proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ (SSSE3 comes with AVX2).
+        unsafe { ni::store(y, ni::bswap(self.ghash_v(ni::bswap(ni::load(y)), data))) }
+    }
+
+    #[inline(always)]
+    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        // SAFETY: as in `ghash`.
+        unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
+    }
+
+    #[inline(always)]
+    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        // SAFETY: as in `ghash`.
+        unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+    }
+}
+
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+pub(crate) fn seal(
+    _t: X86VaesClmul,
+    key: &Key,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::seal(&Ops::new(key, iv), iv, aad, buf)
+}
+
+#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+pub(crate) fn open(
+    _t: X86VaesClmul,
+    key: &Key,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::open(&Ops::new(key, iv), iv, aad, buf)
+}

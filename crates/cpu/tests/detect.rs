@@ -24,6 +24,10 @@ fn x86_tokens_match_std_detection() {
     );
     assert_eq!(X86Bmi2Adx::detect().is_some(), has!("bmi2") && has!("adx"));
     assert_eq!(X86Bmi::detect().is_some(), has!("bmi1") && has!("bmi2"));
+    assert_eq!(
+        X86Avx512::detect().is_some(),
+        has!("avx2") && has!("avx512f") && has!("avx512vl")
+    );
     println!("{}", tessera_cpu::features());
 }
 
@@ -51,6 +55,7 @@ fn forced_portable_detects_nothing() {
     assert!(X86ShaNi::detect().is_none());
     assert!(X86Bmi2Adx::detect().is_none());
     assert!(X86Bmi::detect().is_none());
+    assert!(X86Avx512::detect().is_none());
     assert!(Aarch64Neon::detect().is_none());
     assert!(Aarch64AesPmull::detect().is_none());
     assert!(Aarch64Sha2::detect().is_none());

@@ -116,6 +116,10 @@ pub enum Backend {
     /// AVX2: four independent states in the four 64-bit lanes of ymm registers.
     #[cfg(target_arch = "x86_64")]
     X86Avx2(tessera_cpu::X86Avx2),
+    /// The AVX2 code compiled for AVX-512 F+VL: the same four states in ymm lanes, with VPROLQ
+    /// rotations, VPTERNLOGQ logic and 32 registers.
+    #[cfg(target_arch = "x86_64")]
+    X86Avx512(tessera_cpu::X86Avx512),
     /// Plain NEON: two states in the two 64-bit elements of 128-bit registers (x4 = two x2).
     #[cfg(target_arch = "aarch64")]
     Aarch64Neon(tessera_cpu::Aarch64Neon),
@@ -128,8 +132,13 @@ impl Backend {
     /// The best multi-way backend this CPU can run.
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = tessera_cpu::X86Avx2::detect() {
-            return Backend::X86Avx2(t);
+        {
+            if let Some(t) = tessera_cpu::X86Avx512::detect() {
+                return Backend::X86Avx512(t);
+            }
+            if let Some(t) = tessera_cpu::X86Avx2::detect() {
+                return Backend::X86Avx2(t);
+            }
         }
         #[cfg(target_arch = "aarch64")]
         {
@@ -148,7 +157,10 @@ impl Backend {
         let isa: [Option<Backend>; 2] = {
             #[cfg(target_arch = "x86_64")]
             {
-                [tessera_cpu::X86Avx2::detect().map(Backend::X86Avx2), None]
+                [
+                    tessera_cpu::X86Avx2::detect().map(Backend::X86Avx2),
+                    tessera_cpu::X86Avx512::detect().map(Backend::X86Avx512),
+                ]
             }
             #[cfg(target_arch = "aarch64")]
             {
@@ -170,17 +182,20 @@ impl Backend {
     pub const KNOWN: &'static [&'static str] = &[
         "portable",
         "x86_avx2",
+        "x86_avx512",
         "x86_bmi",
         "aarch64_neon",
         "aarch64_sha3",
     ];
 
-    /// The backend's stable name (`portable`, `x86_avx2`, `aarch64_neon`, `aarch64_sha3`).
+    /// The backend's stable name (`portable`, `x86_avx2`, `x86_avx512`, `aarch64_neon`, `aarch64_sha3`).
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(_) => "x86_avx2",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512(_) => "x86_avx512",
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(_) => "aarch64_neon",
             #[cfg(target_arch = "aarch64")]
@@ -204,6 +219,11 @@ impl Backend {
                 [a, b, c, d] => x86_avx2::absorb_x4(*t, state, [a, b, c, d], rate),
                 _ => 0,
             },
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512(t) => match inputs {
+                [a, b, c, d] => x86_avx2::absorb_x4_avx512(*t, state, [a, b, c, d], rate),
+                _ => 0,
+            },
             _ => {
                 let _ = (state, inputs, rate);
                 0
@@ -219,6 +239,8 @@ impl Backend {
             Backend::Portable => portable::permute_x4(state, rounds, ways),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::permute_x4(*t, state, rounds),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512(t) => x86_avx2::permute_x4_avx512(*t, state, rounds),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::permute_x4(*t, state, rounds, ways),
             #[cfg(target_arch = "aarch64")]

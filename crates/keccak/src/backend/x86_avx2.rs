@@ -69,54 +69,75 @@ impl Lane for Ymm {
     }
 }
 
-#[target_feature(enable = "avx2")]
-fn permute_x4_island(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
-    let mut a = [Ymm(_mm256_setzero_si256(), t); 25];
+impl Ymm {
+    #[inline(always)]
+    fn zero(t: tessera_cpu::X86Avx2) -> Self {
+        // SAFETY: the token proves AVX2 is available.
+        Ymm(unsafe { _mm256_setzero_si256() }, t)
+    }
+    /// Lanes `[w0, w1, w2, w3]` (element `w` of the register).
+    #[inline(always)]
+    fn from_lanes(t: tessera_cpu::X86Avx2, w: [i64; 4]) -> Self {
+        // SAFETY: the token proves AVX2 is available.
+        Ymm(unsafe { _mm256_set_epi64x(w[3], w[2], w[1], w[0]) }, t)
+    }
+}
+
+/// Loads the four interleaved states into registers.
+#[inline(always)]
+fn load(t: tessera_cpu::X86Avx2, state: &[[u64; 4]; 25]) -> [Ymm; 25] {
+    let mut a = [Ymm::zero(t); 25];
     for (r, l) in a.iter_mut().zip(state.iter()) {
-        // SAFETY: `l` is a valid, readable [u64; 4] (32 bytes); loadu has no alignment need.
+        // SAFETY: AVX2 proven by `t`; `l` is a valid, readable [u64; 4] (32 bytes) and loadu
+        // has no alignment requirement.
         r.0 = unsafe { _mm256_loadu_si256(l.as_ptr().cast()) };
     }
-    keccak_p_unrolled(&mut a, rounds);
+    a
+}
+
+/// Stores the registers back into the four interleaved states.
+#[inline(always)]
+fn store(a: &[Ymm; 25], state: &mut [[u64; 4]; 25]) {
     for (r, l) in a.iter().zip(state.iter_mut()) {
-        // SAFETY: `l` is a valid, writable [u64; 4]; storeu has no alignment need.
+        // SAFETY: AVX2 proven by the token in `r`; `l` is a valid, writable [u64; 4] and
+        // storeu has no alignment requirement.
         unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast(), r.0) };
     }
 }
 
+#[inline(always)]
+fn permute_x4_body(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+    let mut a = load(t, state);
+    keccak_p_unrolled(&mut a, rounds);
+    store(&a, state);
+}
+
 /// Absorbs the whole `R`-byte blocks of four equal-length inputs, the states kept in ymm
 /// registers from one block to the next; returns the bytes consumed per input.
-#[target_feature(enable = "avx2")]
-#[inline]
+#[inline(always)]
 fn absorb_x4_rate<const R: usize>(
     t: tessera_cpu::X86Avx2,
     state: &mut [[u64; 4]; 25],
     inputs: [&[u8]; 4],
 ) -> usize {
-    let mut a = [Ymm(_mm256_setzero_si256(), t); 25];
-    for (r, l) in a.iter_mut().zip(state.iter()) {
-        // SAFETY: `l` is a valid, readable [u64; 4] (32 bytes); loadu has no alignment need.
-        r.0 = unsafe { _mm256_loadu_si256(l.as_ptr().cast()) };
-    }
+    let mut a = load(t, state);
     let blocks = inputs[0].len() / R;
     for k in 0..blocks {
         let [b0, b1, b2, b3] = inputs.map(|inp| &inp[k * R..(k + 1) * R]);
         let mut i = 0;
         while i < R / 8 {
-            let v = _mm256_set_epi64x(lane(b3, i), lane(b2, i), lane(b1, i), lane(b0, i));
-            a[i].0 = _mm256_xor_si256(a[i].0, v);
+            let v = Ymm::from_lanes(t, [lane(b0, i), lane(b1, i), lane(b2, i), lane(b3, i)]);
+            a[i] = a[i].xor(v);
             i += 1;
         }
         keccak_p_unrolled(&mut a, 24);
     }
-    for (r, l) in a.iter().zip(state.iter_mut()) {
-        // SAFETY: `l` is a valid, writable [u64; 4]; storeu has no alignment need.
-        unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast(), r.0) };
-    }
+    store(&a, state);
     blocks * R
 }
 
-#[target_feature(enable = "avx2")]
-fn absorb_x4_island(
+#[inline(always)]
+fn absorb_x4_body(
     t: tessera_cpu::X86Avx2,
     state: &mut [[u64; 4]; 25],
     inputs: [&[u8]; 4],
@@ -127,6 +148,39 @@ fn absorb_x4_island(
         136 => absorb_x4_rate::<136>(t, state, inputs),
         _ => 0,
     }
+}
+
+/// The same code compiled twice: for AVX2, and for AVX-512 F+VL on the same 256-bit vectors,
+/// where the compiler turns the rotations into VPROLQ and chi's AND-NOT/XOR into VPTERNLOGQ
+/// and has 32 registers, so far less of the state is spilled.
+#[target_feature(enable = "avx2")]
+fn permute_x4_island(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+    permute_x4_body(t, state, rounds);
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn permute_x4_island_avx512(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+    permute_x4_body(t, state, rounds);
+}
+
+#[target_feature(enable = "avx2")]
+fn absorb_x4_island(
+    t: tessera_cpu::X86Avx2,
+    state: &mut [[u64; 4]; 25],
+    inputs: [&[u8]; 4],
+    rate: usize,
+) -> usize {
+    absorb_x4_body(t, state, inputs, rate)
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn absorb_x4_island_avx512(
+    t: tessera_cpu::X86Avx2,
+    state: &mut [[u64; 4]; 25],
+    inputs: [&[u8]; 4],
+    rate: usize,
+) -> usize {
+    absorb_x4_body(t, state, inputs, rate)
 }
 
 /// Absorbs the whole `rate`-byte blocks of four inputs of equal length (Keccak-f, 24 rounds);
@@ -145,9 +199,35 @@ pub(crate) fn absorb_x4(
     unsafe { absorb_x4_island(t, state, inputs, rate) }
 }
 
+/// As [`absorb_x4`], compiled for AVX-512 F+VL.
+#[inline]
+pub(crate) fn absorb_x4_avx512(
+    t: tessera_cpu::X86Avx512,
+    state: &mut [[u64; 4]; 25],
+    inputs: [&[u8]; 4],
+    rate: usize,
+) -> usize {
+    if inputs.iter().any(|i| i.len() != inputs[0].len()) {
+        return 0;
+    }
+    // SAFETY: the token proves AVX2, AVX-512 F and AVX-512 VL are available on this CPU.
+    unsafe { absorb_x4_island_avx512(t.avx2(), state, inputs, rate) }
+}
+
 /// Keccak-p on four interleaved states.
 #[inline]
 pub(crate) fn permute_x4(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
     // SAFETY: the token proves AVX2 is available on this CPU.
     unsafe { permute_x4_island(t, state, rounds) }
+}
+
+/// As [`permute_x4`], compiled for AVX-512 F+VL.
+#[inline]
+pub(crate) fn permute_x4_avx512(
+    t: tessera_cpu::X86Avx512,
+    state: &mut [[u64; 4]; 25],
+    rounds: usize,
+) {
+    // SAFETY: the token proves AVX2, AVX-512 F and AVX-512 VL are available on this CPU.
+    unsafe { permute_x4_island_avx512(t.avx2(), state, rounds) }
 }

@@ -73,6 +73,7 @@ mod extra {
         cpuid_bmi2adx,
         cpuid_bmi,
         cpuid_avx512,
+        cpuid_vaes512,
         cpuid_neon,
         cpuid_sha2
     );
@@ -154,7 +155,37 @@ token!(
     X86AesClmul, "x86_64", cpuid_aesclmul, ["aes", "pclmulqdq", "ssse3"]);
 token!(
     /// x86_64 AVX2 + VAES + VPCLMULQDQ (256-bit vectors).
-    X86VaesClmul, "x86_64", cpuid_vaes, ["avx2", "aes", "pclmulqdq"]);
+    X86VaesClmul, "x86_64", cpuid_vaes, ["avx2", "aes", "pclmulqdq", "ssse3"]);
+token!(
+    /// x86_64 VAES + VPCLMULQDQ on 512-bit vectors: AVX-512 F/BW/VL with the ZMM state enabled,
+    /// plus everything [`X86VaesClmul`] stands for.
+    X86Vaes512, "x86_64", cpuid_vaes512, ["avx2", "aes", "pclmulqdq", "ssse3", "avx512f", "avx512bw", "avx512vl", "vaes", "vpclmulqdq"]);
+
+impl X86Vaes512 {
+    /// Everything [`X86VaesClmul`] needs is part of this token's features.
+    #[inline]
+    pub fn vaes_clmul(self) -> X86VaesClmul {
+        X86VaesClmul { _private: () }
+    }
+    /// Everything [`X86AesClmul`] needs is part of this token's features.
+    #[inline]
+    pub fn aes_clmul(self) -> X86AesClmul {
+        X86AesClmul { _private: () }
+    }
+    /// Everything [`X86Avx512`] needs is part of this token's features.
+    #[inline]
+    pub fn avx512(self) -> X86Avx512 {
+        X86Avx512 { _private: () }
+    }
+}
+
+impl X86VaesClmul {
+    /// Everything [`X86AesClmul`] needs is part of this token's features.
+    #[inline]
+    pub fn aes_clmul(self) -> X86AesClmul {
+        X86AesClmul { _private: () }
+    }
+}
 token!(
     /// x86_64 SHA extensions (+ SSE4.1 for the message schedule).
     X86ShaNi, "x86_64", cpuid_shani, ["sha", "sse2", "ssse3", "sse4.1"]);
@@ -204,13 +235,14 @@ impl core::fmt::Display for Features {
         if cfg!(target_arch = "x86_64") {
             write!(
                 f,
-                "x86_64: AVX2 {}, AES-NI {}, VAES {}, SHA-NI {}, BMI2/ADX {}, AVX-512 {}",
+                "x86_64: AVX2 {}, AES-NI {}, VAES {}, SHA-NI {}, BMI2/ADX {}, AVX-512 {}, VAES-512 {}",
                 yn(X86Avx2::detect().is_some()),
                 yn(X86AesClmul::detect().is_some()),
                 yn(X86VaesClmul::detect().is_some()),
                 yn(X86ShaNi::detect().is_some()),
                 yn(X86Bmi2Adx::detect().is_some()),
-                yn(X86Avx512::detect().is_some())
+                yn(X86Avx512::detect().is_some()),
+                yn(X86Vaes512::detect().is_some())
             )
         } else if cfg!(target_arch = "aarch64") {
             write!(

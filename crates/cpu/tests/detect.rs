@@ -16,7 +16,24 @@ fn x86_tokens_match_std_detection() {
     );
     assert_eq!(
         X86VaesClmul::detect().is_some(),
-        has!("avx2") && has!("aes") && has!("pclmulqdq") && has!("vaes") && has!("vpclmulqdq")
+        has!("avx2")
+            && has!("aes")
+            && has!("pclmulqdq")
+            && has!("ssse3")
+            && has!("vaes")
+            && has!("vpclmulqdq")
+    );
+    assert_eq!(
+        X86Vaes512::detect().is_some(),
+        has!("avx2")
+            && has!("aes")
+            && has!("pclmulqdq")
+            && has!("ssse3")
+            && has!("avx512f")
+            && has!("avx512bw")
+            && has!("avx512vl")
+            && has!("vaes")
+            && has!("vpclmulqdq")
     );
     assert_eq!(
         X86ShaNi::detect().is_some(),
@@ -56,6 +73,7 @@ fn forced_portable_detects_nothing() {
     assert!(X86Bmi2Adx::detect().is_none());
     assert!(X86Bmi::detect().is_none());
     assert!(X86Avx512::detect().is_none());
+    assert!(X86Vaes512::detect().is_none());
     assert!(Aarch64Neon::detect().is_none());
     assert!(Aarch64AesPmull::detect().is_none());
     assert!(Aarch64Sha2::detect().is_none());

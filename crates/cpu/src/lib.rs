@@ -207,6 +207,13 @@ impl X86Avx512 {
         X86Avx2 { _private: () }
     }
 }
+
+impl From<X86Avx512> for X86Avx2 {
+    #[inline]
+    fn from(t: X86Avx512) -> Self {
+        t.avx2()
+    }
+}
 token!(
     /// aarch64 Advanced SIMD (baseline on every aarch64 Linux target).
     Aarch64Neon, "aarch64", cpuid_neon, ["neon"]);

@@ -216,12 +216,12 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => match inputs {
-                [a, b, c, d] => x86_avx2::absorb_x4(*t, state, [a, b, c, d], rate),
+                [a, b, c, d] => x86_avx2::avx2::absorb_x4(*t, state, [a, b, c, d], rate),
                 _ => 0,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx512(t) => match inputs {
-                [a, b, c, d] => x86_avx2::absorb_x4_avx512(*t, state, [a, b, c, d], rate),
+                [a, b, c, d] => x86_avx2::avx512::absorb_x4(*t, state, [a, b, c, d], rate),
                 _ => 0,
             },
             _ => {
@@ -238,9 +238,9 @@ impl Backend {
         match self {
             Backend::Portable => portable::permute_x4(state, rounds, ways),
             #[cfg(target_arch = "x86_64")]
-            Backend::X86Avx2(t) => x86_avx2::permute_x4(*t, state, rounds),
+            Backend::X86Avx2(t) => x86_avx2::avx2::permute_x4(*t, state, rounds),
             #[cfg(target_arch = "x86_64")]
-            Backend::X86Avx512(t) => x86_avx2::permute_x4_avx512(*t, state, rounds),
+            Backend::X86Avx512(t) => x86_avx2::avx512::permute_x4(*t, state, rounds),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::permute_x4(*t, state, rounds, ways),
             #[cfg(target_arch = "aarch64")]

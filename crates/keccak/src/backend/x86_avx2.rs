@@ -150,84 +150,57 @@ fn absorb_x4_body(
     }
 }
 
-/// The same code compiled twice: for AVX2, and for AVX-512 F+VL on the same 256-bit vectors,
-/// where the compiler turns the rotations into VPROLQ and chi's AND-NOT/XOR into VPTERNLOGQ
-/// and has 32 registers, so far less of the state is spilled.
-#[target_feature(enable = "avx2")]
-fn permute_x4_island(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
-    permute_x4_body(t, state, rounds);
+/// The entry points, generated once per feature set: the same code compiled for AVX2, and for
+/// AVX-512 F+VL on the same 256-bit vectors, where the compiler turns the rotations into VPROLQ
+/// and chi's AND-NOT/XOR into VPTERNLOGQ and has 32 registers, so far less state is spilled.
+macro_rules! entry_points {
+    ($module:ident, $token:ty, $features:literal) => {
+        pub(crate) mod $module {
+            use super::{absorb_x4_body, permute_x4_body};
+
+            #[target_feature(enable = $features)]
+            fn permute_island(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+                permute_x4_body(t, state, rounds);
+            }
+
+            #[target_feature(enable = $features)]
+            fn absorb_island(
+                t: tessera_cpu::X86Avx2,
+                state: &mut [[u64; 4]; 25],
+                inputs: [&[u8]; 4],
+                rate: usize,
+            ) -> usize {
+                absorb_x4_body(t, state, inputs, rate)
+            }
+
+            /// Keccak-p on four interleaved states.
+            #[inline]
+            pub(crate) fn permute_x4(t: $token, state: &mut [[u64; 4]; 25], rounds: usize) {
+                // SAFETY: the token proves the CPU has every feature the island enables (each
+                // token type is detected with exactly the features passed to this macro).
+                unsafe { permute_island(t.into(), state, rounds) }
+            }
+
+            /// Absorbs the whole `rate`-byte blocks of four inputs of equal length (Keccak-f,
+            /// 24 rounds); returns the bytes consumed per input (0 for lengths that differ or a
+            /// rate other than SHAKE's).
+            #[inline]
+            pub(crate) fn absorb_x4(
+                t: $token,
+                state: &mut [[u64; 4]; 25],
+                inputs: [&[u8]; 4],
+                rate: usize,
+            ) -> usize {
+                if inputs.iter().any(|i| i.len() != inputs[0].len()) {
+                    return 0;
+                }
+                // SAFETY: the token proves the CPU has every feature the island enables (each
+                // token type is detected with exactly the features passed to this macro).
+                unsafe { absorb_island(t.into(), state, inputs, rate) }
+            }
+        }
+    };
 }
 
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-fn permute_x4_island_avx512(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
-    permute_x4_body(t, state, rounds);
-}
-
-#[target_feature(enable = "avx2")]
-fn absorb_x4_island(
-    t: tessera_cpu::X86Avx2,
-    state: &mut [[u64; 4]; 25],
-    inputs: [&[u8]; 4],
-    rate: usize,
-) -> usize {
-    absorb_x4_body(t, state, inputs, rate)
-}
-
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-fn absorb_x4_island_avx512(
-    t: tessera_cpu::X86Avx2,
-    state: &mut [[u64; 4]; 25],
-    inputs: [&[u8]; 4],
-    rate: usize,
-) -> usize {
-    absorb_x4_body(t, state, inputs, rate)
-}
-
-/// Absorbs the whole `rate`-byte blocks of four inputs of equal length (Keccak-f, 24 rounds);
-/// returns the bytes consumed per input (0 for a rate other than SHAKE's).
-#[inline]
-pub(crate) fn absorb_x4(
-    t: tessera_cpu::X86Avx2,
-    state: &mut [[u64; 4]; 25],
-    inputs: [&[u8]; 4],
-    rate: usize,
-) -> usize {
-    if inputs.iter().any(|i| i.len() != inputs[0].len()) {
-        return 0;
-    }
-    // SAFETY: the token proves AVX2 is available on this CPU.
-    unsafe { absorb_x4_island(t, state, inputs, rate) }
-}
-
-/// As [`absorb_x4`], compiled for AVX-512 F+VL.
-#[inline]
-pub(crate) fn absorb_x4_avx512(
-    t: tessera_cpu::X86Avx512,
-    state: &mut [[u64; 4]; 25],
-    inputs: [&[u8]; 4],
-    rate: usize,
-) -> usize {
-    if inputs.iter().any(|i| i.len() != inputs[0].len()) {
-        return 0;
-    }
-    // SAFETY: the token proves AVX2, AVX-512 F and AVX-512 VL are available on this CPU.
-    unsafe { absorb_x4_island_avx512(t.avx2(), state, inputs, rate) }
-}
-
-/// Keccak-p on four interleaved states.
-#[inline]
-pub(crate) fn permute_x4(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
-    // SAFETY: the token proves AVX2 is available on this CPU.
-    unsafe { permute_x4_island(t, state, rounds) }
-}
-
-/// As [`permute_x4`], compiled for AVX-512 F+VL.
-#[inline]
-pub(crate) fn permute_x4_avx512(
-    t: tessera_cpu::X86Avx512,
-    state: &mut [[u64; 4]; 25],
-    rounds: usize,
-) {
-    // SAFETY: the token proves AVX2, AVX-512 F and AVX-512 VL are available on this CPU.
-    unsafe { permute_x4_island_avx512(t.avx2(), state, rounds) }
-}
+entry_points!(avx2, tessera_cpu::X86Avx2, "avx2");
+entry_points!(avx512, tessera_cpu::X86Avx512, "avx2,avx512f,avx512vl");

@@ -336,13 +336,14 @@ fn bench(full: bool, filter: Option<&str>) -> bool {
     if full {
         c.args(["--warm-up-time", "3", "--measurement-time", "10"]);
     } else {
+        // Short enough that the ~200 rows of all primitives finish in under 10 minutes.
         c.args([
             "--warm-up-time",
-            "1",
+            "0.5",
             "--measurement-time",
-            "3",
+            "1.5",
             "--sample-size",
-            "30",
+            "20",
         ]);
     }
     if let Some(f) = filter {

@@ -12,7 +12,10 @@ pub mod hkdf;
 mod hmac;
 
 pub use backend::Backend;
-pub use hmac::{Hmac, HmacKey, hmac_sha224, hmac_sha256, hmac_sha384, hmac_sha512};
+pub use hmac::{
+    Hmac, HmacKey, hmac_sha224, hmac_sha256, hmac_sha384, hmac_sha512, hmac_sha512_256,
+    min_truncated_len,
+};
 
 use backend::{B256, B512};
 use engine::{Engine, Family};

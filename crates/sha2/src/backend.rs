@@ -186,6 +186,17 @@ impl Family for B256 {
     }
 
     #[inline]
+    fn compress_secret(self, state: &mut [u32; 8], blocks: &[u8]) {
+        match self {
+            B256::Portable => portable::compress256_secret(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            B256::X86ShaNi(t) => x86_shani::compress_secret(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            B256::Aarch64Sha2(t) => aarch64_sha2::compress_secret(t, state, blocks),
+        }
+    }
+
+    #[inline]
     fn oneshot(self, state: &mut [u32; 8], data: &[u8], prefix: u64) {
         match self {
             B256::Portable => portable::ops::oneshot256(state, data, prefix),
@@ -288,6 +299,17 @@ impl Family for B512 {
             B512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             B512::Aarch64Sha3(t) => aarch64_sha3::compress(t, state, blocks),
+        }
+    }
+
+    #[inline]
+    fn compress_secret(self, state: &mut [u64; 8], blocks: &[u8]) {
+        match self {
+            B512::Portable => portable::compress512_secret(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            B512::X86Avx2(t) => x86_avx2::compress_secret(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            B512::Aarch64Sha3(t) => aarch64_sha3::compress_secret(t, state, blocks),
         }
     }
 

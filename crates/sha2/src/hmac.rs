@@ -70,7 +70,7 @@ impl<H: Sha2> HmacKey<H> {
         let mut k = <H::F as Family>::ZERO;
         if key.len() > H::BLOCK_LEN {
             // Through an engine (not the one-shot path) so the buffered key tail is wiped too.
-            let mut e = Engine::with_state(backend, H::IV, 0);
+            let mut e: Engine<H::F, true> = Engine::with_state(backend, H::IV, 0);
             e.update(key);
             e.finish_in_place();
             engine::store(&e.state, &mut k.as_mut()[..H::OUTPUT_LEN]);
@@ -84,11 +84,11 @@ impl<H: Sha2> HmacKey<H> {
         for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
             *p = x ^ 0x36;
         }
-        backend.compress(&mut ipad, pad.as_ref());
+        backend.compress_secret(&mut ipad, pad.as_ref());
         for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
             *p = x ^ 0x5c;
         }
-        backend.compress(&mut opad, pad.as_ref());
+        backend.compress_secret(&mut opad, pad.as_ref());
         k.zeroize();
         pad.zeroize();
         Self {
@@ -212,7 +212,7 @@ fn check(full: &[u8], tag: &[u8], min: usize) -> Result<(), Error> {
 /// assert!(m.verify(&tag).is_ok());
 /// ```
 pub struct Hmac<H: Sha2> {
-    inner: Engine<H::F>,
+    inner: Engine<H::F, true>,
     key: HmacKey<H>,
 }
 
@@ -268,11 +268,12 @@ impl<H: Sha2> Hmac<H> {
         out
     }
 
-    fn finish(&self, inner: &mut Engine<H::F>) -> H::Digest {
+    fn finish(&self, inner: &mut Engine<H::F, true>) -> H::Digest {
         inner.finish_in_place();
         let mut d = H::ZERO_DIGEST;
         engine::store(&inner.state, d.as_mut());
-        let mut outer = Engine::with_state(self.key.backend, self.key.opad, H::BLOCK_LEN as u64);
+        let mut outer: Engine<H::F, true> =
+            Engine::with_state(self.key.backend, self.key.opad, H::BLOCK_LEN as u64);
         outer.update(d.as_ref());
         outer.finish_in_place();
         engine::store(&outer.state, d.as_mut());

@@ -172,6 +172,7 @@ macro_rules! hasher {
                 e.finish_in_place();
                 let mut out = [0u8; $n];
                 engine::store(&e.state, &mut out);
+                e.wipe();
                 out
             }
 

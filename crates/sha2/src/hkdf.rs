@@ -103,13 +103,31 @@ pub fn extract<H: Sha2>(salt: &[u8], ikm: &[u8]) -> Prk<H> {
 
 /// HKDF-Extract with `ikm` the concatenation of the given slices (HPKE's `LabeledExtract`).
 pub fn extract_parts<H: Sha2>(salt: &[u8], ikm: &[&[u8]]) -> Prk<H> {
-    let mut m = Hmac::<H>::new(salt);
+    extract_on(HmacKey::new(salt), ikm)
+}
+
+/// [`extract_parts`] on a pinned backend (the returned PRK expands on it too), for tests and
+/// benches; an error when the backend does not implement `H`.
+#[doc(hidden)]
+pub fn extract_parts_with_backend<H: Sha2>(
+    backend: crate::Backend,
+    salt: &[u8],
+    ikm: &[&[u8]],
+) -> Result<Prk<H>, Error> {
+    Ok(extract_on(HmacKey::new_with_backend(backend, salt)?, ikm))
+}
+
+fn extract_on<H: Sha2>(salt: HmacKey<H>, ikm: &[&[u8]]) -> Prk<H> {
+    let mut m = salt.hasher();
     for part in ikm {
         m.update(part);
     }
     let bytes = m.finalize();
+    let backend = salt.backend();
     Prk {
-        key: HmacKey::new(bytes.as_ref()),
+        // The salt key's backend implements `H`, so this cannot fail.
+        key: HmacKey::new_with_backend(backend, bytes.as_ref())
+            .unwrap_or_else(|_| HmacKey::new(bytes.as_ref())),
         bytes,
     }
 }

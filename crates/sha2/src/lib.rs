@@ -306,7 +306,9 @@ mod tests {
     #[test]
     fn padding_edges_incremental() {
         let m = [0x61u8; 130];
-        for n in [0usize, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129] {
+        for n in [
+            0usize, 55, 56, 63, 64, 65, 111, 112, 119, 120, 127, 128, 129,
+        ] {
             let mut a = Sha256::new();
             let mut b = Sha512::new();
             for byte in &m[..n] {

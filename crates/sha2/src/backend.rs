@@ -35,6 +35,7 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend name this crate can have on any CPU.
+    #[doc(hidden)]
     pub const KNOWN: &'static [&'static str] = &[
         "portable",
         "x86_shani",
@@ -43,7 +44,9 @@ impl Backend {
         "aarch64_sha3",
     ];
 
-    /// Every backend this CPU can run (portable first), for tests and benches.
+    /// Every backend this CPU can run (portable first), for tests and benches (not a stable
+    /// API).
+    #[doc(hidden)]
     pub fn all_available() -> impl Iterator<Item = Backend> {
         #[cfg(target_arch = "x86_64")]
         let x86 = [

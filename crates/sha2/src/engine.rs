@@ -194,9 +194,12 @@ pub(crate) fn hmac<F: Family>(
     block.zeroize();
 }
 
-/// Writes the first `out.len() / BYTES` words of `state` big-endian.
+/// Writes the first `out.len() / BYTES` words of `state` big-endian. A partial word would be
+/// dropped: every digest length is a whole number of words (asserted at compile time per
+/// hasher in `lib.rs`).
 #[inline(always)]
 pub(crate) fn store<W: Word>(state: &[W; 8], out: &mut [u8]) {
+    debug_assert!(out.len().is_multiple_of(W::BYTES) && out.len() <= 8 * W::BYTES);
     for (c, w) in out.chunks_exact_mut(W::BYTES).zip(state.iter()) {
         w.store_be(c);
     }

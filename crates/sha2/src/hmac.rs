@@ -61,7 +61,8 @@ impl<H: Sha2> HmacKey<H> {
         Self::with(H::detect(), key)
     }
 
-    /// The same on `backend`; an error when it does not implement `H`.
+    /// The same on `backend`; an error when it does not implement `H`. For tests and benches.
+    #[doc(hidden)]
     pub fn new_with_backend(backend: Backend, key: &[u8]) -> Result<Self, Error> {
         Ok(Self::with(H::F::try_from_backend(backend)?, key))
     }
@@ -98,12 +99,16 @@ impl<H: Sha2> HmacKey<H> {
         }
     }
 
-    /// The backend this key runs on.
+    /// The backend this key runs on (for tests and benches).
+    #[doc(hidden)]
     pub fn backend(&self) -> Backend {
         self.backend.into_backend()
     }
 
     /// HMAC of `msg` under this key, in one pass.
+    ///
+    /// To check a received tag use [`HmacKey::verify`]: `==` on the returned array is not
+    /// constant time.
     #[inline]
     pub fn sign(&self, msg: &[u8]) -> H::Digest {
         let mut st = H::IV;
@@ -260,7 +265,8 @@ impl<H: Sha2> Hmac<H> {
         self
     }
 
-    /// The tag of everything absorbed so far (the MAC is left unchanged).
+    /// The tag of everything absorbed so far (the MAC is left unchanged). To check a
+    /// received tag use [`Hmac::verify`]: `==` is not constant time.
     pub fn finalize(&self) -> H::Digest {
         let mut inner = self.inner.clone();
         let out = self.finish(&mut inner);
@@ -330,7 +336,7 @@ impl<H: Sha2> std::io::Write for Hmac<H> {
 
 macro_rules! oneshot {
     ($func:ident, $h:ident, $n:literal, $title:literal) => {
-        #[doc = concat!("One-shot ", $title, " of `msg` under `key`.")]
+        #[doc = concat!("One-shot ", $title, " of `msg` under `key` (compare tags with [`HmacKey::verify`], not `==`).")]
         #[inline]
         pub fn $func(key: &[u8], msg: &[u8]) -> [u8; $n] {
             HmacKey::<$h>::new(key).sign(msg)

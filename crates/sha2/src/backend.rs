@@ -35,6 +35,7 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend name this crate can have on any CPU.
+    #[doc(hidden)]
     pub const KNOWN: &'static [&'static str] = &[
         "portable",
         "x86_shani",
@@ -43,7 +44,9 @@ impl Backend {
         "aarch64_sha3",
     ];
 
-    /// Every backend this CPU can run (portable first), for tests and benches.
+    /// Every backend this CPU can run (portable first), for tests and benches (not a stable
+    /// API).
+    #[doc(hidden)]
     pub fn all_available() -> impl Iterator<Item = Backend> {
         #[cfg(target_arch = "x86_64")]
         let x86 = [
@@ -186,6 +189,17 @@ impl Family for B256 {
     }
 
     #[inline]
+    fn compress_secret(self, state: &mut [u32; 8], blocks: &[u8]) {
+        match self {
+            B256::Portable => portable::compress256_secret(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            B256::X86ShaNi(t) => x86_shani::compress_secret(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            B256::Aarch64Sha2(t) => aarch64_sha2::compress_secret(t, state, blocks),
+        }
+    }
+
+    #[inline]
     fn oneshot(self, state: &mut [u32; 8], data: &[u8], prefix: u64) {
         match self {
             B256::Portable => portable::ops::oneshot256(state, data, prefix),
@@ -288,6 +302,17 @@ impl Family for B512 {
             B512::X86Avx2(t) => x86_avx2::compress(t, state, blocks),
             #[cfg(target_arch = "aarch64")]
             B512::Aarch64Sha3(t) => aarch64_sha3::compress(t, state, blocks),
+        }
+    }
+
+    #[inline]
+    fn compress_secret(self, state: &mut [u64; 8], blocks: &[u8]) {
+        match self {
+            B512::Portable => portable::compress512_secret(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            B512::X86Avx2(t) => x86_avx2::compress_secret(t, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            B512::Aarch64Sha3(t) => aarch64_sha3::compress_secret(t, state, blocks),
         }
     }
 

@@ -42,7 +42,7 @@ pub trait Family: Copy + core::fmt::Debug + 'static {
     /// An all-zero block.
     const ZERO: Self::Block;
     /// Two blocks, `[u8; 2 * BLOCK]` (room for a padded tail).
-    type Tail: AsRef<[u8]> + AsMut<[u8]>;
+    type Tail: AsRef<[u8]> + AsMut<[u8]> + Zeroize;
     /// An all-zero `Tail`.
     const ZERO_TAIL: Self::Tail;
 
@@ -53,6 +53,10 @@ pub trait Family: Copy + core::fmt::Debug + 'static {
 
     /// Compresses whole blocks (`blocks.len()` is a multiple of `BLOCK`).
     fn compress(self, state: &mut [Self::Word; 8], blocks: &[u8]);
+
+    /// [`Family::compress`] for key-derived input (HMAC key setup, HMAC inner and outer
+    /// hashes): also wipes the message-schedule words a backend keeps in a stack array.
+    fn compress_secret(self, state: &mut [Self::Word; 8], blocks: &[u8]);
 
     /// Hashes `data` to the end (padding included), `prefix` bytes having already been
     /// compressed into `state`.
@@ -114,6 +118,28 @@ pub(crate) fn oneshot<F: Family, S>(
     data: &[u8],
     prefix: u64,
 ) {
+    oneshot_impl::<F, S, false>(compress, state, data, prefix)
+}
+
+/// [`oneshot`] for secret input (the HMAC inner hash: HKDF passes its IKM and output blocks
+/// as the message): the stack copy of the tail is wiped afterwards.
+#[inline(always)]
+pub(crate) fn oneshot_secret<F: Family, S>(
+    compress: impl Fn(&mut S, &[u8]),
+    state: &mut S,
+    data: &[u8],
+    prefix: u64,
+) {
+    oneshot_impl::<F, S, true>(compress, state, data, prefix)
+}
+
+#[inline(always)]
+fn oneshot_impl<F: Family, S, const WIPE: bool>(
+    compress: impl Fn(&mut S, &[u8]),
+    state: &mut S,
+    data: &[u8],
+    prefix: u64,
+) {
     let full = data.len() - data.len() % F::BLOCK;
     let rest = &data[full..];
     let mut tail = F::ZERO_TAIL;
@@ -133,9 +159,14 @@ pub(crate) fn oneshot<F: Family, S>(
         compress(state, &data[..full]);
     }
     compress(state, &t[..n]);
+    if WIPE {
+        tail.zeroize();
+    }
 }
 
 /// HMAC of `msg` from the precomputed key states, in one go (see [`Family::hmac`]).
+/// `compress` should be the backend's wiping block function: both hashes carry key-derived
+/// state, and the outer block is the inner digest. The tail and the outer block are wiped.
 #[inline(always)]
 pub(crate) fn hmac<F: Family>(
     compress: impl Fn(&mut [F::Word; 8], &[u8]),
@@ -146,7 +177,7 @@ pub(crate) fn hmac<F: Family>(
     out: &mut [F::Word; 8],
 ) {
     let mut inner = *ipad;
-    oneshot::<F, _>(&compress, &mut inner, msg, F::BLOCK as u64);
+    oneshot_secret::<F, _>(&compress, &mut inner, msg, F::BLOCK as u64);
     // The outer message is the inner digest after one block of opad: it fits in one block.
     let mut block = F::ZERO;
     let n = words * <F::Word as Word>::BYTES;
@@ -160,19 +191,24 @@ pub(crate) fn hmac<F: Family>(
     inner.zeroize();
     *out = *opad;
     pad::<F, _, true>(&compress, out, &mut block, n, (F::BLOCK + n) as u64);
+    block.zeroize();
 }
 
-/// Writes the first `out.len() / BYTES` words of `state` big-endian.
+/// Writes the first `out.len() / BYTES` words of `state` big-endian. A partial word would be
+/// dropped: every digest length is a whole number of words (asserted at compile time per
+/// hasher in `lib.rs`).
 #[inline(always)]
 pub(crate) fn store<W: Word>(state: &[W; 8], out: &mut [u8]) {
+    debug_assert!(out.len().is_multiple_of(W::BYTES) && out.len() <= 8 * W::BYTES);
     for (c, w) in out.chunks_exact_mut(W::BYTES).zip(state.iter()) {
         w.store_be(c);
     }
 }
 
 /// Incremental state: chaining value, partial block, byte count, and the backend.
+/// `SECRET`: the input is key-derived (HMAC), so blocks go through [`Family::compress_secret`].
 #[derive(Clone)]
-pub struct Engine<F: Family> {
+pub struct Engine<F: Family, const SECRET: bool = false> {
     pub(crate) state: [F::Word; 8],
     buf: F::Block,
     used: usize,
@@ -180,7 +216,17 @@ pub struct Engine<F: Family> {
     pub(crate) backend: F,
 }
 
-impl<F: Family> Engine<F> {
+impl<F: Family, const SECRET: bool> Engine<F, SECRET> {
+    /// The block function for this engine's input (wiping when `SECRET`).
+    #[inline(always)]
+    fn compress(be: F, state: &mut [F::Word; 8], blocks: &[u8]) {
+        if SECRET {
+            be.compress_secret(state, blocks);
+        } else {
+            be.compress(state, blocks);
+        }
+    }
+
     /// An engine at `state` after `total` bytes (a multiple of the block length).
     #[inline(always)]
     pub(crate) fn with_state(backend: F, state: [F::Word; 8], total: u64) -> Self {
@@ -206,12 +252,12 @@ impl<F: Family> Engine<F> {
             if self.used < F::BLOCK {
                 return;
             }
-            self.backend.compress(&mut self.state, self.buf.as_ref());
+            Self::compress(self.backend, &mut self.state, self.buf.as_ref());
             self.used = 0;
         }
         let full = data.len() - data.len() % F::BLOCK;
         if full > 0 {
-            self.backend.compress(&mut self.state, &data[..full]);
+            Self::compress(self.backend, &mut self.state, &data[..full]);
         }
         let rest = &data[full..];
         self.buf.as_mut()[..rest.len()].copy_from_slice(rest);
@@ -224,7 +270,7 @@ impl<F: Family> Engine<F> {
     pub(crate) fn finish_in_place(&mut self) {
         let be = self.backend;
         pad::<F, _, false>(
-            |s, b| be.compress(s, b),
+            |s, b| Self::compress(be, s, b),
             &mut self.state,
             &mut self.buf,
             self.used,
@@ -246,15 +292,24 @@ impl<F: Family> Engine<F> {
 /// the backend's block function so the whole operation is compiled for the ISA.
 #[allow(unused_macros)]
 macro_rules! islands {
-    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident) => {
+    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, $secret:ident) => {
         #[target_feature(enable = $feat)]
         fn oneshot_island(state: &mut [$word; 8], data: &[u8], prefix: u64) {
             crate::engine::oneshot::<$fam, _>(|s, b| $compress(s, b), state, data, prefix)
         }
-        crate::engine::islands!($fam, $word, $token, $feat, $compress, custom_oneshot);
+        crate::engine::islands!(
+            $fam,
+            $word,
+            $token,
+            $feat,
+            $compress,
+            $secret,
+            custom_oneshot
+        );
     };
     // The backend defines its own `oneshot_island` (keeping the state in registers).
-    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, custom_oneshot) => {
+    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, $secret:ident,
+     custom_oneshot) => {
         #[target_feature(enable = $feat)]
         fn hmac_island(
             ipad: &[$word; 8],
@@ -263,15 +318,38 @@ macro_rules! islands {
             words: usize,
             out: &mut [$word; 8],
         ) {
-            crate::engine::hmac::<$fam>(|s, b| $compress(s, b), ipad, opad, msg, words, out)
+            crate::engine::hmac::<$fam>(|s, b| $secret(s, b), ipad, opad, msg, words, out)
         }
-        crate::engine::islands!($fam, $word, $token, $feat, $compress, custom_oneshot_hmac);
+        crate::engine::islands!(
+            $fam,
+            $word,
+            $token,
+            $feat,
+            $compress,
+            $secret,
+            custom_oneshot_hmac
+        );
     };
     // The backend defines its own `oneshot_island` and `hmac_island`.
-    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, custom_oneshot_hmac) => {
+    // `$secret` is the wiping block function (the same as `$compress` for a backend whose
+    // message schedule stays in registers).
+    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, $secret:ident,
+     custom_oneshot_hmac) => {
         #[target_feature(enable = $feat)]
         fn compress_island(state: &mut [$word; 8], blocks: &[u8]) {
             $compress(state, blocks)
+        }
+
+        #[target_feature(enable = $feat)]
+        fn compress_secret_island(state: &mut [$word; 8], blocks: &[u8]) {
+            $secret(state, blocks)
+        }
+
+        /// Compresses whole blocks of key-derived input, wiping the schedule.
+        #[inline(always)]
+        pub(crate) fn compress_secret(_t: $token, state: &mut [$word; 8], blocks: &[u8]) {
+            // SAFETY: the token proves the CPU has every feature the island is compiled for.
+            unsafe { compress_secret_island(state, blocks) }
         }
 
         /// Compresses whole blocks.

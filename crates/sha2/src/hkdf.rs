@@ -21,6 +21,21 @@ use crate::{Error, Hmac, HmacKey, Sha2};
 
 /// A pseudorandom key (the output of HKDF-Extract), kept as precomputed HMAC key states.
 /// Wiped on drop.
+///
+/// # Examples
+///
+/// ```
+/// use tessera_sha2::{hkdf, Sha256};
+///
+/// let prk = hkdf::extract::<Sha256>(b"salt", b"input keying material");
+/// // The same PRK from its bytes (e.g. a PRK another party derived).
+/// let again = hkdf::Prk::<Sha256>::from_bytes(prk.as_bytes())?;
+/// let (mut a, mut b) = ([0u8; 40], [0u8; 40]);
+/// prk.expand(&[b"info"], &mut a)?;
+/// again.expand(&[b"in", b"fo"], &mut b)?; // `info` in pieces: the same bytes
+/// assert_eq!(a, b);
+/// # Ok::<(), tessera_sha2::Error>(())
+/// ```
 pub struct Prk<H: Sha2> {
     key: HmacKey<H>,
     bytes: H::Digest,
@@ -97,25 +112,89 @@ fn expand_with_key<H: Sha2>(key: &HmacKey<H>, info: &[&[u8]], out: &mut [u8]) ->
 
 /// HKDF-Extract (RFC 5869 section 2.2): `PRK = HMAC(salt, ikm)`. An empty salt is the
 /// RFC's default of `HashLen` zero bytes (the same HMAC key).
+///
+/// # Examples
+///
+/// RFC 5869 test case 1:
+///
+/// ```
+/// use tessera_sha2::{hkdf, Sha256};
+///
+/// let salt: Vec<u8> = (0u8..=0x0c).collect();
+/// let prk = hkdf::extract::<Sha256>(&salt, &[0x0b; 22]);
+/// assert_eq!(prk.as_bytes()[..4], [0x07, 0x77, 0x09, 0x36]);
+/// // An empty salt is HashLen zero bytes.
+/// let a = hkdf::extract::<Sha256>(&[], b"ikm");
+/// let b = hkdf::extract::<Sha256>(&[0; 32], b"ikm");
+/// assert_eq!(a.as_bytes(), b.as_bytes());
+/// ```
 pub fn extract<H: Sha2>(salt: &[u8], ikm: &[u8]) -> Prk<H> {
     extract_parts(salt, &[ikm])
 }
 
 /// HKDF-Extract with `ikm` the concatenation of the given slices (HPKE's `LabeledExtract`).
+///
+/// # Examples
+///
+/// ```
+/// use tessera_sha2::{hkdf, Sha384};
+///
+/// let whole = hkdf::extract::<Sha384>(b"salt", b"HPKE-v1 label ikm");
+/// let parts = hkdf::extract_parts::<Sha384>(b"salt", &[b"HPKE-v1", b" label", b" ikm"]);
+/// assert_eq!(whole.as_bytes(), parts.as_bytes());
+/// ```
 pub fn extract_parts<H: Sha2>(salt: &[u8], ikm: &[&[u8]]) -> Prk<H> {
-    let mut m = Hmac::<H>::new(salt);
+    extract_on(HmacKey::new(salt), ikm)
+}
+
+/// [`extract_parts`] on a pinned backend (the returned PRK expands on it too), for tests and
+/// benches; an error when the backend does not implement `H`.
+#[doc(hidden)]
+pub fn extract_parts_with_backend<H: Sha2>(
+    backend: crate::Backend,
+    salt: &[u8],
+    ikm: &[&[u8]],
+) -> Result<Prk<H>, Error> {
+    Ok(extract_on(HmacKey::new_with_backend(backend, salt)?, ikm))
+}
+
+fn extract_on<H: Sha2>(salt: HmacKey<H>, ikm: &[&[u8]]) -> Prk<H> {
+    let mut m = salt.hasher();
     for part in ikm {
         m.update(part);
     }
     let bytes = m.finalize();
+    let backend = salt.backend();
     Prk {
-        key: HmacKey::new(bytes.as_ref()),
+        // The salt key's backend implements `H`, so this cannot fail.
+        key: HmacKey::new_with_backend(backend, bytes.as_ref())
+            .unwrap_or_else(|_| HmacKey::new(bytes.as_ref())),
         bytes,
     }
 }
 
 /// HKDF-Expand from PRK bytes (at least `HashLen` long, RFC 5869 section 2.3). Errors leave
 /// `out` untouched.
+///
+/// # Examples
+///
+/// RFC 5869 test case 1 from its PRK:
+///
+/// ```
+/// use tessera_sha2::{hkdf, Error, Sha256};
+///
+/// let prk = [
+///     0x07, 0x77, 0x09, 0x36, 0x2c, 0x2e, 0x32, 0xdf, 0x0d, 0xdc, 0x3f, 0x0d, 0xc4, 0x7b,
+///     0xba, 0x63, 0x90, 0xb6, 0xc7, 0x3b, 0xb5, 0x0f, 0x9c, 0x31, 0x22, 0xec, 0x84, 0x4a,
+///     0xd7, 0xc2, 0xb3, 0xe5,
+/// ];
+/// let info: Vec<u8> = (0xf0u8..=0xf9).collect();
+/// let mut okm = [0u8; 42];
+/// hkdf::expand::<Sha256>(&prk, &[&info], &mut okm)?;
+/// assert_eq!(okm[..4], [0x3c, 0xb2, 0x5f, 0x25]);
+/// assert_eq!(hkdf::expand::<Sha256>(&prk[..31], &[], &mut okm), Err(Error::InvalidPrkLength));
+/// # Ok::<(), Error>(())
+/// ```
 pub fn expand<H: Sha2>(prk: &[u8], info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
     if prk.len() < H::OUTPUT_LEN {
         return Err(Error::InvalidPrkLength);
@@ -124,6 +203,25 @@ pub fn expand<H: Sha2>(prk: &[u8], info: &[&[u8]], out: &mut [u8]) -> Result<(),
 }
 
 /// Extract then expand. Errors leave `out` untouched.
+///
+/// # Examples
+///
+/// RFC 5869 test case 1:
+///
+/// ```
+/// use tessera_sha2::{hkdf, Error, Sha256};
+///
+/// let salt: Vec<u8> = (0u8..=0x0c).collect();
+/// let info: Vec<u8> = (0xf0u8..=0xf9).collect();
+/// let mut okm = [0u8; 42];
+/// hkdf::hkdf::<Sha256>(&salt, &[0x0b; 22], &[&info], &mut okm)?;
+/// assert_eq!(okm[..4], [0x3c, 0xb2, 0x5f, 0x25]);
+/// assert_eq!(okm[40..], [0x58, 0x65]);
+///
+/// let mut too_long = [0u8; 255 * 32 + 1];
+/// assert_eq!(hkdf::hkdf::<Sha256>(&salt, b"ikm", &[], &mut too_long), Err(Error::OutputTooLong));
+/// # Ok::<(), Error>(())
+/// ```
 pub fn hkdf<H: Sha2>(salt: &[u8], ikm: &[u8], info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
     if out.len() > 255 * H::OUTPUT_LEN {
         return Err(Error::OutputTooLong);

@@ -8,7 +8,7 @@ use zeroize::Zeroize;
 
 use crate::engine::{self, Engine, Family};
 use crate::sealed::Variant;
-use crate::{Backend, Error, Sha2, Sha224, Sha256, Sha384, Sha512};
+use crate::{Backend, Error, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 
 type State<H> = [<<H as Variant>::F as Family>::Word; 8];
 
@@ -61,7 +61,8 @@ impl<H: Sha2> HmacKey<H> {
         Self::with(H::detect(), key)
     }
 
-    /// The same on `backend`; an error when it does not implement `H`.
+    /// The same on `backend`; an error when it does not implement `H`. For tests and benches.
+    #[doc(hidden)]
     pub fn new_with_backend(backend: Backend, key: &[u8]) -> Result<Self, Error> {
         Ok(Self::with(H::F::try_from_backend(backend)?, key))
     }
@@ -70,7 +71,7 @@ impl<H: Sha2> HmacKey<H> {
         let mut k = <H::F as Family>::ZERO;
         if key.len() > H::BLOCK_LEN {
             // Through an engine (not the one-shot path) so the buffered key tail is wiped too.
-            let mut e = Engine::with_state(backend, H::IV, 0);
+            let mut e: Engine<H::F, true> = Engine::with_state(backend, H::IV, 0);
             e.update(key);
             e.finish_in_place();
             engine::store(&e.state, &mut k.as_mut()[..H::OUTPUT_LEN]);
@@ -84,11 +85,11 @@ impl<H: Sha2> HmacKey<H> {
         for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
             *p = x ^ 0x36;
         }
-        backend.compress(&mut ipad, pad.as_ref());
+        backend.compress_secret(&mut ipad, pad.as_ref());
         for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
             *p = x ^ 0x5c;
         }
-        backend.compress(&mut opad, pad.as_ref());
+        backend.compress_secret(&mut opad, pad.as_ref());
         k.zeroize();
         pad.zeroize();
         Self {
@@ -98,12 +99,16 @@ impl<H: Sha2> HmacKey<H> {
         }
     }
 
-    /// The backend this key runs on.
+    /// The backend this key runs on (for tests and benches).
+    #[doc(hidden)]
     pub fn backend(&self) -> Backend {
         self.backend.into_backend()
     }
 
     /// HMAC of `msg` under this key, in one pass.
+    ///
+    /// To check a received tag use [`HmacKey::verify`]: `==` on the returned array is not
+    /// constant time.
     #[inline]
     pub fn sign(&self, msg: &[u8]) -> H::Digest {
         let mut st = H::IV;
@@ -122,11 +127,34 @@ impl<H: Sha2> HmacKey<H> {
         r
     }
 
-    /// Checks a tag truncated to its leftmost `tag.len()` bytes, in constant time. Tags
-    /// shorter than 16 bytes (14 for SHA-224: half its digest) are rejected.
-    pub fn verify_truncated(&self, msg: &[u8], tag: &[u8]) -> Result<(), Error> {
+    /// Checks a tag truncated to its leftmost `expected_len` bytes, in constant time.
+    ///
+    /// The caller states the truncation its protocol uses: a tag whose length is not exactly
+    /// `expected_len` is rejected, so an attacker cannot pick a shorter (easier to forge)
+    /// truncation. `expected_len` must be in [`min_truncated_len`]`(H::OUTPUT_LEN)..=H::OUTPUT_LEN`
+    /// (16 bytes, or 14 for SHA-224); any other value is an error ([`Error::InvalidTag`]).
+    /// RFC 2104 section 5 recommends keeping at least half the hash output (and never fewer
+    /// than 80 bits).
+    ///
+    /// ```
+    /// use tessera_sha2::{HmacKey, Sha256};
+    ///
+    /// let key = HmacKey::<Sha256>::new(b"key");
+    /// let tag = key.sign(b"msg");
+    /// assert!(key.verify_truncated(b"msg", &tag[..16], 16).is_ok());
+    /// // A shorter tag than the protocol's truncation is refused.
+    /// assert!(key.verify_truncated(b"msg", &tag[..16], 20).is_err());
+    /// // So is a truncation below the minimum.
+    /// assert!(key.verify_truncated(b"msg", &tag[..8], 8).is_err());
+    /// ```
+    pub fn verify_truncated(
+        &self,
+        msg: &[u8],
+        tag: &[u8],
+        expected_len: usize,
+    ) -> Result<(), Error> {
         let mut d = self.sign(msg);
-        let r = check(d.as_ref(), tag, min_truncated(H::OUTPUT_LEN));
+        let r = check_truncated(d.as_ref(), tag, expected_len);
         d.zeroize();
         r
     }
@@ -138,11 +166,30 @@ impl<H: Sha2> HmacKey<H> {
     }
 }
 
-/// Shortest truncated tag accepted: 16 bytes (128 bits, the truncation RFC 4231 test case 5
-/// uses for every hash), or half the digest when that is shorter (SHA-224: 14 bytes, RFC 2104
-/// section 5); always above RFC 2104's 80-bit floor.
-fn min_truncated(n: usize) -> usize {
-    (n / 2).min(16)
+/// Shortest truncation [`HmacKey::verify_truncated`] accepts for a digest of `output_len`
+/// bytes: 16 bytes (128 bits, the truncation RFC 4231 test case 5 uses for every hash), or half
+/// the digest when that is shorter (SHA-224: 14 bytes, which Wycheproof's truncated
+/// HMAC-SHA-224 cases use). RFC 2104 section 5 recommends at least half the output and never
+/// fewer than 80 bits; both bounds hold for every SHA-2 digest length except SHA-384/512, where
+/// 16 bytes is below half (still the RFC 4231 truncation).
+pub const fn min_truncated_len(output_len: usize) -> usize {
+    if output_len / 2 < 16 {
+        output_len / 2
+    } else {
+        16
+    }
+}
+
+/// [`check`] for a caller-stated truncation: `tag.len()` must equal `expected_len`, which must
+/// be in `min_truncated_len(full.len())..=full.len()`.
+fn check_truncated(full: &[u8], tag: &[u8], expected_len: usize) -> Result<(), Error> {
+    if expected_len < min_truncated_len(full.len())
+        || expected_len > full.len()
+        || tag.len() != expected_len
+    {
+        return Err(Error::InvalidTag);
+    }
+    check(full, tag, expected_len)
 }
 
 /// Constant-time comparison of `tag` with the leading bytes of `full`; the tag length (public)
@@ -170,7 +217,7 @@ fn check(full: &[u8], tag: &[u8], min: usize) -> Result<(), Error> {
 /// assert!(m.verify(&tag).is_ok());
 /// ```
 pub struct Hmac<H: Sha2> {
-    inner: Engine<H::F>,
+    inner: Engine<H::F, true>,
     key: HmacKey<H>,
 }
 
@@ -218,7 +265,8 @@ impl<H: Sha2> Hmac<H> {
         self
     }
 
-    /// The tag of everything absorbed so far (the MAC is left unchanged).
+    /// The tag of everything absorbed so far (the MAC is left unchanged). To check a
+    /// received tag use [`Hmac::verify`]: `==` is not constant time.
     pub fn finalize(&self) -> H::Digest {
         let mut inner = self.inner.clone();
         let out = self.finish(&mut inner);
@@ -226,11 +274,12 @@ impl<H: Sha2> Hmac<H> {
         out
     }
 
-    fn finish(&self, inner: &mut Engine<H::F>) -> H::Digest {
+    fn finish(&self, inner: &mut Engine<H::F, true>) -> H::Digest {
         inner.finish_in_place();
         let mut d = H::ZERO_DIGEST;
         engine::store(&inner.state, d.as_mut());
-        let mut outer = Engine::with_state(self.key.backend, self.key.opad, H::BLOCK_LEN as u64);
+        let mut outer: Engine<H::F, true> =
+            Engine::with_state(self.key.backend, self.key.opad, H::BLOCK_LEN as u64);
         outer.update(d.as_ref());
         outer.finish_in_place();
         engine::store(&outer.state, d.as_mut());
@@ -263,10 +312,11 @@ impl<H: Sha2> Hmac<H> {
         r
     }
 
-    /// Checks a truncated tag (see [`HmacKey::verify_truncated`]) in constant time.
-    pub fn verify_truncated(&self, tag: &[u8]) -> Result<(), Error> {
+    /// Checks a tag truncated to `expected_len` bytes in constant time; `tag.len()` must equal
+    /// `expected_len` (see [`HmacKey::verify_truncated`] for the accepted range).
+    pub fn verify_truncated(&self, tag: &[u8], expected_len: usize) -> Result<(), Error> {
         let mut d = self.finalize();
-        let r = check(d.as_ref(), tag, min_truncated(H::OUTPUT_LEN));
+        let r = check_truncated(d.as_ref(), tag, expected_len);
         d.zeroize();
         r
     }
@@ -286,7 +336,7 @@ impl<H: Sha2> std::io::Write for Hmac<H> {
 
 macro_rules! oneshot {
     ($func:ident, $h:ident, $n:literal, $title:literal) => {
-        #[doc = concat!("One-shot ", $title, " of `msg` under `key`.")]
+        #[doc = concat!("One-shot ", $title, " of `msg` under `key` (compare tags with [`HmacKey::verify`], not `==`).")]
         #[inline]
         pub fn $func(key: &[u8], msg: &[u8]) -> [u8; $n] {
             HmacKey::<$h>::new(key).sign(msg)
@@ -297,3 +347,4 @@ oneshot!(hmac_sha224, Sha224, 28, "HMAC-SHA-224");
 oneshot!(hmac_sha256, Sha256, 32, "HMAC-SHA-256");
 oneshot!(hmac_sha384, Sha384, 48, "HMAC-SHA-384");
 oneshot!(hmac_sha512, Sha512, 64, "HMAC-SHA-512");
+oneshot!(hmac_sha512_256, Sha512_256, 32, "HMAC-SHA-512/256");

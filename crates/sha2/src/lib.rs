@@ -11,13 +11,31 @@ mod engine;
 pub mod hkdf;
 mod hmac;
 
+/// Backend handles for tests and benches (not a stable API).
+#[doc(hidden)]
 pub use backend::Backend;
-pub use hmac::{Hmac, HmacKey, hmac_sha224, hmac_sha256, hmac_sha384, hmac_sha512};
+pub use hmac::{
+    Hmac, HmacKey, hmac_sha224, hmac_sha256, hmac_sha384, hmac_sha512, hmac_sha512_256,
+    min_truncated_len,
+};
 
 use backend::{B256, B512};
 use engine::{Engine, Family};
 
 /// Errors of this crate.
+///
+/// # Examples
+///
+/// ```
+/// use tessera_sha2::{hkdf, Error, HmacKey, Sha256};
+///
+/// let key = HmacKey::<Sha256>::new(b"key");
+/// assert_eq!(key.verify(b"msg", &[0u8; 32]), Err(Error::InvalidTag));
+/// let mut too_long = [0u8; 255 * 32 + 1];
+/// assert_eq!(hkdf::expand::<Sha256>(&[0u8; 32], &[], &mut too_long), Err(Error::OutputTooLong));
+/// assert_eq!(hkdf::Prk::<Sha256>::from_bytes(&[0u8; 31]).unwrap_err(), Error::InvalidPrkLength);
+/// assert_eq!(Error::InvalidTag.to_string(), "HMAC tag mismatch");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
     /// An HMAC tag did not verify (wrong value, or a length the check does not accept).
@@ -68,6 +86,10 @@ pub trait Sha2: sealed::Variant {
     /// Block length in bytes (64 or 128).
     const BLOCK_LEN: usize;
     /// The digest, `[u8; OUTPUT_LEN]`.
+    ///
+    /// **`==` on digests and tags is not constant time.** To check an HMAC tag use
+    /// [`HmacKey::verify`] / [`Hmac::verify`] (or `verify_truncated`), which compare with
+    /// `subtle`; never compare a received tag with `==`.
     type Digest: Copy
         + AsRef<[u8]>
         + AsMut<[u8]>
@@ -104,7 +126,11 @@ macro_rules! impl_write {
 }
 
 macro_rules! hasher {
-    ($(#[$doc:meta])* $name:ident, $func:ident, $fam:ident, $iv:path, $n:literal, $title:literal) => {
+    ($(#[$doc:meta])* $name:ident, $func:ident, $fam:ident, $iv:path, $n:literal, $title:literal,
+     $abc:literal) => {
+        // `engine::store` writes whole words only: the digest must be a whole number of words.
+        const _: () = assert!($n % core::mem::size_of::<<$fam as Family>::Word>() == 0);
+
         $(#[$doc])*
         #[derive(Clone)]
         pub struct $name(Engine<$fam>);
@@ -135,13 +161,15 @@ macro_rules! hasher {
                 Self(Engine::with_state($fam::detect(), $iv, 0))
             }
 
-            /// A fresh hasher on `backend` (see [`Backend::all_available`]); an error when the
-            /// backend does not implement this function.
+            /// A fresh hasher on `backend` (see `Backend::all_available`); an error when the
+            /// backend does not implement this function. For tests and benches.
+            #[doc(hidden)]
             pub fn new_with_backend(backend: Backend) -> Result<Self, Error> {
                 Ok(Self(Engine::with_state($fam::try_from(backend)?, $iv, 0)))
             }
 
-            #[doc = concat!("One-shot ", $title, " on `backend` (the path [`", stringify!($func), "`] takes).")]
+            #[doc = concat!("One-shot ", $title, " on `backend` (the path [`", stringify!($func), "`] takes). For tests and benches.")]
+            #[doc(hidden)]
             pub fn digest_with_backend(backend: Backend, data: &[u8]) -> Result<[u8; $n], Error> {
                 let mut st = $iv;
                 $fam::try_from(backend)?.oneshot(&mut st, data, 0);
@@ -150,7 +178,8 @@ macro_rules! hasher {
                 Ok(out)
             }
 
-            /// The backend this hasher runs on.
+            /// The backend this hasher runs on (for tests and benches).
+            #[doc(hidden)]
             pub fn backend(&self) -> Backend {
                 self.0.backend.into()
             }
@@ -163,12 +192,14 @@ macro_rules! hasher {
             }
 
             /// The digest of everything absorbed so far (the hasher is left unchanged).
+            /// `==` on the result is not constant time (see [`Sha2::Digest`]).
             #[inline]
             pub fn finalize(&self) -> [u8; $n] {
                 let mut e = self.0.clone();
                 e.finish_in_place();
                 let mut out = [0u8; $n];
                 engine::store(&e.state, &mut out);
+                e.wipe();
                 out
             }
 
@@ -189,6 +220,19 @@ macro_rules! hasher {
         }
 
         #[doc = concat!("One-shot ", $title, " (FIPS 180-4).")]
+        ///
+        /// `==` on digests is not constant time (see [`Sha2::Digest`]).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        #[doc = concat!("use tessera_sha2::{", stringify!($func), ", ", stringify!($name), "};")]
+        ///
+        #[doc = concat!("let d = ", stringify!($func), "(b\"abc\");")]
+        #[doc = concat!("assert_eq!(d.len(), ", stringify!($n), ");")]
+        #[doc = concat!("assert_eq!(d[..4], ", $abc, "); // FIPS 180-4 example")]
+        #[doc = concat!("assert_eq!(d, ", stringify!($name), "::new().update(b\"ab\").update(b\"c\").finalize());")]
+        /// ```
         #[inline]
         pub fn $func(data: &[u8]) -> [u8; $n] {
             let mut st = $iv;
@@ -226,9 +270,24 @@ macro_rules! hasher {
 hasher!(
     /// SHA-224 (FIPS 180-4 section 6.3): SHA-256 with its own initial value, truncated to 28
     /// bytes.
-    Sha224, sha224, B256, consts::IV224, 28, "SHA-224");
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tessera_sha2::{sha224, Sha224};
+    ///
+    /// let mut h = Sha224::new();
+    /// h.update(b"ab").update(b"c");
+    /// let d = h.finalize();
+    /// assert_eq!(d.len(), 28);
+    /// assert_eq!(d, sha224(b"abc"));
+    /// assert_eq!(d[..4], [0x23, 0x09, 0x7d, 0x22]);
+    /// ```
+    Sha224, sha224, B256, consts::IV224, 28, "SHA-224", "[0x23, 0x09, 0x7d, 0x22]");
 hasher!(
     /// SHA-256 (FIPS 180-4 section 6.2).
+    ///
+    /// # Examples
     ///
     /// ```
     /// use tessera_sha2::{sha256, Sha256};
@@ -238,13 +297,28 @@ hasher!(
     /// assert_eq!(h.finalize(), sha256(b"abc"));
     /// assert_eq!(sha256(b"abc")[..4], [0xba, 0x78, 0x16, 0xbf]);
     /// ```
-    Sha256, sha256, B256, consts::IV256, 32, "SHA-256");
+    Sha256, sha256, B256, consts::IV256, 32, "SHA-256", "[0xba, 0x78, 0x16, 0xbf]");
 hasher!(
     /// SHA-384 (FIPS 180-4 section 6.5): SHA-512 with its own initial value, truncated to 48
     /// bytes.
-    Sha384, sha384, B512, consts::IV384, 48, "SHA-384");
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tessera_sha2::{sha384, Sha384};
+    ///
+    /// let mut h = Sha384::new();
+    /// h.update(b"a").update(b"bc");
+    /// let d = h.finalize_reset();
+    /// assert_eq!(d, sha384(b"abc"));
+    /// assert_eq!(d[..4], [0xcb, 0x00, 0x75, 0x3f]);
+    /// assert_eq!(h.finalize(), sha384(b"")); // reset to the empty message
+    /// ```
+    Sha384, sha384, B512, consts::IV384, 48, "SHA-384", "[0xcb, 0x00, 0x75, 0x3f]");
 hasher!(
     /// SHA-512 (FIPS 180-4 section 6.4).
+    ///
+    /// # Examples
     ///
     /// ```
     /// use tessera_sha2::{sha512, Sha512};
@@ -253,11 +327,21 @@ hasher!(
     /// assert_eq!(d, sha512(b"abc"));
     /// assert_eq!(d[..4], [0xdd, 0xaf, 0x35, 0xa1]);
     /// ```
-    Sha512, sha512, B512, consts::IV512, 64, "SHA-512");
+    Sha512, sha512, B512, consts::IV512, 64, "SHA-512", "[0xdd, 0xaf, 0x35, 0xa1]");
 hasher!(
     /// SHA-512/256 (FIPS 180-4 section 6.7): SHA-512 with its own initial value, truncated to
     /// 32 bytes.
-    Sha512_256, sha512_256, B512, consts::IV512_256, 32, "SHA-512/256");
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tessera_sha2::{sha512_256, Sha512_256};
+    ///
+    /// let d = Sha512_256::new().update(b"abc").finalize();
+    /// assert_eq!(d, sha512_256(b"abc"));
+    /// assert_eq!(d[..4], [0x53, 0x04, 0x8e, 0x26]);
+    /// ```
+    Sha512_256, sha512_256, B512, consts::IV512_256, 32, "SHA-512/256", "[0x53, 0x04, 0x8e, 0x26]");
 
 /// Small checks that Miri runs on the portable path (the vector sets are in `tests/`).
 #[cfg(test)]
@@ -302,7 +386,9 @@ mod tests {
     #[test]
     fn padding_edges_incremental() {
         let m = [0x61u8; 130];
-        for n in [0usize, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129] {
+        for n in [
+            0usize, 55, 56, 63, 64, 65, 111, 112, 119, 120, 127, 128, 129,
+        ] {
             let mut a = Sha256::new();
             let mut b = Sha512::new();
             for byte in &m[..n] {

@@ -1,11 +1,12 @@
 //! Random inputs against RustCrypto `sha2` and `ring` (digest, HMAC, HKDF), with lengths
 //! around the block boundaries.
-// ring is a dev-dependency only where it builds (see Cargo.toml).
-#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+//!
+//! ring is a dev-dependency only where it builds (x86_64 and aarch64, see Cargo.toml): only
+//! the ring comparisons are gated, so the RustCrypto `sha2` ones run on every target.
 
 use proptest::prelude::*;
 use sha2::Digest;
-use tessera_sha2::{Backend, HmacKey, Sha224, Sha256, Sha384, Sha512, Sha512_256, hkdf};
+use tessera_sha2::{Backend, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 
 /// 55, 56, 63, 64, 111, 112, 119, 120, 127, 128 and their multiples up to 8x, plus +-1.
 fn boundary_lengths() -> Vec<usize> {
@@ -35,6 +36,7 @@ fn data(len: usize, seed: u64) -> Vec<u8> {
         .collect()
 }
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn ring_digest(alg: &'static ring::digest::Algorithm, m: &[u8]) -> Vec<u8> {
     ring::digest::digest(alg, m).as_ref().to_vec()
 }
@@ -50,6 +52,7 @@ fn check_all(m: &[u8]) {
                 m.len(),
                 be.name()
             );
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             assert_eq!(a.to_vec(), ring_digest(&ring::digest::SHA256, m));
             let b = Sha224::digest_with_backend(be, m).unwrap();
             assert_eq!(
@@ -69,9 +72,11 @@ fn check_all(m: &[u8]) {
                 m.len(),
                 be.name()
             );
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             assert_eq!(a.to_vec(), ring_digest(&ring::digest::SHA512, m));
             let b = Sha384::digest_with_backend(be, m).unwrap();
             assert_eq!(b[..], sha2::Sha384::digest(m)[..]);
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             assert_eq!(b.to_vec(), ring_digest(&ring::digest::SHA384, m));
             let c = Sha512_256::digest_with_backend(be, m).unwrap();
             assert_eq!(c[..], sha2::Sha512_256::digest(m)[..]);
@@ -88,70 +93,6 @@ fn block_boundary_lengths_against_sha2_and_ring() {
     eprintln!("boundary lengths checked: {}", lens.len());
 }
 
-fn ring_hmac(alg: ring::hmac::Algorithm, key: &[u8], m: &[u8]) -> Vec<u8> {
-    ring::hmac::sign(&ring::hmac::Key::new(alg, key), m)
-        .as_ref()
-        .to_vec()
-}
-
-#[test]
-fn hmac_boundary_lengths_against_ring() {
-    let lens = boundary_lengths();
-    let mut n = 0;
-    for be in Backend::all_available() {
-        for (i, &len) in lens.iter().enumerate() {
-            let m = data(len, 1000 + i as u64);
-            // Keys shorter than, equal to and longer than each block.
-            for klen in [0usize, 32, 64, 65, 128, 129] {
-                let key = data(klen, 77 + klen as u64);
-                if let Ok(k) = HmacKey::<Sha256>::new_with_backend(be, &key) {
-                    assert_eq!(
-                        k.sign(&m).to_vec(),
-                        ring_hmac(ring::hmac::HMAC_SHA256, &key, &m)
-                    );
-                    n += 1;
-                }
-                if let Ok(k) = HmacKey::<Sha384>::new_with_backend(be, &key) {
-                    assert_eq!(
-                        k.sign(&m).to_vec(),
-                        ring_hmac(ring::hmac::HMAC_SHA384, &key, &m)
-                    );
-                    n += 1;
-                }
-                if let Ok(k) = HmacKey::<Sha512>::new_with_backend(be, &key) {
-                    assert_eq!(
-                        k.sign(&m).to_vec(),
-                        ring_hmac(ring::hmac::HMAC_SHA512, &key, &m)
-                    );
-                    n += 1;
-                }
-            }
-        }
-    }
-    eprintln!("HMAC differential cases: {n}");
-}
-
-/// ring's HKDF output length type.
-struct Len(usize);
-impl ring::hkdf::KeyType for Len {
-    fn len(&self) -> usize {
-        self.0
-    }
-}
-
-fn ring_hkdf(
-    alg: ring::hkdf::Algorithm,
-    salt: &[u8],
-    ikm: &[u8],
-    info: &[&[u8]],
-    l: usize,
-) -> Vec<u8> {
-    let prk = ring::hkdf::Salt::new(alg, salt).extract(ikm);
-    let mut out = vec![0u8; l];
-    prk.expand(info, Len(l)).unwrap().fill(&mut out).unwrap();
-    out
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -159,21 +100,96 @@ proptest! {
     fn random_digests(len in 0usize..2048, seed in any::<u64>()) {
         check_all(&data(len, seed));
     }
+}
+
+/// The comparisons with ring (HMAC, HKDF), where ring builds.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod with_ring {
+    use super::*;
+    use tessera_sha2::{HmacKey, hkdf};
+
+    fn ring_hmac(alg: ring::hmac::Algorithm, key: &[u8], m: &[u8]) -> Vec<u8> {
+        ring::hmac::sign(&ring::hmac::Key::new(alg, key), m)
+            .as_ref()
+            .to_vec()
+    }
 
     #[test]
-    fn random_hkdf(
-        salt in proptest::collection::vec(any::<u8>(), 0..150),
-        ikm in proptest::collection::vec(any::<u8>(), 0..150),
-        info in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..4),
-        l in 0usize..600,
-    ) {
-        let parts: Vec<&[u8]> = info.iter().map(|v| &v[..]).collect();
+    fn hmac_boundary_lengths_against_ring() {
+        let lens = boundary_lengths();
+        let mut n = 0;
+        for be in Backend::all_available() {
+            for (i, &len) in lens.iter().enumerate() {
+                let m = data(len, 1000 + i as u64);
+                // Keys shorter than, equal to and longer than each block.
+                for klen in [0usize, 32, 64, 65, 128, 129] {
+                    let key = data(klen, 77 + klen as u64);
+                    if let Ok(k) = HmacKey::<Sha256>::new_with_backend(be, &key) {
+                        assert_eq!(
+                            k.sign(&m).to_vec(),
+                            ring_hmac(ring::hmac::HMAC_SHA256, &key, &m)
+                        );
+                        n += 1;
+                    }
+                    if let Ok(k) = HmacKey::<Sha384>::new_with_backend(be, &key) {
+                        assert_eq!(
+                            k.sign(&m).to_vec(),
+                            ring_hmac(ring::hmac::HMAC_SHA384, &key, &m)
+                        );
+                        n += 1;
+                    }
+                    if let Ok(k) = HmacKey::<Sha512>::new_with_backend(be, &key) {
+                        assert_eq!(
+                            k.sign(&m).to_vec(),
+                            ring_hmac(ring::hmac::HMAC_SHA512, &key, &m)
+                        );
+                        n += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("HMAC differential cases: {n}");
+    }
+
+    /// ring's HKDF output length type.
+    struct Len(usize);
+    impl ring::hkdf::KeyType for Len {
+        fn len(&self) -> usize {
+            self.0
+        }
+    }
+
+    fn ring_hkdf(
+        alg: ring::hkdf::Algorithm,
+        salt: &[u8],
+        ikm: &[u8],
+        info: &[&[u8]],
+        l: usize,
+    ) -> Vec<u8> {
+        let prk = ring::hkdf::Salt::new(alg, salt).extract(ikm);
         let mut out = vec![0u8; l];
-        hkdf::hkdf::<Sha256>(&salt, &ikm, &parts, &mut out).unwrap();
-        prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA256, &salt, &ikm, &parts, l));
-        hkdf::hkdf::<Sha384>(&salt, &ikm, &parts, &mut out).unwrap();
-        prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA384, &salt, &ikm, &parts, l));
-        hkdf::hkdf::<Sha512>(&salt, &ikm, &parts, &mut out).unwrap();
-        prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA512, &salt, &ikm, &parts, l));
+        prk.expand(info, Len(l)).unwrap().fill(&mut out).unwrap();
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn random_hkdf(
+            salt in proptest::collection::vec(any::<u8>(), 0..150),
+            ikm in proptest::collection::vec(any::<u8>(), 0..150),
+            info in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..4),
+            l in 0usize..600,
+        ) {
+            let parts: Vec<&[u8]> = info.iter().map(|v| &v[..]).collect();
+            let mut out = vec![0u8; l];
+            hkdf::hkdf::<Sha256>(&salt, &ikm, &parts, &mut out).unwrap();
+            prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA256, &salt, &ikm, &parts, l));
+            hkdf::hkdf::<Sha384>(&salt, &ikm, &parts, &mut out).unwrap();
+            prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA384, &salt, &ikm, &parts, l));
+            hkdf::hkdf::<Sha512>(&salt, &ikm, &parts, &mut out).unwrap();
+            prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA512, &salt, &ikm, &parts, l));
+        }
     }
 }

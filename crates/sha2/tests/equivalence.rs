@@ -2,7 +2,7 @@
 //! one-shot at every split point; `io::Write` through `io::copy`.
 
 use proptest::prelude::*;
-use tessera_sha2::{Backend, HmacKey, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use tessera_sha2::{Backend, Hmac, HmacKey, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 use tessera_testkit::strategies::bytes_near_blocks;
 
 #[test]
@@ -156,4 +156,58 @@ fn io_copy_hashes_a_stream() {
     let mut mac = tessera_sha2::Hmac::<Sha256>::new(b"k");
     std::io::copy(&mut &data[..], &mut mac).unwrap();
     assert_eq!(mac.finalize(), tessera_sha2::hmac_sha256(b"k", &data));
+}
+
+/// HMAC of `msg` under `key` on every backend implementing `H`, against portable: one-shot
+/// `sign`, incremental in two pieces, and `verify`. Returns how many backends ran.
+fn hmac_matches_portable<H: Sha2>(
+    key: &[u8],
+    msg: &[u8],
+    cut: usize,
+) -> Result<usize, TestCaseError> {
+    let want = HmacKey::<H>::new_with_backend(Backend::Portable, key)
+        .unwrap()
+        .sign(msg);
+    let mut ran = 0;
+    for be in Backend::all_available() {
+        let Ok(k) = HmacKey::<H>::new_with_backend(be, key) else {
+            continue;
+        };
+        prop_assert_eq!(k.sign(msg), want, "sign on {}", be.name());
+        let cut = cut.min(msg.len());
+        let mut m = k.hasher();
+        m.update(&msg[..cut]).update(&msg[cut..]);
+        prop_assert_eq!(m.finalize(), want, "incremental on {}", be.name());
+        prop_assert!(
+            k.verify(msg, want.as_ref()).is_ok(),
+            "verify on {}",
+            be.name()
+        );
+        let mut m = Hmac::<H>::new(key);
+        m.update(msg);
+        prop_assert_eq!(m.finalize(), want, "default backend");
+        ran += 1;
+    }
+    Ok(ran)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// All five HMACs, random keys of 0..=300 bytes (below, at and above both block sizes,
+    /// so long keys are hashed first) on every backend.
+    #[test]
+    fn hmac_every_variant_every_backend_matches_portable(
+        key in proptest::collection::vec(any::<u8>(), 0..=300),
+        msg in bytes_near_blocks(64, 3 * 128 + 1),
+        cut in 0usize..400,
+    ) {
+        let n256 = Backend::all_available().filter(|b| b.supports_sha256()).count();
+        let n512 = Backend::all_available().filter(|b| b.supports_sha512()).count();
+        prop_assert_eq!(hmac_matches_portable::<Sha224>(&key, &msg, cut)?, n256);
+        prop_assert_eq!(hmac_matches_portable::<Sha256>(&key, &msg, cut)?, n256);
+        prop_assert_eq!(hmac_matches_portable::<Sha384>(&key, &msg, cut)?, n512);
+        prop_assert_eq!(hmac_matches_portable::<Sha512>(&key, &msg, cut)?, n512);
+        prop_assert_eq!(hmac_matches_portable::<Sha512_256>(&key, &msg, cut)?, n512);
+    }
 }

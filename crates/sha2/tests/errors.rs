@@ -62,10 +62,40 @@ fn hmac_verify_rejects_wrong_lengths_and_values() {
     let mut long = t.to_vec();
     long.push(0);
     assert_eq!(k.verify(b"msg", &long), Err(Error::InvalidTag));
-    assert_eq!(k.verify_truncated(b"msg", &long), Err(Error::InvalidTag));
-    assert_eq!(k.verify_truncated(b"msg", &t[..16]), Ok(()));
-    assert_eq!(k.verify_truncated(b"msg", &t[..15]), Err(Error::InvalidTag));
-    assert_eq!(k.verify_truncated(b"msg", &[]), Err(Error::InvalidTag));
+    assert_eq!(
+        k.verify_truncated(b"msg", &long, 33),
+        Err(Error::InvalidTag)
+    );
+    assert_eq!(
+        k.verify_truncated(b"msg", &long, 32),
+        Err(Error::InvalidTag)
+    );
+    assert_eq!(k.verify_truncated(b"msg", &t, 32), Ok(()));
+    assert_eq!(k.verify_truncated(b"msg", &t[..16], 16), Ok(()));
+    assert_eq!(
+        k.verify_truncated(b"msg", &t[..15], 15),
+        Err(Error::InvalidTag)
+    );
+    assert_eq!(k.verify_truncated(b"msg", &[], 0), Err(Error::InvalidTag));
+    assert_eq!(k.verify_truncated(b"msg", &[], 16), Err(Error::InvalidTag));
+    // The attacker cannot choose the truncation: a correct but shorter prefix is refused.
+    for len in 16..32 {
+        assert_eq!(
+            k.verify_truncated(b"msg", &t[..len], len + 1),
+            Err(Error::InvalidTag),
+            "{len}"
+        );
+        assert_eq!(
+            k.verify_truncated(b"msg", &t[..len + 1], len),
+            Err(Error::InvalidTag),
+            "{len}"
+        );
+    }
+    let mut m = k.hasher();
+    m.update(b"msg");
+    assert_eq!(m.verify_truncated(&t[..20], 20), Ok(()));
+    assert_eq!(m.verify_truncated(&t[..16], 20), Err(Error::InvalidTag));
+    assert_eq!(m.verify_truncated(&t[..15], 15), Err(Error::InvalidTag));
     for i in 0..32 {
         let mut bad = t;
         bad[i] ^= 0x80;
@@ -73,8 +103,18 @@ fn hmac_verify_rejects_wrong_lengths_and_values() {
     }
     let k = HmacKey::<Sha224>::new(b"key");
     let t = k.sign(b"msg");
-    assert_eq!(k.verify_truncated(b"msg", &t[..14]), Ok(()));
-    assert_eq!(k.verify_truncated(b"msg", &t[..13]), Err(Error::InvalidTag));
+    assert_eq!(k.verify_truncated(b"msg", &t[..14], 14), Ok(()));
+    assert_eq!(
+        k.verify_truncated(b"msg", &t[..13], 13),
+        Err(Error::InvalidTag)
+    );
+    assert_eq!(
+        k.verify_truncated(b"msg", &t[..14], 16),
+        Err(Error::InvalidTag)
+    );
+    assert_eq!(tessera_sha2::min_truncated_len(28), 14);
+    assert_eq!(tessera_sha2::min_truncated_len(32), 16);
+    assert_eq!(tessera_sha2::min_truncated_len(64), 16);
 }
 
 #[test]

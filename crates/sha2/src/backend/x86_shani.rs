@@ -72,8 +72,10 @@ fn compress256(state: &mut [u32; 8], blocks: &[u8]) {
 /// big-endian order), so nothing goes through memory between the two hashes.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn hmac_island(ipad: &[u32; 8], opad: &[u32; 8], msg: &[u8], words: usize, out: &mut [u32; 8]) {
+    // SHA-256 (8 words) or SHA-224 (7 words): anything else would be taken for SHA-224.
+    debug_assert!(words == 7 || words == 8, "words = {words}");
     let mut regs = load(ipad);
-    crate::engine::oneshot::<B256, _>(|r, b| compress_regs(r, b), &mut regs, msg, 64);
+    crate::engine::oneshot_secret::<B256, _>(|r, b| compress_regs(r, b), &mut regs, msg, 64);
     let [dcba, hgfe] = to_words(&regs);
     // Outer message: the `words`-word inner digest, 0x80 marker, zeros, and the bit length of
     // one key block plus the digest (FIPS 180-4 5.1.1).
@@ -178,6 +180,8 @@ crate::engine::islands!(
     u32,
     tessera_cpu::X86ShaNi,
     "sha,sse2,ssse3,sse4.1",
+    compress256,
+    // The schedule stays in vector registers: no stack array to wipe.
     compress256,
     custom_oneshot_hmac
 );

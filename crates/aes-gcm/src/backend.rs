@@ -109,12 +109,10 @@ pub(crate) enum Key {
 #[cfg(target_arch = "x86_64")]
 const VAES_MIN_LEN: usize = 256;
 
-/// The AES-NI token implied by a VAES token.
+/// The AES-NI token implied by a VAES token (which requires AES-NI, PCLMULQDQ and SSSE3).
 #[cfg(target_arch = "x86_64")]
-fn aes_clmul_of(_t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
-    // SAFETY: the VAES token proves AVX2, AES-NI and PCLMULQDQ; every CPU with AVX2 has SSSE3,
-    // so the AES-NI bundle (AES-NI, PCLMULQDQ, SSSE3) is present.
-    unsafe { tessera_cpu::X86AesClmul::new_unchecked() }
+fn aes_clmul_of(t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
+    t.aes_clmul()
 }
 
 impl Key {
@@ -157,14 +155,14 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
             Key::X86Vaes(t, k) => {
                 if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
                     // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
                     // PCLMULQDQ and SSSE3.
                     unsafe { x86_aesni::seal(aes_clmul_of(*t), k, iv, aad, buf) }
                 } else {
-                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and
+                    // SSSE3.
                     unsafe { x86_vaes::seal(*t, k, iv, aad, buf) }
                 }
             }
@@ -181,14 +179,14 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
             Key::X86Vaes(t, k) => {
                 if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
                     // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
                     // PCLMULQDQ and SSSE3.
                     unsafe { x86_aesni::open(aes_clmul_of(*t), k, iv, aad, buf) }
                 } else {
-                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
+                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and
+                    // SSSE3.
                     unsafe { x86_vaes::open(*t, k, iv, aad, buf) }
                 }
             }

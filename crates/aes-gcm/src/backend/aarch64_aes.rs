@@ -121,12 +121,12 @@ impl Key {
     pub(crate) fn new(_t: Aarch64AesPmull, key: &[u8]) -> Self {
         let (rk, nr) = crate::aes::expand(key);
         let mut k = Key { rk, nr, hp: [0; 8] };
-        let rks = round_keys(&k);
+        let mut rks = round_keys(&k);
         let mut h = [0u8; 16];
         let hv = aes1(&rks, nr, load(&h));
         store(&mut h, hv);
-        let rh = u128::from_be_bytes(h);
-        let h1 = mul_xinv(rh);
+        let mut rh = u128::from_be_bytes(h);
+        let mut h1 = mul_xinv(rh);
         k.hp[0] = h1;
         let mut p = rh;
         for i in 1..8 {
@@ -134,14 +134,40 @@ impl Key {
             k.hp[i] = mul_xinv(p);
         }
         h.zeroize();
+        rh.zeroize();
+        h1.zeroize();
+        p.zeroize();
+        // SAFETY: `uint8x16_t` is 16 plain bytes (every bit pattern valid); the byte slice covers
+        // exactly `rks`, borrowed mutably.
+        unsafe {
+            core::slice::from_raw_parts_mut(
+                rks.as_mut_ptr().cast::<u8>(),
+                core::mem::size_of_val(&rks),
+            )
+        }
+        .zeroize();
         k
     }
 }
 
-/// Per-operation view with the round keys in registers (exists only inside the islands).
+/// Per-operation view with the round keys in registers. It holds the token, so its safe
+/// methods (which run AES and PMULL instructions) can only be reached on a CPU that has them.
 struct Ops<'a> {
+    _t: Aarch64AesPmull,
     rk: [uint8x16_t; 15],
     key: &'a Key,
+}
+
+impl<'a> Ops<'a> {
+    #[target_feature(enable = "neon,aes")]
+    #[inline]
+    fn new(t: Aarch64AesPmull, key: &'a Key) -> Self {
+        Ops {
+            _t: t,
+            rk: round_keys(key),
+            key,
+        }
+    }
 }
 
 #[inline(always)]
@@ -229,8 +255,8 @@ impl Ops<'_> {
 impl GcmOps for Ops<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: &mut [u8; 16]) {
-        // SAFETY: an `Ops` exists only inside this file's islands, entered with the token that
-        // proves the AES and PMULL instructions.
+        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves the AES and
+        // PMULL instructions.
         unsafe { store(block, aes1(&self.rk, self.key.nr, load(block))) }
     }
 
@@ -255,40 +281,24 @@ impl GcmOps for Ops<'_> {
 
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn seal(
-    _t: Aarch64AesPmull,
+    t: Aarch64AesPmull,
     key: &Key,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::seal(
-        &Ops {
-            rk: round_keys(key),
-            key,
-        },
-        iv,
-        aad,
-        buf,
-    )
+    gcm::seal(&Ops::new(t, key), iv, aad, buf)
 }
 
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn open(
-    _t: Aarch64AesPmull,
+    t: Aarch64AesPmull,
     key: &Key,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::open(
-        &Ops {
-            rk: round_keys(key),
-            key,
-        },
-        iv,
-        aad,
-        buf,
-    )
+    gcm::open(&Ops::new(t, key), iv, aad, buf)
 }
 
 #[target_feature(enable = "neon,aes")]

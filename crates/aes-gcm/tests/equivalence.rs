@@ -23,11 +23,17 @@ proptest! {
         key in key_strategy(),
         nonce_len in prop_oneof![Just(12usize), 1usize..=64],
         nonce_seed in any::<u64>(),
-        aad in bytes_near_blocks(16, 16 * 16 + 40),
+        aad in prop_oneof![
+            3 => bytes_near_blocks(16, 16 * 16 + 40),
+            // Whole 512-byte chunks of AAD (the 512-bit GHASH stride) and their tails.
+            1 => bytes_near_blocks(512, 512 * 2 + 40),
+        ],
         pt in prop_oneof![
             bytes_near_blocks(16, 16 * 16 * 5 + 40),
             // Around whole 256-byte chunks (the VAES stride and its AES-NI tail hand-over).
             bytes_near_blocks(256, 256 * 6 + 40),
+            // Around whole 512-byte chunks (the 512-bit VAES stride).
+            bytes_near_blocks(512, 512 * 4 + 40),
         ],
     ) {
         let nonce: Vec<u8> = (0..nonce_len as u64)
@@ -52,7 +58,7 @@ proptest! {
         key in key_strategy(),
         prefix in any::<[u8; 12]>(),
         before_wrap in 0u32..=40,
-        len in prop_oneof![len_near_blocks(16, 16 * 16 * 2 + 40), len_near_blocks(256, 256 * 4 + 40)],
+        len in prop_oneof![len_near_blocks(16, 16 * 16 * 2 + 40), len_near_blocks(256, 256 * 4 + 40), len_near_blocks(512, 512 * 3 + 40)],
     ) {
         // J0's counter sits `before_wrap` steps below 2^32, so the message's counters wrap.
         let mut j0 = [0u8; 16];

@@ -16,9 +16,9 @@ use tessera_cpu::X86VaesClmul;
 /// Per-operation view: the AES-NI view (for tails and short inputs) and the key. It holds the
 /// token, so its safe methods (which run VAES/VPCLMULQDQ/AVX2 instructions) can only be reached
 /// on a CPU that has them.
-struct Ops<'a> {
+pub(super) struct Ops<'a> {
     _t: X86VaesClmul,
-    ni: ni::Ops<'a>,
+    pub(super) ni: ni::Ops<'a>,
     /// The 256-bit tables, built once per operation when the AAD or the message has a whole
     /// 256-byte chunk (both GHASH of the AAD and CTR+GHASH of the message use them).
     wide: Option<Wide>,
@@ -30,7 +30,7 @@ struct Ops<'a> {
 impl<'a> Ops<'a> {
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn new(t: X86VaesClmul, key: &'a Key, iv: Iv<'_>, wide: bool) -> Self {
+    pub(super) fn new(t: X86VaesClmul, key: &'a Key, iv: Iv<'_>, wide: bool) -> Self {
         let ni = ni::Ops::new(t.aes_clmul(), key);
         Ops {
             _t: t,
@@ -42,7 +42,7 @@ impl<'a> Ops<'a> {
 }
 
 /// Whether an operation has a whole 256-byte chunk of AAD or message (public lengths).
-fn wide_needed(aad: &[u8], buf: &[u8]) -> bool {
+pub(super) fn wide_needed(aad: &[u8], buf: &[u8]) -> bool {
     aad.len() >= 256 || buf.len() >= 256
 }
 
@@ -142,7 +142,7 @@ impl Wide {
 impl Ops<'_> {
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
+    pub(super) fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
         let mut y = y;
         let mut chunks = data.chunks_exact(256);
         // `wide` is built whenever the AAD or message has a whole chunk; a long non-96-bit
@@ -163,7 +163,12 @@ impl Ops<'_> {
     /// chunk (the previous one when sealing) run between the AES rounds of the current one.
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+    pub(super) fn ctr_ghash<const SEAL: bool>(
+        &self,
+        ctr: &[u8; 16],
+        y: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
         let Some(w) = self.wide.as_ref().filter(|_| buf.len() >= 256) else {
             return self.ni.ctr_ghash::<SEAL>(ctr, y, buf);
         };

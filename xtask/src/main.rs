@@ -35,10 +35,16 @@ const AARCH64_MAX: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_sha3,aarch
 /// QEMU_CPU=cortex-a53: ARMv8.0 crypto (AES/PMULL, SHA-256), no SHA3/SHA512.
 const AARCH64_A53: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_aes";
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
-/// Constant-time checks under valgrind memcheck: (package, example, backends). Each example
-/// marks keys and plaintexts undefined with client requests and refuses to run outside valgrind.
-const VALGRIND_CT: &[(&str, &str, &[&str])] =
-    &[("tessera-aes-gcm", "ct_valgrind", &["portable", "x86_aesni"])];
+/// Constant-time checks under valgrind memcheck: (package, example, features, backends). Each
+/// example marks keys and plaintexts undefined with client requests, refuses to run outside
+/// valgrind, and takes `canary` as a negative control that branches on a secret byte (memcheck
+/// must report it: exit code 1).
+const VALGRIND_CT: &[(&str, &str, &str, &[&str])] = &[(
+    "tessera-aes-gcm",
+    "ct_valgrind",
+    "__testing",
+    &["portable", "x86_aesni"],
+)];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -294,10 +300,13 @@ fn test(quick: bool) -> bool {
 /// Builds each constant-time example (release) and runs it under
 /// `valgrind --error-exitcode=1` once per backend: any branch or index on secret data fails.
 fn valgrind_legs(legs: &mut Vec<Leg>) {
-    for (pkg, example, backends) in VALGRIND_CT {
+    for (pkg, example, features, backends) in VALGRIND_CT {
         let names: Vec<String> = backends
             .iter()
             .map(|b| format!("valgrind constant time {pkg} {b}"))
+            .chain([format!(
+                "valgrind negative control {pkg} canary (must be reported)"
+            )])
             .collect();
         if !cfg!(target_arch = "x86_64") {
             for n in &names {
@@ -311,9 +320,13 @@ fn valgrind_legs(legs: &mut Vec<Leg>) {
             }
             continue;
         }
+        let mut args = vec!["build", "--release", "-p", pkg, "--example", example];
+        if !features.is_empty() {
+            args.extend(["--features", features]);
+        }
         let build = run(
             &format!("valgrind: build {pkg} example {example}"),
-            &mut cargo(&["build", "--release", "-p", pkg, "--example", example]),
+            &mut cargo(&args),
         );
         let built = build.outcome.is_pass();
         legs.push(build);
@@ -321,11 +334,36 @@ fn valgrind_legs(legs: &mut Vec<Leg>) {
             continue;
         }
         let bin = root().join("target/release/examples").join(example);
-        for (b, n) in backends.iter().zip(&names) {
+        let valgrind = |arg: &str| {
             let mut c = Command::new("valgrind");
-            c.args(["-q", "--error-exitcode=1"]).arg(&bin).arg(b);
-            legs.push(run(n, &mut c));
+            c.args(["-q", "--tool=memcheck", "--error-exitcode=1"])
+                .arg(&bin)
+                .arg(arg);
+            c
+        };
+        for (b, n) in backends.iter().zip(&names) {
+            legs.push(run(n, &mut valgrind(b)));
         }
+        // The negative control passes only if memcheck reported the secret branch (exit 1):
+        // exit 0 would mean the harness detects nothing.
+        let n = names.last().expect("canary leg name");
+        eprintln!("\n=== leg: {n} (expects exit code 1)");
+        let t = Instant::now();
+        let code = valgrind("canary")
+            .current_dir(root())
+            .status()
+            .ok()
+            .and_then(|s| s.code());
+        legs.push(Leg {
+            name: n.clone(),
+            outcome: if code == Some(1) {
+                Outcome::Pass
+            } else {
+                eprintln!("    canary exited with {code:?}, expected Some(1)");
+                Outcome::Fail
+            },
+            secs: t.elapsed().as_secs_f64(),
+        });
     }
 }
 

@@ -8,6 +8,8 @@ pub(crate) mod portable;
 pub(crate) mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_vaes;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_vaes512;
 
 use crate::gcm::{self, Iv};
 
@@ -23,6 +25,11 @@ pub enum Backend {
     /// 512 bytes; tails and inputs under 256 bytes run the AES-NI code.
     #[cfg(target_arch = "x86_64")]
     X86Vaes(tessera_cpu::X86VaesClmul),
+    /// x86_64 VAES + VPCLMULQDQ on 512-bit vectors (AVX-512 F/BW/VL): thirty-two blocks in
+    /// flight, one reduction per 512 bytes; inputs under 512 bytes and tails run the 256-bit
+    /// VAES code (and below 256 bytes the AES-NI code).
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes512(tessera_cpu::X86Vaes512),
     /// aarch64 AES + PMULL: eight blocks in flight, GHASH reduced once per eight blocks.
     #[cfg(target_arch = "aarch64")]
     Aarch64Aes(tessera_cpu::Aarch64AesPmull),
@@ -31,6 +38,10 @@ pub enum Backend {
 impl Backend {
     /// The best backend this CPU can run.
     pub fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = tessera_cpu::X86Vaes512::detect() {
+            return Backend::X86Vaes512(t);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = tessera_cpu::X86VaesClmul::detect() {
             return Backend::X86Vaes(t);
@@ -48,12 +59,13 @@ impl Backend {
 
     /// Every backend this CPU can run (portable first), for tests and benches.
     pub fn all_available() -> impl Iterator<Item = Backend> {
-        let isa: [Option<Backend>; 2] = {
+        let isa: [Option<Backend>; 3] = {
             #[cfg(target_arch = "x86_64")]
             {
                 [
                     tessera_cpu::X86AesClmul::detect().map(Backend::X86Aesni),
                     tessera_cpu::X86VaesClmul::detect().map(Backend::X86Vaes),
+                    tessera_cpu::X86Vaes512::detect().map(Backend::X86Vaes512),
                 ]
             }
             #[cfg(target_arch = "aarch64")]
@@ -61,21 +73,28 @@ impl Backend {
                 [
                     tessera_cpu::Aarch64AesPmull::detect().map(Backend::Aarch64Aes),
                     None,
+                    None,
                 ]
             }
             #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
             {
-                [None, None]
+                [None, None, None]
             }
         };
         core::iter::once(Backend::Portable).chain(isa.into_iter().flatten())
     }
 
     /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] =
-        &["portable", "x86_aesni", "x86_vaes", "aarch64_aes"];
+    pub const KNOWN: &'static [&'static str] = &[
+        "portable",
+        "x86_aesni",
+        "x86_vaes",
+        "x86_vaes512",
+        "aarch64_aes",
+    ];
 
-    /// The backend's stable name (`portable`, `x86_aesni`, `x86_vaes`, `aarch64_aes`).
+    /// The backend's stable name (`portable`, `x86_aesni`, `x86_vaes`, `x86_vaes512`,
+    /// `aarch64_aes`).
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Portable => "portable",
@@ -83,6 +102,8 @@ impl Backend {
             Backend::X86Aesni(_) => "x86_aesni",
             #[cfg(target_arch = "x86_64")]
             Backend::X86Vaes(_) => "x86_vaes",
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes512(_) => "x86_vaes512",
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Aes(_) => "aarch64_aes",
         }
@@ -99,6 +120,9 @@ pub(crate) enum Key {
     /// Same key layout as AES-NI (with all sixteen `H` powers used).
     #[cfg(target_arch = "x86_64")]
     X86Vaes(tessera_cpu::X86VaesClmul, x86_aesni::Key),
+    /// Same key layout as AES-NI (all thirty-two `H` powers used).
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes512(tessera_cpu::X86Vaes512, x86_aesni::Key),
     #[cfg(target_arch = "aarch64")]
     Aarch64Aes(tessera_cpu::Aarch64AesPmull, aarch64_aes::Key),
 }
@@ -109,12 +133,55 @@ pub(crate) enum Key {
 #[cfg(target_arch = "x86_64")]
 const VAES_MIN_LEN: usize = 256;
 
-/// The AES-NI token implied by a VAES token.
+/// Below this many bytes of message and of AAD the 512-bit backend runs the 256-bit VAES
+/// dispatch (same key layout): its stride is a whole 512-byte chunk.
 #[cfg(target_arch = "x86_64")]
-fn aes_clmul_of(_t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
-    // SAFETY: the VAES token proves AVX2, AES-NI and PCLMULQDQ; every CPU with AVX2 has SSSE3,
-    // so the AES-NI bundle (AES-NI, PCLMULQDQ, SSSE3) is present.
-    unsafe { tessera_cpu::X86AesClmul::new_unchecked() }
+const VAES512_MIN_LEN: usize = 512;
+
+/// The AES-NI token implied by a VAES token (which requires AES-NI, PCLMULQDQ and SSSE3).
+#[cfg(target_arch = "x86_64")]
+fn aes_clmul_of(t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
+    t.aes_clmul()
+}
+
+/// The 256-bit VAES backend's seal: the AES-NI code below [`VAES_MIN_LEN`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn vaes_seal(
+    t: tessera_cpu::X86VaesClmul,
+    k: &x86_aesni::Key,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
+        // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ and
+        // SSSE3.
+        unsafe { x86_aesni::seal(aes_clmul_of(t), k, iv, aad, buf) }
+    } else {
+        // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
+        unsafe { x86_vaes::seal(t, k, iv, aad, buf) }
+    }
+}
+
+/// The 256-bit VAES backend's open: the AES-NI code below [`VAES_MIN_LEN`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn vaes_open(
+    t: tessera_cpu::X86VaesClmul,
+    k: &x86_aesni::Key,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
+        // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ and
+        // SSSE3.
+        unsafe { x86_aesni::open(aes_clmul_of(t), k, iv, aad, buf) }
+    } else {
+        // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
+        unsafe { x86_vaes::open(t, k, iv, aad, buf) }
+    }
 }
 
 impl Key {
@@ -132,6 +199,13 @@ impl Key {
                 let k = unsafe { x86_aesni::Key::new(aes_clmul_of(t), key) };
                 Key::X86Vaes(t, k)
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Vaes512(t) => {
+                // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
+                // PCLMULQDQ and SSSE3.
+                let k = unsafe { x86_aesni::Key::new(t.aes_clmul(), key) };
+                Key::X86Vaes512(t, k)
+            }
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Backend::Aarch64Aes(t) => Key::Aarch64Aes(t, unsafe { aarch64_aes::Key::new(t, key) }),
@@ -145,6 +219,8 @@ impl Key {
             Key::X86Aesni(t, _) => Backend::X86Aesni(*t),
             #[cfg(target_arch = "x86_64")]
             Key::X86Vaes(t, _) => Backend::X86Vaes(*t),
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes512(t, _) => Backend::X86Vaes512(*t),
             #[cfg(target_arch = "aarch64")]
             Key::Aarch64Aes(t, _) => Backend::Aarch64Aes(*t),
         }
@@ -157,15 +233,15 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
-            Key::X86Vaes(t, k) => {
-                if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
-                    // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
-                    // PCLMULQDQ and SSSE3.
-                    unsafe { x86_aesni::seal(aes_clmul_of(*t), k, iv, aad, buf) }
+            Key::X86Vaes(t, k) => vaes_seal(*t, k, iv, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes512(t, k) => {
+                if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
+                    vaes_seal(t.vaes_clmul(), k, iv, aad, buf)
                 } else {
-                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
-                    unsafe { x86_vaes::seal(*t, k, iv, aad, buf) }
+                    // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI,
+                    // PCLMULQDQ and SSSE3.
+                    unsafe { x86_vaes512::seal(*t, k, iv, aad, buf) }
                 }
             }
             #[cfg(target_arch = "aarch64")]
@@ -181,15 +257,15 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
-            Key::X86Vaes(t, k) => {
-                if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
-                    // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
-                    // PCLMULQDQ and SSSE3.
-                    unsafe { x86_aesni::open(aes_clmul_of(*t), k, iv, aad, buf) }
+            Key::X86Vaes(t, k) => vaes_open(*t, k, iv, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes512(t, k) => {
+                if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
+                    vaes_open(t.vaes_clmul(), k, iv, aad, buf)
                 } else {
-                    // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ.
-                    unsafe { x86_vaes::open(*t, k, iv, aad, buf) }
+                    // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI,
+                    // PCLMULQDQ and SSSE3.
+                    unsafe { x86_vaes512::open(*t, k, iv, aad, buf) }
                 }
             }
             #[cfg(target_arch = "aarch64")]
@@ -207,6 +283,10 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
             Key::X86Vaes(t, k) => unsafe { x86_aesni::encrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
+            // PCLMULQDQ, SSSE3.
+            Key::X86Vaes512(t, k) => unsafe { x86_aesni::encrypt_blocks(t.aes_clmul(), k, blocks) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::encrypt_blocks(*t, k, blocks) },
@@ -222,6 +302,10 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
             Key::X86Vaes(t, k) => unsafe { x86_aesni::decrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
+            // PCLMULQDQ, SSSE3.
+            Key::X86Vaes512(t, k) => unsafe { x86_aesni::decrypt_blocks(t.aes_clmul(), k, blocks) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::decrypt_blocks(*t, k, blocks) },

@@ -1,5 +1,6 @@
 //! Differential tests against RustCrypto `aes-gcm` and `ring` on random keys, 96-bit nonces,
-//! additional data and messages (0..=600 bytes with weight around multiples of 16, plus 64 KiB).
+//! additional data and messages (0..=600 bytes with weight around multiples of 16, plus 64 KiB),
+//! and against RustCrypto with 16- and 8-byte nonces (`J0 = GHASH(IV)`) at 300..1400 bytes.
 
 #[path = "data/common.rs"]
 mod common;
@@ -110,6 +111,61 @@ fn sixty_four_kib() {
             let peers = check(&key, &[i as u8; 12], b"64 KiB", &pt).unwrap();
             let ring = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
             assert_eq!(peers, usize::from(ring && klen != 24));
+        }
+    }
+}
+
+/// RustCrypto `AesGcm<Aes128, U16>` / `<Aes128, U8>`: nonces that are not 96 bits go through
+/// GHASH, so `J0` (and every counter block) is secret and the wide paths must not take the
+/// public-counter shortcut.
+fn rustcrypto_long_nonce(key: &[u8; 16], nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    use aes_gcm::aead::consts::{U8, U16};
+    use aes_gcm::aes::Aes128;
+    let tag = match nonce.len() {
+        16 => aes_gcm::AesGcm::<Aes128, U16>::new_from_slice(key)
+            .unwrap()
+            .encrypt_in_place_detached(
+                aes_gcm::aead::generic_array::GenericArray::from_slice(nonce),
+                aad,
+                buf,
+            ),
+        8 => aes_gcm::AesGcm::<Aes128, U8>::new_from_slice(key)
+            .unwrap()
+            .encrypt_in_place_detached(
+                aes_gcm::aead::generic_array::GenericArray::from_slice(nonce),
+                aad,
+                buf,
+            ),
+        n => panic!("no RustCrypto type for {n}-byte nonces here"),
+    }
+    .unwrap();
+    tag.into()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn non_96_bit_nonces_match_rustcrypto(
+        key in any::<[u8; 16]>(),
+        long in any::<bool>(),
+        nonce_bytes in any::<[u8; 16]>(),
+        aad in bytes_near_blocks(16, 300),
+        len in 300usize..=1400,
+        seed in any::<u8>(),
+    ) {
+        let nonce = if long { &nonce_bytes[..] } else { &nonce_bytes[..8] };
+        let pt: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(37) ^ seed).collect();
+        let mut want = pt.clone();
+        let want_tag = rustcrypto_long_nonce(&key, nonce, &aad, &mut want);
+        for be in backends() {
+            let g = AnyGcm::new(&key, be).unwrap();
+            let mut ct = pt.clone();
+            let tag = g.seal(nonce, &aad, &mut ct).unwrap();
+            prop_assert_eq!(&ct, &want, "ciphertext on {} ({}-byte nonce)", be.name(), nonce.len());
+            prop_assert_eq!(tag, want_tag, "tag on {}", be.name());
+            g.open(nonce, &aad, &mut ct, &tag).unwrap();
+            prop_assert_eq!(&ct, &pt);
         }
     }
 }

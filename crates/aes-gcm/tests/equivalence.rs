@@ -1,6 +1,6 @@
 //! proptest: every available backend against portable, for random keys of all sizes, nonces of
 //! any length, additional data and messages with lengths around multiples of 16 and of the
-//! 8- and 16-block strides, and pre-counter blocks whose 32-bit counter wraps inside the message.
+//! 8- and 16-block strides and of 256-byte chunks, and pre-counter blocks whose 32-bit counter wraps inside the message.
 
 #[path = "data/common.rs"]
 mod common;
@@ -23,8 +23,18 @@ proptest! {
         key in key_strategy(),
         nonce_len in prop_oneof![Just(12usize), 1usize..=64],
         nonce_seed in any::<u64>(),
-        aad in bytes_near_blocks(16, 16 * 16 + 40),
-        pt in bytes_near_blocks(16, 16 * 16 * 5 + 40),
+        aad in prop_oneof![
+            3 => bytes_near_blocks(16, 16 * 16 + 40),
+            // Whole 512-byte chunks of AAD (the 512-bit GHASH stride) and their tails.
+            1 => bytes_near_blocks(512, 512 * 2 + 40),
+        ],
+        pt in prop_oneof![
+            bytes_near_blocks(16, 16 * 16 * 5 + 40),
+            // Around whole 256-byte chunks (the VAES stride and its AES-NI tail hand-over).
+            bytes_near_blocks(256, 256 * 6 + 40),
+            // Around whole 512-byte chunks (the 512-bit VAES stride).
+            bytes_near_blocks(512, 512 * 4 + 40),
+        ],
     ) {
         let nonce: Vec<u8> = (0..nonce_len as u64)
             .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ nonce_seed).to_le_bytes()[3])
@@ -48,7 +58,7 @@ proptest! {
         key in key_strategy(),
         prefix in any::<[u8; 12]>(),
         before_wrap in 0u32..=40,
-        len in len_near_blocks(16, 16 * 16 * 2 + 40),
+        len in prop_oneof![len_near_blocks(16, 16 * 16 * 2 + 40), len_near_blocks(256, 256 * 4 + 40), len_near_blocks(512, 512 * 3 + 40)],
     ) {
         // J0's counter sits `before_wrap` steps below 2^32, so the message's counters wrap.
         let mut j0 = [0u8; 16];

@@ -73,6 +73,75 @@ fn every_single_bit_flip_fails() {
     assert_eq!(total, 1312 * 3 * backends().len());
 }
 
+/// Sampled single-bit flips on long inputs: 700- and 1100-byte messages (several 128-byte
+/// AES-NI chunks and 256-byte VAES chunks plus tails) and 300 bytes of AAD (the wide GHASH
+/// path). One bit per 16-byte block of ciphertext and AAD, its position varying with the
+/// block, plus every 7th tag bit; returns the number of flips.
+fn flip_sampled(g: &AnyGcm, nonce: &[u8], aad: &[u8], pt: &[u8]) -> usize {
+    let mut ct = pt.to_vec();
+    let tag = g.seal(nonce, aad, &mut ct).unwrap();
+    let be = g.backend().name();
+    let mut flips = 0;
+    let reject = |a: &[u8], c: &[u8], t: &[u8; 16], what: &str| {
+        let mut buf = c.to_vec();
+        assert_eq!(
+            g.open(nonce, a, &mut buf, t),
+            Err(Error::Authentication),
+            "{what} on {be} ({} bytes)",
+            c.len()
+        );
+        assert!(
+            buf.iter().all(|&b| b == 0),
+            "{what}: buffer not cleared on {be}"
+        );
+    };
+    for blk in 0..ct.len().div_ceil(16) {
+        let i = (blk * 16 * 8 + (blk * 37) % 128).min(ct.len() * 8 - 1);
+        let mut c = ct.clone();
+        c[i / 8] ^= 1 << (i % 8);
+        reject(aad, &c, &tag, &format!("ciphertext bit {i}"));
+        flips += 1;
+    }
+    for blk in 0..aad.len().div_ceil(16) {
+        let i = (blk * 16 * 8 + (blk * 53) % 128).min(aad.len() * 8 - 1);
+        let mut a = aad.to_vec();
+        a[i / 8] ^= 1 << (i % 8);
+        reject(&a, &ct, &tag, &format!("aad bit {i}"));
+        flips += 1;
+    }
+    for i in (0..128).step_by(7) {
+        let mut t = tag;
+        t[i / 8] ^= 1 << (i % 8);
+        reject(aad, &ct, &t, &format!("tag bit {i}"));
+        flips += 1;
+    }
+    let mut buf = ct.clone();
+    g.open(nonce, aad, &mut buf, &tag).unwrap();
+    assert_eq!(buf, pt);
+    flips
+}
+
+#[test]
+fn sampled_bit_flips_on_long_messages_fail() {
+    let aad: Vec<u8> = (0..300u32).map(|i| (i * 11 + 5) as u8).collect();
+    let mut total = 0;
+    for be in backends() {
+        for key in [&[0x11u8; 16][..], &[0x22; 24], &[0x33; 32]] {
+            let g = AnyGcm::new(key, be).unwrap();
+            for len in [700usize, 1100] {
+                let pt: Vec<u8> = (0..len).map(|i| (i * 7 + 1) as u8).collect();
+                total += flip_sampled(&g, &[0x44; 12], &aad, &pt);
+                total += flip_sampled(&g, &[0x55; 16], b"short aad", &pt);
+            }
+        }
+    }
+    // Per backend and key: 700 B -> 44 blocks, 1100 B -> 69 blocks; AAD 300 B -> 19 blocks or
+    // 9 B -> 1 block; 19 tag bits. (44 + 19 + 19) + (44 + 1 + 19) + (69 + 19 + 19) + (69 + 1 + 19).
+    let per = (44 + 19 + 19) + (44 + 1 + 19) + (69 + 19 + 19) + (69 + 1 + 19);
+    eprintln!("sampled bit flips on long messages rejected: {total}");
+    assert_eq!(total, per * 3 * backends().len());
+}
+
 #[test]
 fn empty_nonce_is_rejected() {
     for be in backends() {

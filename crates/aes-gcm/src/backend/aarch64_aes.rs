@@ -2,8 +2,10 @@
 //!
 //! AES runs eight blocks in flight with `AESE`/`AESMC`. GHASH uses the same reflected
 //! representation as the x86_64 backends (blocks read big-endian, multiplication by
-//! `H^i * x^-1`, two 64-bit folds by `0xC2 << 56` per reduction) on 64x64-bit `PMULL`
-//! products, and reduces once per eight blocks.
+//! `H^i * x^-1`, two 64-bit folds by `0xC2 << 56` per reduction) on 64x64-bit `PMULL`/`PMULL2`
+//! products kept in vector registers, and reduces once per eight blocks; on whole 128-byte
+//! chunks its multiplications run between the AES rounds (of the current chunk when opening,
+//! of the previous one when sealing). Tails under 128 bytes go block by block.
 
 use crate::gcm::{self, GcmOps, Iv};
 use core::arch::aarch64::*;
@@ -69,6 +71,57 @@ fn gf_mul(a: u128, b: u128) -> u128 {
     reduce(&acc)
 }
 
+/// The whole-register byte reversal: a block as loaded <-> its reflected value with the low
+/// 64 bits in lane 0 (the vector form of `u128::from_be_bytes`).
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn rev(v: uint8x16_t) -> uint8x16_t {
+    let r = vrev64q_u8(v);
+    vextq_u8::<8>(r, r)
+}
+
+/// One 64x64-bit `PMULL` of the low lanes.
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn pmull_lo(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+    vreinterpretq_u8_p128(vmull_p64(
+        vgetq_lane_u64::<0>(vreinterpretq_u64_u8(a)),
+        vgetq_lane_u64::<0>(vreinterpretq_u64_u8(b)),
+    ))
+}
+
+/// `PMULL2`: the high lanes.
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn pmull_hi(a: uint8x16_t, b: uint8x16_t) -> uint8x16_t {
+    vreinterpretq_u8_p128(vmull_high_p64(
+        vreinterpretq_p64_u8(a),
+        vreinterpretq_p64_u8(b),
+    ))
+}
+
+/// [`mul_acc`] in vector registers; `b_sw` is `b` with its halves swapped.
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn mul_acc_v(a: uint8x16_t, b: uint8x16_t, b_sw: uint8x16_t, acc: &mut [uint8x16_t; 3]) {
+    acc[0] = veorq_u8(acc[0], pmull_lo(a, b));
+    acc[1] = veorq_u8(acc[1], veorq_u8(pmull_lo(a, b_sw), pmull_hi(a, b_sw)));
+    acc[2] = veorq_u8(acc[2], pmull_hi(a, b));
+}
+
+/// [`reduce`] in vector registers.
+#[target_feature(enable = "neon,aes")]
+#[inline]
+fn reduce_v(acc: &[uint8x16_t; 3]) -> uint8x16_t {
+    let z = vdupq_n_u8(0);
+    let c = vreinterpretq_u8_u64(vdupq_n_u64(0xC200_0000_0000_0000));
+    let lo = veorq_u8(acc[0], vextq_u8::<8>(z, acc[1]));
+    let hi = veorq_u8(acc[2], vextq_u8::<8>(acc[1], z));
+    let t = veorq_u8(vextq_u8::<8>(lo, lo), pmull_lo(lo, c));
+    let t = veorq_u8(vextq_u8::<8>(t, t), pmull_lo(t, c));
+    veorq_u8(hi, t)
+}
+
 #[target_feature(enable = "neon,aes")]
 #[inline]
 fn load(b: &[u8; 16]) -> uint8x16_t {
@@ -121,12 +174,12 @@ impl Key {
     pub(crate) fn new(_t: Aarch64AesPmull, key: &[u8]) -> Self {
         let (rk, nr) = crate::aes::expand(key);
         let mut k = Key { rk, nr, hp: [0; 8] };
-        let rks = round_keys(&k);
+        let mut rks = round_keys(&k);
         let mut h = [0u8; 16];
         let hv = aes1(&rks, nr, load(&h));
         store(&mut h, hv);
-        let rh = u128::from_be_bytes(h);
-        let h1 = mul_xinv(rh);
+        let mut rh = u128::from_be_bytes(h);
+        let mut h1 = mul_xinv(rh);
         k.hp[0] = h1;
         let mut p = rh;
         for i in 1..8 {
@@ -134,14 +187,51 @@ impl Key {
             k.hp[i] = mul_xinv(p);
         }
         h.zeroize();
+        rh.zeroize();
+        h1.zeroize();
+        p.zeroize();
+        // SAFETY: `uint8x16_t` is 16 plain bytes (every bit pattern valid); the byte slice covers
+        // exactly `rks`, borrowed mutably.
+        unsafe {
+            core::slice::from_raw_parts_mut(
+                rks.as_mut_ptr().cast::<u8>(),
+                core::mem::size_of_val(&rks),
+            )
+        }
+        .zeroize();
         k
     }
 }
 
-/// Per-operation view with the round keys in registers (exists only inside the islands).
+/// Per-operation view with the round keys in registers. It holds the token, so its safe
+/// methods (which run AES and PMULL instructions) can only be reached on a CPU that has them.
 struct Ops<'a> {
+    _t: Aarch64AesPmull,
     rk: [uint8x16_t; 15],
+    /// `R(H^(i+1) x^-1)` in vector form, and the same with the halves swapped.
+    hv: [uint8x16_t; 8],
+    hsw: [uint8x16_t; 8],
     key: &'a Key,
+}
+
+impl<'a> Ops<'a> {
+    #[target_feature(enable = "neon,aes")]
+    #[inline]
+    fn new(t: Aarch64AesPmull, key: &'a Key) -> Self {
+        let mut hv = [vdupq_n_u8(0); 8];
+        let mut hsw = [vdupq_n_u8(0); 8];
+        for ((v, w), h) in hv.iter_mut().zip(hsw.iter_mut()).zip(&key.hp) {
+            *v = load(&h.to_le_bytes());
+            *w = vextq_u8::<8>(*v, *v);
+        }
+        Ops {
+            _t: t,
+            rk: round_keys(key),
+            hv,
+            hsw,
+            key,
+        }
+    }
 }
 
 #[inline(always)]
@@ -152,26 +242,33 @@ fn block_at(s: &[u8]) -> [u8; 16] {
 }
 
 impl Ops<'_> {
-    /// Absorbs eight reflected blocks into `y` with one reduction.
+    /// Absorbs eight reflected blocks (vector form) into `y` with one reduction.
     #[target_feature(enable = "neon,aes")]
     #[inline]
-    fn ghash8(&self, y: u128, x: &[u128; 8]) -> u128 {
-        let mut acc = [0u128; 3];
-        mul_acc(y ^ x[0], self.key.hp[7], &mut acc);
-        for (xi, h) in x[1..].iter().zip(self.key.hp[..7].iter().rev()) {
-            mul_acc(*xi, *h, &mut acc);
+    fn ghash8_v(&self, y: uint8x16_t, x: &[uint8x16_t; 8]) -> uint8x16_t {
+        let z = vdupq_n_u8(0);
+        let mut acc = [z; 3];
+        mul_acc_v(veorq_u8(y, x[0]), self.hv[7], self.hsw[7], &mut acc);
+        for (i, xi) in x[1..].iter().enumerate() {
+            mul_acc_v(*xi, self.hv[6 - i], self.hsw[6 - i], &mut acc);
         }
-        reduce(&acc)
+        reduce_v(&acc)
     }
 
     #[target_feature(enable = "neon,aes")]
     #[inline]
     fn ghash_v(&self, mut y: u128, data: &[u8]) -> u128 {
         let mut chunks = data.chunks_exact(128);
-        for c in &mut chunks {
-            let x: [u128; 8] =
-                core::array::from_fn(|i| u128::from_be_bytes(block_at(&c[16 * i..])));
-            y = self.ghash8(y, &x);
+        if data.len() >= 128 {
+            let mut yv = load(&y.to_le_bytes());
+            for c in &mut chunks {
+                let x: [uint8x16_t; 8] =
+                    core::array::from_fn(|i| rev(load(&block_at(&c[16 * i..]))));
+                yv = self.ghash8_v(yv, &x);
+            }
+            let mut b = [0u8; 16];
+            store(&mut b, yv);
+            y = u128::from_le_bytes(b);
         }
         for b in chunks.remainder().chunks(16) {
             let mut p = [0u8; 16];
@@ -185,27 +282,66 @@ impl Ops<'_> {
     #[inline]
     fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
         let nr = self.key.nr;
+        let buf_len = buf.len();
         let mut yv = u128::from_be_bytes(*y);
         let mut cb = *ctr;
         let mut c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
         let mut chunks = buf.chunks_exact_mut(128);
-        for ch in &mut chunks {
-            let mut ks = [vdupq_n_u8(0); 8];
-            for k in ks.iter_mut() {
-                cb[12..].copy_from_slice(&c.to_be_bytes());
-                *k = load(&cb);
-                c = c.wrapping_add(1);
+        if buf_len >= 128 {
+            // GHASH in vector registers, its multiplications interleaved with the AES rounds:
+            // of the current chunk when opening, of the previous one when sealing.
+            let z = vdupq_n_u8(0);
+            let mut y8 = load(&yv.to_le_bytes());
+            let mut pending = [z; 8];
+            let mut have = false;
+            for ch in &mut chunks {
+                let mut x = pending;
+                let mut hash = have;
+                if !SEAL {
+                    for (i, v) in x.iter_mut().enumerate() {
+                        *v = rev(load(&block_at(&ch[16 * i..])));
+                    }
+                    hash = true;
+                }
+                x[0] = veorq_u8(x[0], y8);
+                let mut ks = [z; 8];
+                for k in ks.iter_mut() {
+                    cb[12..].copy_from_slice(&c.to_be_bytes());
+                    *k = load(&cb);
+                    c = c.wrapping_add(1);
+                }
+                let mut acc = [z; 3];
+                for (r, rk) in self.rk[..nr - 1].iter().enumerate() {
+                    for k in ks.iter_mut() {
+                        *k = vaesmcq_u8(vaeseq_u8(*k, *rk));
+                    }
+                    // Block 0 (which carries the running hash) goes last.
+                    if hash && r < 8 {
+                        let j = (r + 1) % 8;
+                        mul_acc_v(x[j], self.hv[7 - j], self.hsw[7 - j], &mut acc);
+                    }
+                }
+                if hash {
+                    y8 = reduce_v(&acc);
+                }
+                for (i, k) in ks.iter().enumerate() {
+                    let out = veorq_u8(
+                        load(&block_at(&ch[16 * i..])),
+                        veorq_u8(vaeseq_u8(*k, self.rk[nr - 1]), self.rk[nr]),
+                    );
+                    let mut o = [0u8; 16];
+                    store(&mut o, out);
+                    ch[16 * i..16 * i + 16].copy_from_slice(&o);
+                    pending[i] = rev(out);
+                }
+                have = SEAL;
             }
-            aes8(&self.rk, nr, &mut ks);
-            let mut x = [0u128; 8];
-            for (i, (xi, k)) in x.iter_mut().zip(ks).enumerate() {
-                let input = block_at(&ch[16 * i..]);
-                let mut out = [0u8; 16];
-                store(&mut out, veorq_u8(load(&input), k));
-                ch[16 * i..16 * i + 16].copy_from_slice(&out);
-                *xi = u128::from_be_bytes(if SEAL { out } else { input });
+            if have {
+                y8 = self.ghash8_v(y8, &pending);
             }
-            yv = self.ghash8(yv, &x);
+            let mut b = [0u8; 16];
+            store(&mut b, y8);
+            yv = u128::from_le_bytes(b);
         }
         for blk in chunks.into_remainder().chunks_mut(16) {
             cb[12..].copy_from_slice(&c.to_be_bytes());
@@ -229,8 +365,8 @@ impl Ops<'_> {
 impl GcmOps for Ops<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: &mut [u8; 16]) {
-        // SAFETY: an `Ops` exists only inside this file's islands, entered with the token that
-        // proves the AES and PMULL instructions.
+        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves the AES and
+        // PMULL instructions.
         unsafe { store(block, aes1(&self.rk, self.key.nr, load(block))) }
     }
 
@@ -255,40 +391,24 @@ impl GcmOps for Ops<'_> {
 
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn seal(
-    _t: Aarch64AesPmull,
+    t: Aarch64AesPmull,
     key: &Key,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::seal(
-        &Ops {
-            rk: round_keys(key),
-            key,
-        },
-        iv,
-        aad,
-        buf,
-    )
+    gcm::seal(&Ops::new(t, key), iv, aad, buf)
 }
 
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn open(
-    _t: Aarch64AesPmull,
+    t: Aarch64AesPmull,
     key: &Key,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::open(
-        &Ops {
-            rk: round_keys(key),
-            key,
-        },
-        iv,
-        aad,
-        buf,
-    )
+    gcm::open(&Ops::new(t, key), iv, aad, buf)
 }
 
 #[target_feature(enable = "neon,aes")]

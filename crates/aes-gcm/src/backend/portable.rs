@@ -9,6 +9,12 @@
 //! GHASH multiplies in GF(2^128) with a carry-less multiplication built from ordinary integer
 //! multiplications of operands with 3-bit holes (each partial product's carries fall into the
 //! holes and are masked away), so its timing does not depend on the data either.
+//!
+//! That last claim assumes the target's 64-bit multiplier takes the same time for every operand.
+//! It is true of current x86_64, aarch64 and most application cores, but not everywhere: some
+//! Cortex-M3, ARM7/ARM9 and PowerPC cores finish a multiply early for small operands, and 32-bit
+//! targets build each `u64` multiply from several 32-bit ones (whose timing may in turn depend on
+//! the operands). On such cores the portable GHASH can leak information about `H` and the data.
 
 use crate::gcm::GcmOps;
 use zeroize::Zeroize;

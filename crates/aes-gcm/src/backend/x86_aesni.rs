@@ -27,6 +27,16 @@ impl Drop for Key {
     }
 }
 
+/// Zeroes vector temporaries on the stack (volatile writes, through `zeroize` on their bytes).
+pub(super) fn wipe(v: &mut [__m128i]) {
+    // SAFETY: `__m128i` is 16 plain bytes (every bit pattern valid, no padding); the byte slice
+    // covers exactly the memory of `v`, borrowed mutably for its lifetime.
+    let b = unsafe {
+        core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), core::mem::size_of_val(v))
+    };
+    b.zeroize();
+}
+
 /// `x^-1 mod P` in the reflected representation.
 const XINV: u128 = 0xC200_0000_0000_0000_0000_0000_0000_0001;
 
@@ -46,7 +56,7 @@ impl Key {
             nr,
             hp: [[0; 16]; 32],
         };
-        let rks = k.round_keys();
+        let mut rks = k.round_keys();
         let mut h = [0u8; 16];
         let hb = aes1(&rks, nr, load(&h));
         store(&mut h, hb);
@@ -64,6 +74,7 @@ impl Key {
             b.zeroize();
         }
         h.zeroize();
+        wipe(&mut rks);
         k
     }
 
@@ -227,8 +238,11 @@ pub(super) fn gf_mul(a: __m128i, b: __m128i) -> __m128i {
     reduce(&acc)
 }
 
-/// Per-operation view of the key with registers loaded (lives inside one island).
+/// Per-operation view of the key with registers loaded. It holds the token, so its safe
+/// methods (which run AES-NI, PCLMULQDQ and SSSE3 instructions) can only be reached on a CPU
+/// that has them, wherever an `Ops` is built.
 pub(super) struct Ops<'a> {
+    _t: X86AesClmul,
     pub(super) rk: [__m128i; 15],
     hp: [__m128i; 8],
     pub(super) key: &'a Key,
@@ -237,12 +251,13 @@ pub(super) struct Ops<'a> {
 impl<'a> Ops<'a> {
     #[target_feature(enable = "aes,pclmulqdq,ssse3")]
     #[inline]
-    pub(super) fn new(key: &'a Key) -> Self {
+    pub(super) fn new(t: X86AesClmul, key: &'a Key) -> Self {
         let mut hp = [_mm_setzero_si128(); 8];
         for (d, s) in hp.iter_mut().zip(&key.hp) {
             *d = load(s);
         }
         Ops {
+            _t: t,
             rk: key.round_keys(),
             hp,
             key,
@@ -400,8 +415,8 @@ impl<'a> Ops<'a> {
 impl GcmOps for Ops<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: &mut [u8; 16]) {
-        // SAFETY: an `Ops` exists only inside this file's islands, entered with the token that
-        // proves AES-NI, PCLMULQDQ and SSSE3.
+        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves AES-NI,
+        // PCLMULQDQ and SSSE3.
         unsafe { store(block, aes1(&self.rk, self.key.nr, load(block))) }
     }
 
@@ -425,13 +440,13 @@ impl GcmOps for Ops<'_> {
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-pub(crate) fn seal(_t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::seal(&Ops::new(key), iv, aad, buf)
+pub(crate) fn seal(t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    gcm::seal(&Ops::new(t, key), iv, aad, buf)
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-pub(crate) fn open(_t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::open(&Ops::new(key), iv, aad, buf)
+pub(crate) fn open(t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    gcm::open(&Ops::new(t, key), iv, aad, buf)
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]

@@ -13,9 +13,15 @@ use crate::gcm::{self, GcmOps, Iv};
 use core::arch::x86_64::*;
 use tessera_cpu::X86VaesClmul;
 
-/// Per-operation view: the AES-NI view (for tails and short inputs) and the key.
-struct Ops<'a> {
-    ni: ni::Ops<'a>,
+/// Per-operation view: the AES-NI view (for tails and short inputs) and the key. It holds the
+/// token, so its safe methods (which run VAES/VPCLMULQDQ/AVX2 instructions) can only be reached
+/// on a CPU that has them.
+pub(super) struct Ops<'a> {
+    _t: X86VaesClmul,
+    pub(super) ni: ni::Ops<'a>,
+    /// The 256-bit tables, built once per operation when the AAD or the message has a whole
+    /// 256-byte chunk (both GHASH of the AAD and CTR+GHASH of the message use them).
+    wide: Option<Wide>,
     /// The counter is public: it comes from a 96-bit nonce. With other nonce lengths `J0` is
     /// `GHASH_H(IV)`, derived from the key, and no branch may depend on it.
     public_counter: bool,
@@ -24,12 +30,20 @@ struct Ops<'a> {
 impl<'a> Ops<'a> {
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn new(key: &'a Key, iv: Iv<'_>) -> Self {
+    pub(super) fn new(t: X86VaesClmul, key: &'a Key, iv: Iv<'_>, wide: bool) -> Self {
+        let ni = ni::Ops::new(t.aes_clmul(), key);
         Ops {
-            ni: ni::Ops::new(key),
+            _t: t,
+            wide: if wide { Some(Wide::new(&ni)) } else { None },
+            ni,
             public_counter: matches!(iv, Iv::Nonce(n) if n.len() == 12),
         }
     }
+}
+
+/// Whether an operation has a whole 256-byte chunk of AAD or message (public lengths).
+pub(super) fn wide_needed(aad: &[u8], buf: &[u8]) -> bool {
+    aad.len() >= 256 || buf.len() >= 256
 }
 
 /// The 256-bit tables, built only when an input has a whole 256-byte chunk: broadcast round
@@ -128,11 +142,12 @@ impl Wide {
 impl Ops<'_> {
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
+    pub(super) fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
         let mut y = y;
         let mut chunks = data.chunks_exact(256);
-        if data.len() >= 256 {
-            let w = Wide::new(&self.ni);
+        // `wide` is built whenever the AAD or message has a whole chunk; a long non-96-bit
+        // nonce with short AAD and message takes the AES-NI path.
+        if let Some(w) = self.wide.as_ref().filter(|_| data.len() >= 256) {
             for c in &mut chunks {
                 let mut x = [_mm256_setzero_si256(); 8];
                 for (i, v) in x.iter_mut().enumerate() {
@@ -148,11 +163,15 @@ impl Ops<'_> {
     /// chunk (the previous one when sealing) run between the AES rounds of the current one.
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        if buf.len() < 256 {
+    pub(super) fn ctr_ghash<const SEAL: bool>(
+        &self,
+        ctr: &[u8; 16],
+        y: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        let Some(w) = self.wide.as_ref().filter(|_| buf.len() >= 256) else {
             return self.ni.ctr_ghash::<SEAL>(ctr, y, buf);
-        }
-        let w = Wide::new(&self.ni);
+        };
         let nr = self.ni.key.nr;
         let mut yv = ni::bswap(ni::load(y));
         let c0 = ni::bswap(ni::load(ctr));
@@ -266,8 +285,8 @@ impl GcmOps for Ops<'_> {
 
     #[inline(always)]
     fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
-        // SAFETY: an `Ops` exists only inside this file's islands, entered with the token that
-        // proves AVX2, VAES, VPCLMULQDQ, AES-NI and PCLMULQDQ (SSSE3 comes with AVX2).
+        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves AVX2, VAES,
+        // VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
         unsafe { ni::store(y, ni::bswap(self.ghash_v(ni::bswap(ni::load(y)), data))) }
     }
 
@@ -285,23 +304,40 @@ impl GcmOps for Ops<'_> {
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-pub(crate) fn seal(
-    _t: X86VaesClmul,
-    key: &Key,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    gcm::seal(&Ops::new(key, iv), iv, aad, buf)
+pub(crate) fn seal(t: X86VaesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    gcm::seal(&Ops::new(t, key, iv, wide_needed(aad, buf)), iv, aad, buf)
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-pub(crate) fn open(
-    _t: X86VaesClmul,
-    key: &Key,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    gcm::open(&Ops::new(key, iv), iv, aad, buf)
+pub(crate) fn open(t: X86VaesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    gcm::open(&Ops::new(t, key, iv, wide_needed(aad, buf)), iv, aad, buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a 96-bit nonce makes the counter public; any other nonce length (and a `J0` given
+    /// directly) derives the counter from the key, so the branchy shortcut must stay off.
+    #[test]
+    fn public_counter_only_for_96_bit_nonces() {
+        // Without VAES there is nothing to check (CI's native leg has it).
+        let Some(t) = X86VaesClmul::detect() else {
+            return;
+        };
+        // SAFETY: the token proves AES-NI, PCLMULQDQ and SSSE3.
+        let key = unsafe { Key::new(t.aes_clmul(), &[7u8; 16]) };
+        for n in 1..=64usize {
+            let nonce = &[0xa5u8; 64][..n];
+            for wide in [false, true] {
+                // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ, SSSE3.
+                let ops = unsafe { Ops::new(t, &key, Iv::Nonce(nonce), wide) };
+                assert_eq!(ops.public_counter, n == 12, "{n}-byte nonce");
+            }
+        }
+        let j0 = [0u8; 16];
+        // SAFETY: as above.
+        let ops = unsafe { Ops::new(t, &key, Iv::J0(&j0), true) };
+        assert!(!ops.public_counter, "J0 given directly");
+    }
 }

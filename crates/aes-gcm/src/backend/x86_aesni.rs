@@ -412,6 +412,114 @@ impl<'a> Ops<'a> {
     }
 }
 
+/// `0xff` bytes then zeroes: 16 bytes from offset `16 - r` keep the first `r` bytes of a
+/// block. Indexed by a (public) length only.
+static KEEP: [u8; 32] = {
+    let mut m = [0u8; 32];
+    let mut i = 0;
+    while i < 16 {
+        m[i] = 0xff;
+        i += 1;
+    }
+    m
+};
+
+impl Ops<'_> {
+    /// Whole GCM operation for a 96-bit nonce when AAD blocks + message blocks + the length
+    /// block fit one aggregated GHASH (at most eight blocks): `E_K(J0)` runs in the same AES
+    /// batch as the keystream, and the length block is absorbed with the data under the one
+    /// reduction. Returns `None` (nothing touched) when the inputs do not fit.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn short<const SEAL: bool>(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+        let Iv::Nonce(nonce) = iv else {
+            return None;
+        };
+        let nct = buf.len().div_ceil(16);
+        let naad = aad.len().div_ceil(16);
+        if nonce.len() != 12 || nct > 7 || naad + nct + 1 > 8 {
+            return None;
+        }
+        Some(match nct {
+            0 => self.short_n::<SEAL, 1>(nonce, aad, buf),
+            1 => self.short_n::<SEAL, 2>(nonce, aad, buf),
+            2 => self.short_n::<SEAL, 3>(nonce, aad, buf),
+            3 => self.short_n::<SEAL, 4>(nonce, aad, buf),
+            4 => self.short_n::<SEAL, 5>(nonce, aad, buf),
+            5 => self.short_n::<SEAL, 6>(nonce, aad, buf),
+            6 => self.short_n::<SEAL, 7>(nonce, aad, buf),
+            _ => self.short_n::<SEAL, 8>(nonce, aad, buf),
+        })
+    }
+
+    /// [`Self::short`] with `N - 1` message blocks: block 0 of the AES batch is `J0`, blocks
+    /// `1..N` the counters `inc32^i(J0)`. A 12-byte nonce starts the counter at 1, so at most
+    /// seven increments never wrap.
+    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn short_n<const SEAL: bool, const N: usize>(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        let nr = self.key.nr;
+        let mut j = [0u8; 16];
+        j[..12].copy_from_slice(nonce);
+        j[15] = 1;
+        let mut c = bswap(load(&j));
+        let one = _mm_set_epi32(0, 0, 0, 1);
+        let mut ks = [_mm_setzero_si128(); N];
+        for k in ks.iter_mut() {
+            *k = _mm_xor_si128(bswap(c), self.rk[0]);
+            c = _mm_add_epi32(c, one);
+        }
+        // GHASH input: AAD blocks, message blocks, the length block (all reflected).
+        let mut x = [_mm_setzero_si128(); 8];
+        let naad = aad.len().div_ceil(16);
+        load_blocks(aad, &mut x[..naad]);
+        let nct = N - 1;
+        let mut input = [_mm_setzero_si128(); 8];
+        load_blocks(buf, &mut input[..nct]);
+        if !SEAL {
+            x[naad..naad + nct].copy_from_slice(&input[..nct]);
+        }
+        for k in &self.rk[1..nr] {
+            for v in ks.iter_mut() {
+                *v = _mm_aesenc_si128(*v, *k);
+            }
+        }
+        for v in ks.iter_mut() {
+            *v = _mm_aesenclast_si128(*v, self.rk[nr]);
+        }
+        let mut out = [_mm_setzero_si128(); 8];
+        for ((o, k), i) in out[..nct].iter_mut().zip(&ks[1..]).zip(&input) {
+            *o = _mm_xor_si128(*k, *i);
+        }
+        store_blocks(&out[..nct], buf);
+        if SEAL {
+            let r = buf.len() % 16;
+            if r != 0 {
+                // GHASH sees the last ciphertext block zero-padded.
+                // SAFETY: `16 - r + 16 <= 32` bytes of `KEEP`; unaligned load.
+                let m = unsafe { _mm_loadu_si128(KEEP[16 - r..].as_ptr().cast()) };
+                out[nct - 1] = _mm_and_si128(out[nct - 1], m);
+            }
+            x[naad..naad + nct].copy_from_slice(&out[..nct]);
+        }
+        let m = naad + nct + 1;
+        for v in x[..m - 1].iter_mut() {
+            *v = bswap(*v);
+        }
+        // The reflected length block `len(A)_64 || len(C)_64` is that 128-bit integer.
+        x[m - 1] = _mm_set_epi64x((aad.len() as u64 * 8) as i64, (buf.len() as u64 * 8) as i64);
+        let y = self.ghash_n(_mm_setzero_si128(), &x[..m]);
+        let mut tag = [0u8; 16];
+        store(&mut tag, _mm_xor_si128(bswap(y), ks[0]));
+        tag
+    }
+}
+
 impl GcmOps for Ops<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: &mut [u8; 16]) {
@@ -441,12 +549,20 @@ impl GcmOps for Ops<'_> {
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 pub(crate) fn seal(t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::seal(&Ops::new(t, key), iv, aad, buf)
+    let ops = Ops::new(t, key);
+    if let Some(tag) = ops.short::<true>(iv, aad, buf) {
+        return tag;
+    }
+    gcm::seal(&ops, iv, aad, buf)
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 pub(crate) fn open(t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::open(&Ops::new(t, key), iv, aad, buf)
+    let ops = Ops::new(t, key);
+    if let Some(tag) = ops.short::<false>(iv, aad, buf) {
+        return tag;
+    }
+    gcm::open(&ops, iv, aad, buf)
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]

@@ -47,13 +47,16 @@ pub(super) fn wide_needed(aad: &[u8], buf: &[u8]) -> bool {
 }
 
 /// The 256-bit tables, built only when an input has a whole 256-byte chunk: broadcast round
-/// keys and the `H` powers paired for the lanes of a 16-block chunk
-/// (`hv[j]` = `(H^(16-2j), H^(15-2j))`).
+/// keys and the `H` powers paired for the lanes of a 32-block group.
 struct Wide {
     rk: [__m256i; 15],
-    hv: [__m256i; 8],
-    /// The same for the first half of a 32-block group: `(H^(32-2j), H^(31-2j))`.
-    hv32: [__m256i; 8],
+    /// `hv[g][j]` = `(H^(32-16g-2j), H^(31-16g-2j))` (low lane, high lane): `hv[0]` holds the
+    /// powers for blocks `2j` and `2j + 1` of the first half of a 32-block group, `hv[1]` those
+    /// of the second half (`H^16 .. H^1`, also the powers of a 16-block group on its own).
+    hv: [[__m256i; 8]; 2],
+    /// Karatsuba middle operands: the low 64 bits of each lane of `hk[g][j]` are the XOR of the
+    /// two halves of that lane of `hv[g][j]`.
+    hk: [[__m256i; 8]; 2],
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
@@ -66,36 +69,34 @@ fn load2(s: &[u8]) -> __m256i {
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
 #[inline]
-fn store2(s: &mut [u8], v: __m256i) {
-    assert!(s.len() >= 32);
-    // SAFETY: at least 32 writable bytes (checked above); unaligned store.
-    unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), v) }
-}
-
-#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-#[inline]
 fn bswap2(v: __m256i) -> __m256i {
     let m = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(m))
 }
 
-/// Accumulates the lane-wise unreduced products `x * h` into `(lo, mid, hi)`.
+/// Accumulates the lane-wise unreduced products `x * h` into `(lo, karatsuba middle, hi)`:
+/// three carry-less multiplications instead of four (on Zen 3 `VPCLMULQDQ` is the scarce
+/// unit: one 256-bit multiplication every two cycles). `hk` holds `h_lo ^ h_hi` in the low
+/// 64 bits of each lane.
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
 #[inline]
-fn mul_acc2(x: __m256i, h: __m256i, acc: &mut [__m256i; 3]) {
+fn mul_acc2(x: __m256i, h: __m256i, hk: __m256i, acc: &mut [__m256i; 3]) {
     acc[0] = _mm256_xor_si256(acc[0], _mm256_clmulepi64_epi128(x, h, 0x00));
-    acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(x, h, 0x01));
-    acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(x, h, 0x10));
     acc[2] = _mm256_xor_si256(acc[2], _mm256_clmulepi64_epi128(x, h, 0x11));
+    let t = _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e));
+    acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(t, hk, 0x00));
 }
 
-/// Adds the two lanes of each partial product and reduces.
+/// Adds the two lanes of each partial product, recovers the cross terms from the Karatsuba
+/// middle product (`mid ^ lo ^ hi`) and reduces.
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
 #[inline]
 fn reduce2(acc: &[__m256i; 3]) -> __m128i {
     let fold =
         |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    ni::reduce(&[fold(acc[0]), fold(acc[1]), fold(acc[2])])
+    let (lo, hi) = (fold(acc[0]), fold(acc[2]));
+    let mid = _mm_xor_si128(fold(acc[1]), _mm_xor_si128(lo, hi));
+    ni::reduce(&[lo, mid, hi])
 }
 
 /// `y` in the low lane, zero in the high one.
@@ -114,26 +115,32 @@ impl Wide {
             *d = _mm256_broadcastsi128_si256(*s);
         }
         let hp = &ni.key.hp;
-        let mut hv = [_mm256_setzero_si256(); 8];
-        for (j, h) in hv.iter_mut().enumerate() {
-            // Block 2j (low lane) takes H^(16-2j) = hp[15-2j]; block 2j+1 takes hp[14-2j].
-            *h = _mm256_set_m128i(ni::load(&hp[14 - 2 * j]), ni::load(&hp[15 - 2 * j]));
+        let mut hv = [[_mm256_setzero_si256(); 8]; 2];
+        let mut hk = [[_mm256_setzero_si256(); 8]; 2];
+        for g in 0..2 {
+            for j in 0..8 {
+                // Block 2j (low lane) of half g takes H^(32-16g-2j) = hp[31-16g-2j]; block
+                // 2j+1 takes hp[30-16g-2j].
+                let i = 16 * g + 2 * j;
+                let h = _mm256_set_m128i(ni::load(&hp[30 - i]), ni::load(&hp[31 - i]));
+                hv[g][j] = h;
+                hk[g][j] = _mm256_xor_si256(h, _mm256_shuffle_epi32(h, 0x4e));
+            }
         }
-        let mut hv32 = [_mm256_setzero_si256(); 8];
-        for (j, h) in hv32.iter_mut().enumerate() {
-            *h = _mm256_set_m128i(ni::load(&hp[30 - 2 * j]), ni::load(&hp[31 - 2 * j]));
-        }
-        Wide { rk, hv, hv32 }
+        Wide { rk, hv, hk }
     }
 
-    /// Absorbs sixteen byte-reflected blocks (two per register) into `y`.
+    /// Absorbs the sixteen blocks of a 256-byte chunk into `y` (one reduction).
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ghash16(&self, y: __m128i, x: &[__m256i; 8]) -> __m128i {
+    fn ghash16(&self, y: __m128i, c: &[u8]) -> __m128i {
         let mut acc = [_mm256_setzero_si256(); 3];
-        mul_acc2(_mm256_xor_si256(x[0], low_lane(y)), self.hv[0], &mut acc);
-        for (xi, h) in x[1..].iter().zip(&self.hv[1..]) {
-            mul_acc2(*xi, *h, &mut acc);
+        for j in 0..8 {
+            let mut x = bswap2(load2(&c[32 * j..]));
+            if j == 0 {
+                x = _mm256_xor_si256(x, low_lane(y));
+            }
+            mul_acc2(x, self.hv[1][j], self.hk[1][j], &mut acc);
         }
         reduce2(&acc)
     }
@@ -149,11 +156,7 @@ impl Ops<'_> {
         // nonce with short AAD and message takes the AES-NI path.
         if let Some(w) = self.wide.as_ref().filter(|_| data.len() >= 256) {
             for c in &mut chunks {
-                let mut x = [_mm256_setzero_si256(); 8];
-                for (i, v) in x.iter_mut().enumerate() {
-                    *v = bswap2(load2(&c[32 * i..]));
-                }
-                y = w.ghash16(y, &x);
+                y = w.ghash16(y, c);
             }
         }
         self.ni.ghash_v(y, chunks.remainder())
@@ -172,6 +175,26 @@ impl Ops<'_> {
         let Some(w) = self.wide.as_ref().filter(|_| buf.len() >= 256) else {
             return self.ni.ctr_ghash::<SEAL>(ctr, y, buf);
         };
+        let whole = buf.len() / 256 * 256;
+        let next = self.ctr_ghash_chunks::<SEAL>(w, ctr, y, &mut buf[..whole]);
+        self.ni.ctr_ghash::<SEAL>(&next, y, &mut buf[whole..]);
+    }
+
+    /// [`Self::ctr_ghash`] over whole 256-byte chunks; returns the next counter block.
+    ///
+    /// The round loop is deliberately not unrolled (the round count is read from the key at
+    /// run time): each iteration is one round of all eight registers plus one block pair of
+    /// GHASH, and that order reaches the CPU as written. Fully unrolled, LLVM regroups the
+    /// rounds into one long chain per register and spills, which runs slower.
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn ctr_ghash_chunks<const SEAL: bool>(
+        &self,
+        w: &Wide,
+        ctr: &[u8; 16],
+        y: &mut [u8; 16],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
         let nr = self.ni.key.nr;
         let mut yv = ni::bswap(ni::load(y));
         let c0 = ni::bswap(ni::load(ctr));
@@ -183,38 +206,49 @@ impl Ops<'_> {
         // GHASH is reduced once per 32 blocks: chunk `i` of a pair is multiplied by
         // `H^32..H^17` (first, carrying the running hash; no reduction) or `H^16..H^1` (second,
         // then reduce). A last unpaired chunk is multiplied by `H^16..H^1` on its own.
+        // Returns (half of the power table, first, reduce).
         let count = buf.len() / 256;
-        let powers = |i: usize| -> (&[__m256i; 8], bool, bool) {
-            let single = count % 2 == 1 && i == count - 1;
-            if single {
-                (&w.hv, true, true)
+        let powers = |i: usize| -> (usize, bool, bool) {
+            if count % 2 == 1 && i == count - 1 {
+                (1, true, true)
             } else if i.is_multiple_of(2) {
-                (&w.hv32, true, false)
+                (0, true, false)
             } else {
-                (&w.hv, false, true)
+                (1, false, true)
             }
         };
-        let mut chunks = buf.chunks_exact_mut(256);
-        let mut pending = [_mm256_setzero_si256(); 8];
-        let mut acc = [_mm256_setzero_si256(); 3];
-        for (i, ch) in (&mut chunks).enumerate() {
-            // The chunk whose ciphertext is absorbed during this one's AES rounds.
-            let (hash, h_idx) = if SEAL {
-                (i > 0, i.wrapping_sub(1))
-            } else {
-                (true, i)
-            };
-            let mut x = pending;
-            if !SEAL {
-                for (j, v) in x.iter_mut().enumerate() {
-                    *v = bswap2(load2(&ch[32 * j..]));
+        let len = buf.len();
+        let p = buf.as_mut_ptr();
+        // Chunk pointers are taken from `p` (not from sub-slices) because, when opening, a chunk
+        // is read for GHASH while the same chunk's keystream is being computed and written.
+        // Macros rather than closures: the bodies must be inlined into this island.
+        macro_rules! ld {
+            ($off:expr) => {{
+                let off: usize = $off;
+                assert!(off + 32 <= len);
+                // SAFETY: `off + 32 <= len` (checked above): 32 readable bytes of `buf`;
+                // unaligned load.
+                unsafe { _mm256_loadu_si256(p.add(off).cast()) }
+            }};
+        }
+        macro_rules! st {
+            ($off:expr, $v:expr) => {{
+                let off: usize = $off;
+                assert!(off + 32 <= len);
+                // SAFETY: `off + 32 <= len` (checked above): 32 writable bytes of `buf`
+                // (exclusively borrowed by this function); unaligned store.
+                unsafe { _mm256_storeu_si256(p.add(off).cast(), $v) }
+            }};
+        }
+        macro_rules! aes8 {
+            ($ks:expr, $rk:expr) => {
+                for k in $ks.iter_mut() {
+                    *k = _mm256_aesenc_epi128(*k, *$rk);
                 }
-            }
-            let (hp, first, reduce) = powers(h_idx);
-            if hash && first {
-                x[0] = _mm256_xor_si256(x[0], low_lane(yv));
-                acc = [_mm256_setzero_si256(); 3];
-            }
+            };
+        }
+        let mut acc = [_mm256_setzero_si256(); 3];
+        for i in 0..count {
             let mut ks = [_mm256_setzero_si256(); 8];
             if self.public_counter && n & 0xff <= 0xf0 {
                 // No carry out of the last byte within this chunk: add to the big-endian
@@ -235,37 +269,67 @@ impl Ops<'_> {
             }
             // The public counter value (only its low byte decides the path above).
             n = n.wrapping_add(16);
-            for (r, rk) in w.rk[1..nr].iter().enumerate() {
-                for k in ks.iter_mut() {
-                    *k = _mm256_aesenc_epi128(*k, *rk);
+            // The chunk absorbed during this one's AES rounds: the previous one's ciphertext
+            // when sealing (already stored in `buf`), this one's when opening (loaded before
+            // this chunk's plaintext is stored over it).
+            if SEAL && i == 0 {
+                for rk in &w.rk[1..nr] {
+                    aes8!(ks, rk);
                 }
-                // Block pair 0 (which may carry the running hash) goes last, so the chain
-                // from one reduction to the next is as short as possible.
-                if hash && r < 8 {
-                    let j = (r + 1) % 8;
-                    mul_acc2(x[j], hp[j], &mut acc);
+            } else {
+                let h = if SEAL { i - 1 } else { i };
+                let (g, first, reduce) = powers(h);
+                let (hv, hk) = (&w.hv[g], &w.hk[g]);
+                let src = 256 * h;
+                if first {
+                    acc = [_mm256_setzero_si256(); 3];
+                }
+                let mut rks = w.rk[1..nr].iter();
+                // Pairs 1..=7 in rounds 1..=7; pair 0 (which may carry the running hash) in
+                // round 8, so the chain from one reduction to the next is as short as possible.
+                for (j, rk) in (1..8).zip(&mut rks) {
+                    aes8!(ks, rk);
+                    mul_acc2(bswap2(ld!(src + 32 * j)), hv[j], hk[j], &mut acc);
+                }
+                if let Some(rk) = rks.next() {
+                    aes8!(ks, rk);
+                }
+                let mut x = bswap2(ld!(src));
+                if first {
+                    x = _mm256_xor_si256(x, low_lane(yv));
+                }
+                mul_acc2(x, hv[0], hk[0], &mut acc);
+                for rk in rks {
+                    aes8!(ks, rk);
+                }
+                if reduce {
+                    yv = reduce2(&acc);
                 }
             }
-            if hash && reduce {
-                yv = reduce2(&acc);
-            }
+            let at = 256 * i;
+            let last = w.rk[nr];
             for (j, k) in ks.iter().enumerate() {
-                let input = load2(&ch[32 * j..]);
-                let out = _mm256_xor_si256(input, _mm256_aesenclast_epi128(*k, w.rk[nr]));
-                store2(&mut ch[32 * j..], out);
-                if SEAL {
-                    pending[j] = bswap2(out);
-                }
+                // AESENCLAST ends with the XOR of the round key: folding the input into the
+                // key gives the output directly.
+                let input = ld!(at + 32 * j);
+                st!(
+                    at + 32 * j,
+                    _mm256_aesenclast_epi128(*k, _mm256_xor_si256(input, last))
+                );
             }
         }
         if SEAL && count > 0 {
-            let (hp, first, _) = powers(count - 1);
+            let (g, first, _) = powers(count - 1);
             if first {
-                pending[0] = _mm256_xor_si256(pending[0], low_lane(yv));
                 acc = [_mm256_setzero_si256(); 3];
             }
-            for (xi, h) in pending.iter().zip(hp) {
-                mul_acc2(*xi, *h, &mut acc);
+            let src = 256 * (count - 1);
+            for j in (1..8).chain(0..1) {
+                let mut x = bswap2(ld!(src + 32 * j));
+                if j == 0 && first {
+                    x = _mm256_xor_si256(x, low_lane(yv));
+                }
+                mul_acc2(x, w.hv[g][j], w.hk[g][j], &mut acc);
             }
             yv = reduce2(&acc);
         }
@@ -273,7 +337,7 @@ impl Ops<'_> {
         let mut next = [0u8; 16];
         ni::store(&mut next, ni::bswap(_mm256_castsi256_si128(c)));
         ni::store(y, ni::bswap(yv));
-        self.ni.ctr_ghash::<SEAL>(&next, y, chunks.into_remainder());
+        next
     }
 }
 

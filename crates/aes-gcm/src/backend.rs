@@ -117,12 +117,13 @@ pub(crate) enum Key {
     Portable(portable::Key),
     #[cfg(target_arch = "x86_64")]
     X86Aesni(tessera_cpu::X86AesClmul, x86_aesni::Key),
-    /// Same key layout as AES-NI (with all sixteen `H` powers used).
+    /// The AES-NI key layout (all thirty-two `H` powers used) plus the 256-bit tables.
     #[cfg(target_arch = "x86_64")]
-    X86Vaes(tessera_cpu::X86VaesClmul, x86_aesni::Key),
-    /// Same key layout as AES-NI (all thirty-two `H` powers used).
+    X86Vaes(tessera_cpu::X86VaesClmul, x86_aesni::Key, x86_vaes::Wide),
+    /// The AES-NI key layout (all thirty-two `H` powers used) plus the 256-bit tables (for
+    /// inputs and tails below 512 bytes).
     #[cfg(target_arch = "x86_64")]
-    X86Vaes512(tessera_cpu::X86Vaes512, x86_aesni::Key),
+    X86Vaes512(tessera_cpu::X86Vaes512, x86_aesni::Key, x86_vaes::Wide),
     #[cfg(target_arch = "aarch64")]
     Aarch64Aes(tessera_cpu::Aarch64AesPmull, aarch64_aes::Key),
 }
@@ -150,6 +151,7 @@ fn aes_clmul_of(t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
 fn vaes_seal(
     t: tessera_cpu::X86VaesClmul,
     k: &x86_aesni::Key,
+    w: &x86_vaes::Wide,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
@@ -160,7 +162,7 @@ fn vaes_seal(
         unsafe { x86_aesni::seal(aes_clmul_of(t), k, iv, aad, buf) }
     } else {
         // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { x86_vaes::seal(t, k, iv, aad, buf) }
+        unsafe { x86_vaes::seal(t, k, w, iv, aad, buf) }
     }
 }
 
@@ -170,6 +172,7 @@ fn vaes_seal(
 fn vaes_open(
     t: tessera_cpu::X86VaesClmul,
     k: &x86_aesni::Key,
+    w: &x86_vaes::Wide,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
@@ -180,7 +183,7 @@ fn vaes_open(
         unsafe { x86_aesni::open(aes_clmul_of(t), k, iv, aad, buf) }
     } else {
         // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { x86_vaes::open(t, k, iv, aad, buf) }
+        unsafe { x86_vaes::open(t, k, w, iv, aad, buf) }
     }
 }
 
@@ -197,14 +200,19 @@ impl Key {
                 // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
                 // PCLMULQDQ and SSSE3.
                 let k = unsafe { x86_aesni::Key::new(aes_clmul_of(t), key) };
-                Key::X86Vaes(t, k)
+                // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
+                let w = unsafe { x86_vaes::Wide::new(t, &k) };
+                Key::X86Vaes(t, k, w)
             }
             #[cfg(target_arch = "x86_64")]
             Backend::X86Vaes512(t) => {
                 // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
                 // PCLMULQDQ and SSSE3.
                 let k = unsafe { x86_aesni::Key::new(t.aes_clmul(), key) };
-                Key::X86Vaes512(t, k)
+                // SAFETY: the VAES token derived from the VAES-512 token proves AVX2, VAES,
+                // VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
+                let w = unsafe { x86_vaes::Wide::new(t.vaes_clmul(), &k) };
+                Key::X86Vaes512(t, k, w)
             }
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
@@ -218,9 +226,9 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             Key::X86Aesni(t, _) => Backend::X86Aesni(*t),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, _) => Backend::X86Vaes(*t),
+            Key::X86Vaes(t, ..) => Backend::X86Vaes(*t),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, _) => Backend::X86Vaes512(*t),
+            Key::X86Vaes512(t, ..) => Backend::X86Vaes512(*t),
             #[cfg(target_arch = "aarch64")]
             Key::Aarch64Aes(t, _) => Backend::Aarch64Aes(*t),
         }
@@ -233,15 +241,15 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k) => vaes_seal(*t, k, iv, aad, buf),
+            Key::X86Vaes(t, k, w) => vaes_seal(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, k) => {
+            Key::X86Vaes512(t, k, w) => {
                 if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
-                    vaes_seal(t.vaes_clmul(), k, iv, aad, buf)
+                    vaes_seal(t.vaes_clmul(), k, w, iv, aad, buf)
                 } else {
                     // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI,
                     // PCLMULQDQ and SSSE3.
-                    unsafe { x86_vaes512::seal(*t, k, iv, aad, buf) }
+                    unsafe { x86_vaes512::seal(*t, k, w, iv, aad, buf) }
                 }
             }
             #[cfg(target_arch = "aarch64")]
@@ -257,15 +265,15 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k) => vaes_open(*t, k, iv, aad, buf),
+            Key::X86Vaes(t, k, w) => vaes_open(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, k) => {
+            Key::X86Vaes512(t, k, w) => {
                 if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
-                    vaes_open(t.vaes_clmul(), k, iv, aad, buf)
+                    vaes_open(t.vaes_clmul(), k, w, iv, aad, buf)
                 } else {
                     // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI,
                     // PCLMULQDQ and SSSE3.
-                    unsafe { x86_vaes512::open(*t, k, iv, aad, buf) }
+                    unsafe { x86_vaes512::open(*t, k, w, iv, aad, buf) }
                 }
             }
             #[cfg(target_arch = "aarch64")]
@@ -282,11 +290,15 @@ impl Key {
             Key::X86Aesni(t, k) => unsafe { x86_aesni::encrypt_blocks(*t, k, blocks) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
-            Key::X86Vaes(t, k) => unsafe { x86_aesni::encrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            Key::X86Vaes(t, k, _) => unsafe {
+                x86_aesni::encrypt_blocks(aes_clmul_of(*t), k, blocks)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
             // PCLMULQDQ, SSSE3.
-            Key::X86Vaes512(t, k) => unsafe { x86_aesni::encrypt_blocks(t.aes_clmul(), k, blocks) },
+            Key::X86Vaes512(t, k, _) => unsafe {
+                x86_aesni::encrypt_blocks(t.aes_clmul(), k, blocks)
+            },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::encrypt_blocks(*t, k, blocks) },
@@ -301,11 +313,15 @@ impl Key {
             Key::X86Aesni(t, k) => unsafe { x86_aesni::decrypt_blocks(*t, k, blocks) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
-            Key::X86Vaes(t, k) => unsafe { x86_aesni::decrypt_blocks(aes_clmul_of(*t), k, blocks) },
+            Key::X86Vaes(t, k, _) => unsafe {
+                x86_aesni::decrypt_blocks(aes_clmul_of(*t), k, blocks)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
             // PCLMULQDQ, SSSE3.
-            Key::X86Vaes512(t, k) => unsafe { x86_aesni::decrypt_blocks(t.aes_clmul(), k, blocks) },
+            Key::X86Vaes512(t, k, _) => unsafe {
+                x86_aesni::decrypt_blocks(t.aes_clmul(), k, blocks)
+            },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::decrypt_blocks(*t, k, blocks) },

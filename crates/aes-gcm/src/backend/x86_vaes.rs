@@ -19,9 +19,8 @@ use tessera_cpu::X86VaesClmul;
 pub(super) struct Ops<'a> {
     _t: X86VaesClmul,
     pub(super) ni: ni::Ops<'a>,
-    /// The 256-bit tables, built once per operation when the AAD or the message has a whole
-    /// 256-byte chunk (both GHASH of the AAD and CTR+GHASH of the message use them).
-    wide: Option<Wide>,
+    /// The 256-bit tables, built once when the key was expanded.
+    wide: &'a Wide,
     /// The counter is public: it comes from a 96-bit nonce. With other nonce lengths `J0` is
     /// `GHASH_H(IV)`, derived from the key, and no branch may depend on it.
     public_counter: bool,
@@ -30,25 +29,22 @@ pub(super) struct Ops<'a> {
 impl<'a> Ops<'a> {
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    pub(super) fn new(t: X86VaesClmul, key: &'a Key, iv: Iv<'_>, wide: bool) -> Self {
+    pub(super) fn new(t: X86VaesClmul, key: &'a Key, wide: &'a Wide, iv: Iv<'_>) -> Self {
         let ni = ni::Ops::new(t.aes_clmul(), key);
         Ops {
             _t: t,
-            wide: if wide { Some(Wide::new(&ni)) } else { None },
+            wide,
             ni,
             public_counter: matches!(iv, Iv::Nonce(n) if n.len() == 12),
         }
     }
 }
 
-/// Whether an operation has a whole 256-byte chunk of AAD or message (public lengths).
-pub(super) fn wide_needed(aad: &[u8], buf: &[u8]) -> bool {
-    aad.len() >= 256 || buf.len() >= 256
-}
-
-/// The 256-bit tables, built only when an input has a whole 256-byte chunk: broadcast round
-/// keys and the `H` powers paired for the lanes of a 32-block group.
-struct Wide {
+/// The 256-bit tables of a key, built once when the key is expanded (they are derived from the
+/// key: zeroized on drop): broadcast round keys and the `H` powers paired for the lanes of a
+/// 32-block group. About 2 KiB; building them per operation cost about as much as a 1 KiB
+/// message's GHASH.
+pub(crate) struct Wide {
     rk: [__m256i; 15],
     /// `hv[g][j]` = `(H^(32-16g-2j), H^(31-16g-2j))` (low lane, high lane): `hv[0]` holds the
     /// powers for blocks `2j` and `2j + 1` of the first half of a 32-block group, `hv[1]` those
@@ -57,6 +53,11 @@ struct Wide {
     /// Karatsuba middle operands: the low 64 bits of each lane of `hk[g][j]` are the XOR of the
     /// two halves of that lane of `hv[g][j]`.
     hk: [[__m256i; 8]; 2],
+    /// A copy of `hv`. Each block pair multiplies by its `hv` entry twice; reading the second
+    /// operand from a different address lets both multiplications take it from memory instead
+    /// of holding it in a register, which keeps the GHASH accumulators out of stack spills
+    /// (AVX2 has sixteen vector registers and eight hold the AES state).
+    hv2: [[__m256i; 8]; 2],
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
@@ -76,13 +77,13 @@ fn bswap2(v: __m256i) -> __m256i {
 
 /// Accumulates the lane-wise unreduced products `x * h` into `(lo, karatsuba middle, hi)`:
 /// three carry-less multiplications instead of four (on Zen 3 `VPCLMULQDQ` is the scarce
-/// unit: one 256-bit multiplication every two cycles). `hk` holds `h_lo ^ h_hi` in the low
-/// 64 bits of each lane.
+/// unit: one 256-bit multiplication every two cycles). `h2` equals `h`; `hk` holds
+/// `h_lo ^ h_hi` in the low 64 bits of each lane.
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
 #[inline]
-fn mul_acc2(x: __m256i, h: __m256i, hk: __m256i, acc: &mut [__m256i; 3]) {
+fn mul_acc2(x: __m256i, h: __m256i, h2: __m256i, hk: __m256i, acc: &mut [__m256i; 3]) {
     acc[0] = _mm256_xor_si256(acc[0], _mm256_clmulepi64_epi128(x, h, 0x00));
-    acc[2] = _mm256_xor_si256(acc[2], _mm256_clmulepi64_epi128(x, h, 0x11));
+    acc[2] = _mm256_xor_si256(acc[2], _mm256_clmulepi64_epi128(x, h2, 0x11));
     let t = _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e));
     acc[1] = _mm256_xor_si256(acc[1], _mm256_clmulepi64_epi128(t, hk, 0x00));
 }
@@ -107,14 +108,16 @@ fn low_lane(y: __m128i) -> __m256i {
 }
 
 impl Wide {
+    /// Builds the tables of an expanded key.
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-    #[inline]
-    fn new(ni: &ni::Ops<'_>) -> Self {
+    pub(crate) fn new(_t: X86VaesClmul, key: &Key) -> Self {
+        let mut rk128 = key.round_keys();
         let mut rk = [_mm256_setzero_si256(); 15];
-        for (d, s) in rk.iter_mut().zip(ni.rk.iter()) {
+        for (d, s) in rk.iter_mut().zip(rk128.iter()) {
             *d = _mm256_broadcastsi128_si256(*s);
         }
-        let hp = &ni.key.hp;
+        ni::wipe(&mut rk128);
+        let hp = &key.hp;
         let mut hv = [[_mm256_setzero_si256(); 8]; 2];
         let mut hk = [[_mm256_setzero_si256(); 8]; 2];
         for g in 0..2 {
@@ -127,9 +130,35 @@ impl Wide {
                 hk[g][j] = _mm256_xor_si256(h, _mm256_shuffle_epi32(h, 0x4e));
             }
         }
-        Wide { rk, hv, hk }
+        Wide {
+            rk,
+            hv,
+            hk,
+            hv2: hv,
+        }
     }
+}
 
+impl Drop for Wide {
+    fn drop(&mut self) {
+        wipe256(&mut self.rk);
+        wipe256(self.hv.as_flattened_mut());
+        wipe256(self.hk.as_flattened_mut());
+        wipe256(self.hv2.as_flattened_mut());
+    }
+}
+
+/// Zeroes 256-bit vectors in memory (volatile writes, through `zeroize` on their bytes).
+fn wipe256(v: &mut [__m256i]) {
+    // SAFETY: `__m256i` is 32 plain bytes (every bit pattern valid, no padding); the byte slice
+    // covers exactly the memory of `v`, borrowed mutably for its lifetime.
+    let b = unsafe {
+        core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), core::mem::size_of_val(v))
+    };
+    zeroize::Zeroize::zeroize(b);
+}
+
+impl Wide {
     /// Absorbs the sixteen blocks of a 256-byte chunk into `y` (one reduction).
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
@@ -140,7 +169,7 @@ impl Wide {
             if j == 0 {
                 x = _mm256_xor_si256(x, low_lane(y));
             }
-            mul_acc2(x, self.hv[1][j], self.hk[1][j], &mut acc);
+            mul_acc2(x, self.hv[1][j], self.hv2[1][j], self.hk[1][j], &mut acc);
         }
         reduce2(&acc)
     }
@@ -152,11 +181,9 @@ impl Ops<'_> {
     pub(super) fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
         let mut y = y;
         let mut chunks = data.chunks_exact(256);
-        // `wide` is built whenever the AAD or message has a whole chunk; a long non-96-bit
-        // nonce with short AAD and message takes the AES-NI path.
-        if let Some(w) = self.wide.as_ref().filter(|_| data.len() >= 256) {
+        if data.len() >= 256 {
             for c in &mut chunks {
-                y = w.ghash16(y, c);
+                y = self.wide.ghash16(y, c);
             }
         }
         self.ni.ghash_v(y, chunks.remainder())
@@ -172,9 +199,10 @@ impl Ops<'_> {
         y: &mut [u8; 16],
         buf: &mut [u8],
     ) {
-        let Some(w) = self.wide.as_ref().filter(|_| buf.len() >= 256) else {
+        if buf.len() < 256 {
             return self.ni.ctr_ghash::<SEAL>(ctr, y, buf);
-        };
+        }
+        let w = self.wide;
         let whole = buf.len() / 256 * 256;
         let next = self.ctr_ghash_chunks::<SEAL>(w, ctr, y, &mut buf[..whole]);
         self.ni.ctr_ghash::<SEAL>(&next, y, &mut buf[whole..]);
@@ -279,7 +307,7 @@ impl Ops<'_> {
             } else {
                 let h = if SEAL { i - 1 } else { i };
                 let (g, first, reduce) = powers(h);
-                let (hv, hk) = (&w.hv[g], &w.hk[g]);
+                let (hv, hv2, hk) = (&w.hv[g], &w.hv2[g], &w.hk[g]);
                 let src = 256 * h;
                 if first {
                     acc = [_mm256_setzero_si256(); 3];
@@ -289,7 +317,7 @@ impl Ops<'_> {
                 // round 8, so the chain from one reduction to the next is as short as possible.
                 for (j, rk) in (1..8).zip(&mut rks) {
                     aes8!(ks, rk);
-                    mul_acc2(bswap2(ld!(src + 32 * j)), hv[j], hk[j], &mut acc);
+                    mul_acc2(bswap2(ld!(src + 32 * j)), hv[j], hv2[j], hk[j], &mut acc);
                 }
                 if let Some(rk) = rks.next() {
                     aes8!(ks, rk);
@@ -298,7 +326,7 @@ impl Ops<'_> {
                 if first {
                     x = _mm256_xor_si256(x, low_lane(yv));
                 }
-                mul_acc2(x, hv[0], hk[0], &mut acc);
+                mul_acc2(x, hv[0], hv2[0], hk[0], &mut acc);
                 for rk in rks {
                     aes8!(ks, rk);
                 }
@@ -329,7 +357,7 @@ impl Ops<'_> {
                 if j == 0 && first {
                     x = _mm256_xor_si256(x, low_lane(yv));
                 }
-                mul_acc2(x, w.hv[g][j], w.hk[g][j], &mut acc);
+                mul_acc2(x, w.hv[g][j], w.hv2[g][j], w.hk[g][j], &mut acc);
             }
             yv = reduce2(&acc);
         }
@@ -368,13 +396,27 @@ impl GcmOps for Ops<'_> {
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-pub(crate) fn seal(t: X86VaesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::seal(&Ops::new(t, key, iv, wide_needed(aad, buf)), iv, aad, buf)
+pub(crate) fn seal(
+    t: X86VaesClmul,
+    key: &Key,
+    wide: &Wide,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::seal(&Ops::new(t, key, wide, iv), iv, aad, buf)
 }
 
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-pub(crate) fn open(t: X86VaesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::open(&Ops::new(t, key, iv, wide_needed(aad, buf)), iv, aad, buf)
+pub(crate) fn open(
+    t: X86VaesClmul,
+    key: &Key,
+    wide: &Wide,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::open(&Ops::new(t, key, wide, iv), iv, aad, buf)
 }
 
 #[cfg(test)]
@@ -391,17 +433,17 @@ mod tests {
         };
         // SAFETY: the token proves AES-NI, PCLMULQDQ and SSSE3.
         let key = unsafe { Key::new(t.aes_clmul(), &[7u8; 16]) };
+        // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ, SSSE3.
+        let wide = unsafe { Wide::new(t, &key) };
         for n in 1..=64usize {
             let nonce = &[0xa5u8; 64][..n];
-            for wide in [false, true] {
-                // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ, SSSE3.
-                let ops = unsafe { Ops::new(t, &key, Iv::Nonce(nonce), wide) };
-                assert_eq!(ops.public_counter, n == 12, "{n}-byte nonce");
-            }
+            // SAFETY: as above.
+            let ops = unsafe { Ops::new(t, &key, &wide, Iv::Nonce(nonce)) };
+            assert_eq!(ops.public_counter, n == 12, "{n}-byte nonce");
         }
         let j0 = [0u8; 16];
         // SAFETY: as above.
-        let ops = unsafe { Ops::new(t, &key, Iv::J0(&j0), true) };
+        let ops = unsafe { Ops::new(t, &key, &wide, Iv::J0(&j0)) };
         assert!(!ops.public_counter, "J0 given directly");
     }
 }

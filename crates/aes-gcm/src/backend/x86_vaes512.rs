@@ -88,8 +88,8 @@ fn set4(a: __m128i, b: __m128i, c: __m128i, d: __m128i) -> __m512i {
 impl<'a> Ops<'a> {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn new(t: X86Vaes512, key: &'a Key, iv: Iv<'_>, aad: &[u8], buf: &[u8]) -> Self {
-        let v = v256::Ops::new(t.vaes_clmul(), key, iv, v256::wide_needed(aad, buf));
+    fn new(t: X86Vaes512, key: &'a Key, wide: &'a v256::Wide, iv: Iv<'_>) -> Self {
+        let v = v256::Ops::new(t.vaes_clmul(), key, wide, iv);
         let mut rk = [_mm512_setzero_si512(); 15];
         for (d, s) in rk.iter_mut().zip(v.ni.rk.iter()) {
             *d = _mm512_broadcast_i32x4(*s);
@@ -235,11 +235,25 @@ impl GcmOps for Ops<'_> {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3")]
-pub(crate) fn seal(t: X86Vaes512, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::seal(&Ops::new(t, key, iv, aad, buf), iv, aad, buf)
+pub(crate) fn seal(
+    t: X86Vaes512,
+    key: &Key,
+    wide: &v256::Wide,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::seal(&Ops::new(t, key, wide, iv), iv, aad, buf)
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3")]
-pub(crate) fn open(t: X86Vaes512, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    gcm::open(&Ops::new(t, key, iv, aad, buf), iv, aad, buf)
+pub(crate) fn open(
+    t: X86Vaes512,
+    key: &Key,
+    wide: &v256::Wide,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    gcm::open(&Ops::new(t, key, wide, iv), iv, aad, buf)
 }

@@ -145,10 +145,11 @@ fn aes_clmul_of(t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
     t.aes_clmul()
 }
 
-/// The 256-bit VAES backend's seal: the AES-NI code below [`VAES_MIN_LEN`].
+/// The 256-bit VAES backend's seal (`SEAL`) or open: the AES-NI code below
+/// [`VAES_MIN_LEN`].
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn vaes_seal(
+fn vaes_run<const SEAL: bool>(
     t: tessera_cpu::X86VaesClmul,
     k: &x86_aesni::Key,
     w: &x86_vaes::Wide,
@@ -157,33 +158,39 @@ fn vaes_seal(
     buf: &mut [u8],
 ) -> [u8; 16] {
     if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
-        // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ and
-        // SSSE3.
-        unsafe { x86_aesni::seal(aes_clmul_of(t), k, iv, aad, buf) }
+        let t = aes_clmul_of(t);
+        if SEAL {
+            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ
+            // and SSSE3.
+            unsafe { x86_aesni::seal(t, k, iv, aad, buf) }
+        } else {
+            // SAFETY: as above.
+            unsafe { x86_aesni::open(t, k, iv, aad, buf) }
+        }
     } else {
         // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { x86_vaes::seal(t, k, w, iv, aad, buf) }
+        unsafe { x86_vaes::run::<SEAL>(t, k, w, iv, aad, buf) }
     }
 }
 
-/// The 256-bit VAES backend's open: the AES-NI code below [`VAES_MIN_LEN`].
+/// The 512-bit VAES backend's seal (`SEAL`) or open: the 256-bit dispatch below
+/// [`VAES512_MIN_LEN`].
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn vaes_open(
-    t: tessera_cpu::X86VaesClmul,
+fn vaes512_run<const SEAL: bool>(
+    t: tessera_cpu::X86Vaes512,
     k: &x86_aesni::Key,
     w: &x86_vaes::Wide,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
-        // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ and
-        // SSSE3.
-        unsafe { x86_aesni::open(aes_clmul_of(t), k, iv, aad, buf) }
+    if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
+        vaes_run::<SEAL>(t.vaes_clmul(), k, w, iv, aad, buf)
     } else {
-        // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { x86_vaes::open(t, k, w, iv, aad, buf) }
+        // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI, PCLMULQDQ
+        // and SSSE3.
+        unsafe { x86_vaes512::run::<SEAL>(t, k, w, iv, aad, buf) }
     }
 }
 
@@ -241,17 +248,9 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k, w) => vaes_seal(*t, k, w, iv, aad, buf),
+            Key::X86Vaes(t, k, w) => vaes_run::<true>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, k, w) => {
-                if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
-                    vaes_seal(t.vaes_clmul(), k, w, iv, aad, buf)
-                } else {
-                    // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI,
-                    // PCLMULQDQ and SSSE3.
-                    unsafe { x86_vaes512::seal(*t, k, w, iv, aad, buf) }
-                }
-            }
+            Key::X86Vaes512(t, k, w) => vaes512_run::<true>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::seal(*t, k, iv, aad, buf) },
@@ -265,17 +264,9 @@ impl Key {
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
             Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k, w) => vaes_open(*t, k, w, iv, aad, buf),
+            Key::X86Vaes(t, k, w) => vaes_run::<false>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, k, w) => {
-                if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
-                    vaes_open(t.vaes_clmul(), k, w, iv, aad, buf)
-                } else {
-                    // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI,
-                    // PCLMULQDQ and SSSE3.
-                    unsafe { x86_vaes512::open(*t, k, w, iv, aad, buf) }
-                }
-            }
+            Key::X86Vaes512(t, k, w) => vaes512_run::<false>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
             Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::open(*t, k, iv, aad, buf) },

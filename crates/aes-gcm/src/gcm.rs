@@ -98,3 +98,18 @@ pub(crate) fn open<O: GcmOps>(o: &O, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> 
     o.ctr_ghash_open(&inc32(j), &mut y, buf);
     finish(o, j, y, aad.len(), buf.len())
 }
+
+/// [`seal`] (`SEAL`) or [`open`]: one entry point for a backend island that serves both.
+#[inline(always)]
+pub(crate) fn run<const SEAL: bool, O: GcmOps>(
+    o: &O,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    if SEAL {
+        seal(o, iv, aad, buf)
+    } else {
+        open(o, iv, aad, buf)
+    }
+}

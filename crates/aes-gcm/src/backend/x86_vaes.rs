@@ -401,8 +401,9 @@ impl GcmOps for Ops<'_> {
     }
 }
 
+/// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-pub(crate) fn seal(
+pub(crate) fn run<const SEAL: bool>(
     t: X86VaesClmul,
     key: &Key,
     wide: &Wide,
@@ -410,19 +411,7 @@ pub(crate) fn seal(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::seal(&Ops::new(t, key, wide, iv), iv, aad, buf)
-}
-
-#[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
-pub(crate) fn open(
-    t: X86VaesClmul,
-    key: &Key,
-    wide: &Wide,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    gcm::open(&Ops::new(t, key, wide, iv), iv, aad, buf)
+    gcm::run::<SEAL, _>(&Ops::new(t, key, wide, iv), iv, aad, buf)
 }
 
 #[cfg(test)]

@@ -235,7 +235,8 @@ impl GcmOps for Ops<'_> {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3")]
-pub(crate) fn seal(
+/// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.
+pub(crate) fn run<const SEAL: bool>(
     t: X86Vaes512,
     key: &Key,
     wide: &v256::Wide,
@@ -243,17 +244,5 @@ pub(crate) fn seal(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::seal(&Ops::new(t, key, wide, iv), iv, aad, buf)
-}
-
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3")]
-pub(crate) fn open(
-    t: X86Vaes512,
-    key: &Key,
-    wide: &v256::Wide,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    gcm::open(&Ops::new(t, key, wide, iv), iv, aad, buf)
+    gcm::run::<SEAL, _>(&Ops::new(t, key, wide, iv), iv, aad, buf)
 }

@@ -253,7 +253,7 @@ impl Key {
             Key::X86Vaes512(t, k, w) => vaes512_run::<true>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::seal(*t, k, iv, aad, buf) },
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::run::<true>(*t, k, iv, aad, buf) },
         }
     }
 
@@ -269,7 +269,7 @@ impl Key {
             Key::X86Vaes512(t, k, w) => vaes512_run::<false>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::open(*t, k, iv, aad, buf) },
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::run::<false>(*t, k, iv, aad, buf) },
         }
     }
 

@@ -389,26 +389,16 @@ impl GcmOps for Ops<'_> {
     }
 }
 
+/// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.
 #[target_feature(enable = "neon,aes")]
-pub(crate) fn seal(
+pub(crate) fn run<const SEAL: bool>(
     t: Aarch64AesPmull,
     key: &Key,
     iv: Iv<'_>,
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    gcm::seal(&Ops::new(t, key), iv, aad, buf)
-}
-
-#[target_feature(enable = "neon,aes")]
-pub(crate) fn open(
-    t: Aarch64AesPmull,
-    key: &Key,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    gcm::open(&Ops::new(t, key), iv, aad, buf)
+    gcm::run::<SEAL, _>(&Ops::new(t, key), iv, aad, buf)
 }
 
 #[target_feature(enable = "neon,aes")]

@@ -1,31 +1,13 @@
 //! Random inputs against RustCrypto `sha3` (SHA-3, SHAKE, TurboSHAKE), on every single-state
 //! backend, plus an accumulated chain over every length around the block sizes.
 
+#[path = "data/common.rs"]
+mod common;
+
+use common::{bytes_near_every_rate, every_x1, len_near_every_rate};
 use proptest::prelude::*;
 use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
-use tessera_keccak::{
-    Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256, TurboShake128, TurboShake256,
-    X1Backend,
-};
-use tessera_testkit::strategies::len_near_blocks;
-
-/// Lengths in `0..=max` weighted at the block boundaries of every Keccak rate this crate uses:
-/// 168 (SHAKE128, TurboSHAKE128), 144 (SHA3-224), 136 (SHA3-256, SHAKE256, TurboSHAKE256),
-/// 104 (SHA3-384) and 72 (SHA3-512).
-fn len_near_every_rate(max: usize) -> impl Strategy<Value = usize> {
-    prop_oneof![
-        len_near_blocks(168, max),
-        len_near_blocks(144, max),
-        len_near_blocks(136, max),
-        len_near_blocks(104, max),
-        len_near_blocks(72, max),
-    ]
-}
-
-/// Byte strings whose length follows [`len_near_every_rate`].
-fn bytes_near_every_rate(max: usize) -> impl Strategy<Value = Vec<u8>> {
-    len_near_every_rate(max).prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
-}
+use tessera_keccak::{TurboShake128, X1Backend};
 
 fn rc_xof<X: Update + ExtendableOutput>(mut x: X, m: &[u8], n: usize) -> Vec<u8> {
     x.update(m);
@@ -42,41 +24,9 @@ fn rc_turbo256(d: u8) -> sha3::TurboShake256 {
     sha3::TurboShake256::from_core(sha3::TurboShake256Core::new(d))
 }
 
-/// Every function of this crate on `be`: the four SHA-3 digests, then `n` bytes of SHAKE128,
-/// SHAKE256, TurboSHAKE128 and TurboSHAKE256 with domain `d`.
-fn ours(be: X1Backend, m: &[u8], n: usize, d: u8) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend(Sha3_224::new_with_backend(be).update(m).finalize());
-    out.extend(Sha3_256::new_with_backend(be).update(m).finalize());
-    out.extend(Sha3_384::new_with_backend(be).update(m).finalize());
-    out.extend(Sha3_512::new_with_backend(be).update(m).finalize());
-    let mut o = vec![0u8; n];
-    Shake128::new_with_backend(be)
-        .update(m)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    Shake256::new_with_backend(be)
-        .update(m)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    TurboShake128::new_with_backend(be, d)
-        .unwrap()
-        .update(m)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    TurboShake256::new_with_backend(be, d)
-        .unwrap()
-        .update(m)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    out
-}
-
-/// The same as [`ours`], computed by RustCrypto `sha3`.
+/// What [`every_x1`] computes for one piece `m` with domain `d` for both TurboSHAKEs (the four
+/// SHA-3 digests, then `n` bytes of SHAKE128, SHAKE256, TurboSHAKE128 and TurboSHAKE256),
+/// computed by RustCrypto `sha3`.
 fn theirs(m: &[u8], n: usize, d: u8) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend(sha3::Sha3_224::digest(m));
@@ -101,7 +51,7 @@ proptest! {
     ) {
         let expect = theirs(&m, n, d);
         for be in X1Backend::all_available() {
-            prop_assert_eq!(&ours(be, &m, n, d), &expect, "backend {}", be.name());
+            prop_assert_eq!(&every_x1(be, &[&m], n, [d, d]), &expect, "backend {}", be.name());
         }
     }
 
@@ -150,7 +100,12 @@ fn accumulated_chain_matches_rustcrypto() {
     }
     let expect = chain(theirs);
     for be in X1Backend::all_available() {
-        assert_eq!(chain(|m, n, d| ours(be, m, n, d)), expect, "{}", be.name());
+        assert_eq!(
+            chain(|m, n, d| every_x1(be, &[m], n, [d, d])),
+            expect,
+            "{}",
+            be.name()
+        );
     }
 }
 

@@ -1,30 +1,15 @@
 //! Every available backend against portable: single-state (x1) hashers on every `X1Backend`,
 //! multi-way x2/x4 on every `Backend`; incremental against one-shot at every split point.
 
+#[path = "data/common.rs"]
+mod common;
+
+use common::{MultiShake, bytes_near_every_rate, every_x1, len_near_every_rate, multi_one_shot};
 use proptest::prelude::*;
 use tessera_keccak::{
-    Backend, Error, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4,
-    Shake256, Shake256x2, Shake256x4, TurboShake128, TurboShake256, X1Backend,
+    Backend, Error, Sha3_256, Shake128, Shake128x2, Shake128x4, Shake256, Shake256x2, Shake256x4,
+    TurboShake128, X1Backend,
 };
-use tessera_testkit::strategies::len_near_blocks;
-
-/// Lengths in `0..=max` weighted at the block boundaries of every Keccak rate this crate uses:
-/// 168 (SHAKE128, TurboSHAKE128), 144 (SHA3-224), 136 (SHA3-256, SHAKE256, TurboSHAKE256),
-/// 104 (SHA3-384) and 72 (SHA3-512).
-fn len_near_every_rate(max: usize) -> impl Strategy<Value = usize> {
-    prop_oneof![
-        len_near_blocks(168, max),
-        len_near_blocks(144, max),
-        len_near_blocks(136, max),
-        len_near_blocks(104, max),
-        len_near_blocks(72, max),
-    ]
-}
-
-/// Byte strings whose length follows [`len_near_every_rate`].
-fn bytes_near_every_rate(max: usize) -> impl Strategy<Value = Vec<u8>> {
-    len_near_every_rate(max).prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
-}
 
 /// Both kinds of backend count: the multi-way ones and the single-state ones.
 #[test]
@@ -48,99 +33,6 @@ fn expected_backends_present() {
         );
     }
     tessera_testkit::expect_backends("tessera-keccak", Backend::KNOWN, &names);
-}
-
-/// Every x1 function (the four SHA-3 digests, SHAKE and TurboSHAKE) on backend `be`, absorbing `m` split at `split`, each output `n` bytes
-/// (digests at their own length), concatenated.
-fn x1_all(be: X1Backend, m: &[u8], split: usize, n: usize) -> Vec<u8> {
-    let (a, b) = m.split_at(split);
-    let mut out = Vec::new();
-    out.extend(
-        Sha3_224::new_with_backend(be)
-            .update(a)
-            .update(b)
-            .finalize(),
-    );
-    out.extend(
-        Sha3_256::new_with_backend(be)
-            .update(a)
-            .update(b)
-            .finalize(),
-    );
-    out.extend(
-        Sha3_384::new_with_backend(be)
-            .update(a)
-            .update(b)
-            .finalize(),
-    );
-    out.extend(
-        Sha3_512::new_with_backend(be)
-            .update(a)
-            .update(b)
-            .finalize(),
-    );
-    let mut o = vec![0u8; n];
-    Shake128::new_with_backend(be)
-        .update(a)
-        .update(b)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    Shake256::new_with_backend(be)
-        .update(a)
-        .update(b)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    TurboShake128::new_with_backend(be, 0x1F)
-        .unwrap()
-        .update(a)
-        .update(b)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    TurboShake256::new_with_backend(be, 0x07)
-        .unwrap()
-        .update(a)
-        .update(b)
-        .finalize_xof()
-        .read(&mut o);
-    out.extend(&o);
-    out
-}
-
-fn x4_one_shot(be: Backend, rate: usize, ins: [&[u8]; 4], blocks: usize) -> [Vec<u8>; 4] {
-    let mut o: [Vec<u8>; 4] = core::array::from_fn(|_| vec![0u8; blocks * rate]);
-    let [o0, o1, o2, o3] = &mut o;
-    if rate == 168 {
-        Shake128x4::new_with_backend(be, ins)
-            .unwrap()
-            .squeeze_blocks([o0, o1, o2, o3])
-            .unwrap();
-    } else {
-        Shake256x4::new_with_backend(be, ins)
-            .unwrap()
-            .squeeze_blocks([o0, o1, o2, o3])
-            .unwrap();
-    }
-    o
-}
-
-fn x2_one_shot(be: Backend, rate: usize, ins: [&[u8]; 2], blocks: usize) -> [Vec<u8>; 2] {
-    let mut o: [Vec<u8>; 2] = core::array::from_fn(|_| vec![0u8; blocks * rate]);
-    let [o0, o1] = &mut o;
-    if rate == 168 {
-        Shake128x2::new_with_backend(be, ins)
-            .unwrap()
-            .squeeze_blocks([o0, o1])
-            .unwrap();
-    } else {
-        Shake256x2::new_with_backend(be, ins)
-            .unwrap()
-            .squeeze_blocks([o0, o1])
-            .unwrap();
-    }
-    o
 }
 
 /// Single-state SHAKE on the portable backend, the reference for the multi-way ones.
@@ -170,6 +62,24 @@ fn inputs(n: usize, seed: u64, ways: u64) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Every way of the multi-way type `X` on every multi-way backend against single-state SHAKE at
+/// `X`'s rate on portable: way `w` absorbs `ins[w]`, `blocks` blocks are squeezed.
+fn multi_matches_x1<const W: usize, X: MultiShake<W>>(
+    ins: &[Vec<u8>],
+    blocks: usize,
+) -> Result<(), TestCaseError> {
+    let arr: [&[u8]; W] = core::array::from_fn(|w| &ins[w][..]);
+    let expect: Vec<Vec<u8>> = ins
+        .iter()
+        .map(|i| shake_portable(X::RATE, i, blocks * X::RATE))
+        .collect();
+    for be in Backend::all_available() {
+        let got = multi_one_shot::<W, X>(be, arr, blocks);
+        prop_assert_eq!(&got[..], &expect[..], "backend {}", be.name());
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -179,10 +89,10 @@ proptest! {
         split in any::<prop::sample::Index>(),
         n in len_near_every_rate(2 * 168 + 1),
     ) {
-        let split = split.index(m.len() + 1);
-        let expect = x1_all(X1Backend::Portable, &m, 0, n);
+        let (a, b) = m.split_at(split.index(m.len() + 1));
+        let expect = every_x1(X1Backend::Portable, &[&m], n, [0x1F, 0x07]);
         for be in X1Backend::all_available() {
-            prop_assert_eq!(&x1_all(be, &m, split, n), &expect, "backend {}", be.name());
+            prop_assert_eq!(&every_x1(be, &[a, b], n, [0x1F, 0x07]), &expect, "backend {}", be.name());
         }
     }
 
@@ -193,14 +103,8 @@ proptest! {
         blocks in 0usize..4,
     ) {
         let ins = inputs(n, seed, 4);
-        let arr = [&ins[0][..], &ins[1][..], &ins[2][..], &ins[3][..]];
-        for rate in [168, 136] {
-            let expect: Vec<Vec<u8>> = ins.iter().map(|i| shake_portable(rate, i, blocks * rate)).collect();
-            for be in Backend::all_available() {
-                let got = x4_one_shot(be, rate, arr, blocks);
-                prop_assert_eq!(&got[..], &expect[..], "backend {}", be.name());
-            }
-        }
+        multi_matches_x1::<4, Shake128x4>(&ins, blocks)?;
+        multi_matches_x1::<4, Shake256x4>(&ins, blocks)?;
     }
 
     #[test]
@@ -210,14 +114,8 @@ proptest! {
         blocks in 0usize..4,
     ) {
         let ins = inputs(n, seed, 2);
-        let arr = [&ins[0][..], &ins[1][..]];
-        for rate in [168, 136] {
-            let expect: Vec<Vec<u8>> = ins.iter().map(|i| shake_portable(rate, i, blocks * rate)).collect();
-            for be in Backend::all_available() {
-                let got = x2_one_shot(be, rate, arr, blocks);
-                prop_assert_eq!(&got[..], &expect[..], "backend {}", be.name());
-            }
-        }
+        multi_matches_x1::<2, Shake128x2>(&ins, blocks)?;
+        multi_matches_x1::<2, Shake256x2>(&ins, blocks)?;
     }
 }
 
@@ -278,7 +176,7 @@ fn x4_squeeze_in_several_calls() {
             &[3u8; 40][..],
             &[4u8; 40][..],
         ];
-        let whole = x4_one_shot(be, 168, ins, 3);
+        let whole = multi_one_shot::<4, Shake128x4>(be, ins, 3);
         let mut x = Shake128x4::new_with_backend(be, ins).unwrap();
         let mut parts = [[0u8; 168]; 4];
         for b in 0..3 {

@@ -2,6 +2,10 @@
 //! every single-state backend this CPU has (not only the detected one), plus the public
 //! one-shots on the detected backend.
 
+#[path = "data/common.rs"]
+mod common;
+
+use common::multi_one_shot;
 use tessera_keccak::{
     Backend, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4, Shake256,
     Shake256x2, Shake256x4, X1Backend, XofReader,
@@ -191,21 +195,19 @@ fn shake_short_and_long() {
 /// SHAKE`bits` of `m` in every way of the x4 and x2 APIs on multi-way backend `be`: `blocks`
 /// squeezed blocks per way, x4 ways first.
 fn shake_multi(be: Backend, bits: usize, m: &[u8], blocks: usize) -> [Vec<u8>; 6] {
-    let rate = if bits == 128 { 168 } else { 136 };
-    let mut o: [Vec<u8>; 6] = core::array::from_fn(|_| vec![0u8; blocks * rate]);
-    let [o0, o1, o2, o3, o4, o5] = &mut o;
-    if bits == 128 {
-        let mut x = Shake128x4::new_with_backend(be, [m; 4]).unwrap();
-        x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
-        let mut x = Shake128x2::new_with_backend(be, [m; 2]).unwrap();
-        x.squeeze_blocks([o4, o5]).unwrap();
+    let (x4, x2) = if bits == 128 {
+        (
+            multi_one_shot::<4, Shake128x4>(be, [m; 4], blocks),
+            multi_one_shot::<2, Shake128x2>(be, [m; 2], blocks),
+        )
     } else {
-        let mut x = Shake256x4::new_with_backend(be, [m; 4]).unwrap();
-        x.squeeze_blocks([o0, o1, o2, o3]).unwrap();
-        let mut x = Shake256x2::new_with_backend(be, [m; 2]).unwrap();
-        x.squeeze_blocks([o4, o5]).unwrap();
-    }
-    o
+        (
+            multi_one_shot::<4, Shake256x4>(be, [m; 4], blocks),
+            multi_one_shot::<2, Shake256x2>(be, [m; 2], blocks),
+        )
+    };
+    let ([o0, o1, o2, o3], [o4, o5]) = (x4, x2);
+    [o0, o1, o2, o3, o4, o5]
 }
 
 /// The SHAKE Short/Long records through the multi-way APIs (`Shake128x4`, `Shake128x2`, ...)
@@ -244,6 +246,33 @@ fn shake_multi_way_short_and_long() {
     );
 }
 
+/// One CAVP Monte Carlo run on one backend (`name`): from `seed`, each checkpoint record is
+/// reached by 1000 applications of `step` and must equal its `field`; there are 100 of them.
+fn monte(
+    recs: &[cavp::Record],
+    field: &str,
+    what: &str,
+    name: &str,
+    seed: Vec<u8>,
+    mut step: impl FnMut(&[u8]) -> Vec<u8>,
+) {
+    let mut value = seed;
+    let mut checked = 0;
+    for r in recs.iter().filter(|r| r.fields.contains_key(field)) {
+        for _ in 0..1000 {
+            value = step(&value);
+        }
+        assert_eq!(
+            value,
+            r.hex(field),
+            "{what} Monte COUNT={} {name}",
+            r.get("COUNT")
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 100);
+}
+
 #[test]
 fn sha3_monte() {
     let bes = backends();
@@ -252,22 +281,10 @@ fn sha3_monte() {
             continue;
         };
         for &be in &bes {
-            let mut md = recs[0].hex("Seed");
-            let mut checked = 0;
-            for r in recs.iter().filter(|r| r.fields.contains_key("MD")) {
-                for _ in 0..1000 {
-                    md = sha3(be, bits, &md, usize::MAX);
-                }
-                assert_eq!(
-                    md,
-                    r.hex("MD"),
-                    "SHA3-{bits} Monte COUNT={} {}",
-                    r.get("COUNT"),
-                    be.name()
-                );
-                checked += 1;
-            }
-            assert_eq!(checked, 100);
+            let what = format!("SHA3-{bits}");
+            monte(&recs, "MD", &what, be.name(), recs[0].hex("Seed"), |md| {
+                sha3(be, bits, md, usize::MAX)
+            });
         }
     }
 }
@@ -332,29 +349,26 @@ fn shake_monte() {
         let min = hdr("Minimum Output Length") / 8;
         let max = hdr("Maximum Output Length") / 8;
         for &be in &bes {
-            let mut output = recs[0].hex("Msg");
+            let what = format!("SHAKE{bits}");
             let mut out_len = max;
-            let mut checked = 0;
-            for r in recs.iter().filter(|r| r.fields.contains_key("Output")) {
-                for _ in 0..1000 {
+            monte(
+                &recs,
+                "Output",
+                &what,
+                be.name(),
+                recs[0].hex("Msg"),
+                |prev| {
+                    // The leftmost 128 bits of the previous output, zero-padded when shorter.
                     let mut m = [0u8; 16];
-                    let k = output.len().min(16);
-                    m[..k].copy_from_slice(&output[..k]);
-                    output = shake(be, bits, &m, out_len, usize::MAX, usize::MAX);
+                    let k = prev.len().min(16);
+                    m[..k].copy_from_slice(&prev[..k]);
+                    let output = shake(be, bits, &m, out_len, usize::MAX, usize::MAX);
                     let right =
                         u16::from_be_bytes([output[output.len() - 2], output[output.len() - 1]]);
                     out_len = min + (right as usize % (max - min + 1));
-                }
-                assert_eq!(
-                    output,
-                    r.hex("Output"),
-                    "SHAKE{bits} Monte COUNT={} {}",
-                    r.get("COUNT"),
-                    be.name()
-                );
-                checked += 1;
-            }
-            assert_eq!(checked, 100);
+                    output
+                },
+            );
         }
     }
 }

@@ -52,39 +52,49 @@ impl FusedLane for Q {
     }
 }
 
-/// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in `0..halves`.
-#[target_feature(enable = "neon")]
-fn permute_x4_island(
-    t: tessera_cpu::Aarch64Neon,
-    state: &mut [[u64; 4]; 25],
-    rounds: usize,
-    halves: usize,
-) {
-    for h in 0..halves.min(2) {
-        let mut a = [Q(vdupq_n_u64(0), t); 25];
-        for (r, l) in a.iter_mut().zip(state.iter()) {
-            let src = &l[2 * h..2 * h + 2];
-            // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
-            r.0 = unsafe { vld1q_u64(src.as_ptr()) };
+/// The x4 entry point of an aarch64 backend, generated once per lane type: the island that
+/// runs four interleaved states as two x2 permutations on the file's `Q`, compiled with
+/// `$features`, and the safe `permute_x4` that enters it with the backend's token. The plain
+/// NEON backend here and the SHA3-extension backend differ only in `Q`'s `FusedLane` methods,
+/// like the x86 AVX2/AVX-512 entry points in `x86_avx2.rs` differ only in their features.
+macro_rules! x4_entry_point {
+    ($token:ty, $features:literal) => {
+        /// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in
+        /// `0..halves`.
+        #[target_feature(enable = $features)]
+        fn permute_x4_island(t: $token, state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
+            for h in 0..halves.min(2) {
+                let mut a = [Q(vdupq_n_u64(0), t); 25];
+                for (r, l) in a.iter_mut().zip(state.iter()) {
+                    let src = &l[2 * h..2 * h + 2];
+                    // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
+                    r.0 = unsafe { vld1q_u64(src.as_ptr()) };
+                }
+                keccak_p_fused(&mut a, rounds);
+                for (r, l) in a.iter().zip(state.iter_mut()) {
+                    let dst = &mut l[2 * h..2 * h + 2];
+                    // SAFETY: `dst` is two writable u64s; vst1q_u64 needs only 8-byte alignment.
+                    unsafe { vst1q_u64(dst.as_mut_ptr(), r.0) };
+                }
+            }
         }
-        keccak_p_fused(&mut a, rounds);
-        for (r, l) in a.iter().zip(state.iter_mut()) {
-            let dst = &mut l[2 * h..2 * h + 2];
-            // SAFETY: `dst` is two writable u64s; vst1q_u64 needs only 8-byte alignment.
-            unsafe { vst1q_u64(dst.as_mut_ptr(), r.0) };
-        }
-    }
-}
 
-/// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for 3 or 4
-/// ways, one for 1 or 2).
-#[inline]
-pub(crate) fn permute_x4(
-    t: tessera_cpu::Aarch64Neon,
-    state: &mut [[u64; 4]; 25],
-    rounds: usize,
-    ways: usize,
-) {
-    // SAFETY: the token proves NEON is available on this CPU.
-    unsafe { permute_x4_island(t, state, rounds, ways.div_ceil(2)) }
+        /// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for 3
+        /// or 4 ways, one for 1 or 2).
+        #[inline]
+        pub(crate) fn permute_x4(
+            t: $token,
+            state: &mut [[u64; 4]; 25],
+            rounds: usize,
+            ways: usize,
+        ) {
+            // SAFETY: the token proves the CPU has every feature the island enables (NEON is
+            // baseline on aarch64; each token type is detected with the extension passed to
+            // this macro beside it).
+            unsafe { permute_x4_island(t, state, rounds, ways.div_ceil(2)) }
+        }
+    };
 }
+pub(super) use x4_entry_point;
+
+x4_entry_point!(tessera_cpu::Aarch64Neon, "neon");

@@ -4,6 +4,7 @@
 
 use core::arch::aarch64::*;
 
+use super::aarch64_neon::x4_entry_point;
 use crate::keccak::{FusedLane, keccak_p_fused};
 
 /// Lane `i` of two states in one 128-bit register. The zero-sized token field makes the safe
@@ -74,30 +75,6 @@ impl FusedLane for Q {
     }
 }
 
-/// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in `0..halves`.
-#[target_feature(enable = "neon,sha3")]
-fn permute_x4_island(
-    t: tessera_cpu::Aarch64Sha3,
-    state: &mut [[u64; 4]; 25],
-    rounds: usize,
-    halves: usize,
-) {
-    for h in 0..halves.min(2) {
-        let mut a = [Q(vdupq_n_u64(0), t); 25];
-        for (r, l) in a.iter_mut().zip(state.iter()) {
-            let src = &l[2 * h..2 * h + 2];
-            // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
-            r.0 = unsafe { vld1q_u64(src.as_ptr()) };
-        }
-        keccak_p_fused(&mut a, rounds);
-        for (r, l) in a.iter().zip(state.iter_mut()) {
-            let dst = &mut l[2 * h..2 * h + 2];
-            // SAFETY: `dst` is two writable u64s; vst1q_u64 needs only 8-byte alignment.
-            unsafe { vst1q_u64(dst.as_mut_ptr(), r.0) };
-        }
-    }
-}
-
 /// One state, duplicated in both elements of each register.
 #[target_feature(enable = "neon,sha3")]
 fn permute_island(t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
@@ -118,15 +95,4 @@ pub(crate) fn permute(t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds
     unsafe { permute_island(t, state, rounds) }
 }
 
-/// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for 3 or 4
-/// ways, one for 1 or 2).
-#[inline]
-pub(crate) fn permute_x4(
-    t: tessera_cpu::Aarch64Sha3,
-    state: &mut [[u64; 4]; 25],
-    rounds: usize,
-    ways: usize,
-) {
-    // SAFETY: the token proves NEON and the SHA3 extension are available on this CPU.
-    unsafe { permute_x4_island(t, state, rounds, ways.div_ceil(2)) }
-}
+x4_entry_point!(tessera_cpu::Aarch64Sha3, "neon,sha3");

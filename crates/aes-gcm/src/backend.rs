@@ -1,6 +1,63 @@
 //! Backend selection. AES and GHASH are decided together when a key is expanded: the round keys
 //! and the table of `H` powers have a backend-specific layout.
 
+/// Implements [`gcm::GcmOps`] for a SIMD backend's per-operation `Ops` type from its
+/// target-feature methods `encrypt_block_tf`, `ghash_v` and `ctr_ghash::<SEAL>`; `$features`
+/// are the backend's target features, and `x86` / `aarch64` say how `ghash_v` takes the
+/// running hash (a byte-reflected `__m128i`, or a `u128`).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! simd_gcm_ops {
+    ($ops:ty, $features:literal, x86) => {
+        impl $ops {
+            #[target_feature(enable = $features)]
+            #[inline]
+            fn ghash_tf(&self, y: &mut [u8; 16], data: &[u8]) {
+                use super::x86_aesni::{bswap, load, store};
+                store(y, bswap(self.ghash_v(bswap(load(y)), data)))
+            }
+        }
+        simd_gcm_ops!($ops);
+    };
+    ($ops:ty, $features:literal, aarch64) => {
+        impl $ops {
+            #[target_feature(enable = $features)]
+            #[inline]
+            fn ghash_tf(&self, y: &mut [u8; 16], data: &[u8]) {
+                *y = self.ghash_v(u128::from_be_bytes(*y), data).to_be_bytes();
+            }
+        }
+        simd_gcm_ops!($ops);
+    };
+    ($ops:ty) => {
+        impl crate::gcm::GcmOps for $ops {
+            #[inline(always)]
+            fn encrypt_block(&self, block: &mut [u8; 16]) {
+                // SAFETY: an `Ops` can only be built from its backend's token (kept in its `_t`
+                // field), which proves the CPU has every feature of the backend's islands.
+                unsafe { self.encrypt_block_tf(block) }
+            }
+
+            #[inline(always)]
+            fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
+                // SAFETY: as in `encrypt_block`.
+                unsafe { self.ghash_tf(y, data) }
+            }
+
+            #[inline(always)]
+            fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+                // SAFETY: as in `encrypt_block`.
+                unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
+            }
+
+            #[inline(always)]
+            fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+                // SAFETY: as in `encrypt_block`.
+                unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+            }
+        }
+    };
+}
+
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64_aes;
 pub(crate) mod portable;

@@ -7,7 +7,7 @@
 //! chunks its multiplications run between the AES rounds (of the current chunk when opening,
 //! of the previous one when sealing). Tails under 128 bytes go block by block.
 
-use crate::gcm::{self, GcmOps, Iv};
+use crate::gcm::{self, Iv};
 use core::arch::aarch64::*;
 use tessera_cpu::Aarch64AesPmull;
 use zeroize::Zeroize;
@@ -362,32 +362,15 @@ impl Ops<'_> {
     }
 }
 
-impl GcmOps for Ops<'_> {
-    #[inline(always)]
-    fn encrypt_block(&self, block: &mut [u8; 16]) {
-        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves the AES and
-        // PMULL instructions.
-        unsafe { store(block, aes1(&self.rk, self.key.nr, load(block))) }
-    }
-
-    #[inline(always)]
-    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
-        // SAFETY: as in `encrypt_block`.
-        *y = unsafe { self.ghash_v(u128::from_be_bytes(*y), data) }.to_be_bytes();
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `encrypt_block`.
-        unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `encrypt_block`.
-        unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+impl Ops<'_> {
+    #[target_feature(enable = "neon,aes")]
+    #[inline]
+    fn encrypt_block_tf(&self, block: &mut [u8; 16]) {
+        store(block, aes1(&self.rk, self.key.nr, load(block)))
     }
 }
+
+simd_gcm_ops!(Ops<'_>, "neon,aes", aarch64);
 
 /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.
 #[target_feature(enable = "neon,aes")]

@@ -7,7 +7,7 @@
 //! reduced once (aggregated reduction), folding 64 bits at a time with the constant
 //! `x^-1 mod P` (`0xC2 << 56` in the low half plus a swap for its `1` term).
 
-use crate::gcm::{self, GcmOps, Iv};
+use crate::gcm::{self, Iv};
 use core::arch::x86_64::*;
 use tessera_cpu::X86AesClmul;
 use zeroize::Zeroize;
@@ -520,32 +520,15 @@ impl Ops<'_> {
     }
 }
 
-impl GcmOps for Ops<'_> {
-    #[inline(always)]
-    fn encrypt_block(&self, block: &mut [u8; 16]) {
-        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves AES-NI,
-        // PCLMULQDQ and SSSE3.
-        unsafe { store(block, aes1(&self.rk, self.key.nr, load(block))) }
-    }
-
-    #[inline(always)]
-    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
-        // SAFETY: as in `encrypt_block`.
-        unsafe { store(y, bswap(self.ghash_v(bswap(load(y)), data))) }
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `encrypt_block`.
-        unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `encrypt_block`.
-        unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+impl Ops<'_> {
+    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
+    #[inline]
+    pub(super) fn encrypt_block_tf(&self, block: &mut [u8; 16]) {
+        store(block, aes1(&self.rk, self.key.nr, load(block)))
     }
 }
+
+simd_gcm_ops!(Ops<'_>, "aes,pclmulqdq,ssse3", x86);
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 pub(crate) fn seal(t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {

@@ -15,7 +15,7 @@
 //! AES-NI code, compiled into the same island.
 
 use super::x86_aesni::{self as ni, Key};
-use crate::gcm::{self, GcmOps, Iv};
+use crate::gcm::{self, Iv};
 use core::arch::x86_64::*;
 use tessera_cpu::X86VaesClmul;
 
@@ -375,31 +375,15 @@ impl Ops<'_> {
     }
 }
 
-impl GcmOps for Ops<'_> {
-    #[inline(always)]
-    fn encrypt_block(&self, block: &mut [u8; 16]) {
-        self.ni.encrypt_block(block)
-    }
-
-    #[inline(always)]
-    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
-        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves AVX2, VAES,
-        // VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { ni::store(y, ni::bswap(self.ghash_v(ni::bswap(ni::load(y)), data))) }
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `ghash`.
-        unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `ghash`.
-        unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+impl Ops<'_> {
+    #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
+    #[inline]
+    pub(super) fn encrypt_block_tf(&self, block: &mut [u8; 16]) {
+        self.ni.encrypt_block_tf(block)
     }
 }
+
+simd_gcm_ops!(Ops<'_>, "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3", x86);
 
 /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.
 #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]

@@ -9,7 +9,7 @@
 
 use super::x86_aesni::{self as ni, Key};
 use super::x86_vaes as v256;
-use crate::gcm::{self, GcmOps, Iv};
+use crate::gcm::{self, Iv};
 use core::arch::x86_64::*;
 use tessera_cpu::X86Vaes512;
 
@@ -208,31 +208,19 @@ impl<'a> Ops<'a> {
     }
 }
 
-impl GcmOps for Ops<'_> {
-    #[inline(always)]
-    fn encrypt_block(&self, block: &mut [u8; 16]) {
-        self.v.encrypt_block(block)
-    }
-
-    #[inline(always)]
-    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
-        // SAFETY: `self._t` (an `Ops` cannot be built without the token) proves AVX-512
-        // F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { ni::store(y, ni::bswap(self.ghash_v(ni::bswap(ni::load(y)), data))) }
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `ghash`.
-        unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
-    }
-
-    #[inline(always)]
-    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: as in `ghash`.
-        unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+impl Ops<'_> {
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3")]
+    #[inline]
+    fn encrypt_block_tf(&self, block: &mut [u8; 16]) {
+        self.v.encrypt_block_tf(block)
     }
 }
+
+simd_gcm_ops!(
+    Ops<'_>,
+    "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3",
+    x86
+);
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,avx2,aes,pclmulqdq,ssse3")]
 /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.

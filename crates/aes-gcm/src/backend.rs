@@ -331,48 +331,44 @@ impl Key {
     }
 
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        match self {
-            Key::Portable(k) => k.encrypt_blocks(blocks),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
-            Key::X86Aesni(t, k) => unsafe { x86_aesni::encrypt_blocks(*t, k, blocks) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
-            Key::X86Vaes(t, k, _) => unsafe {
-                x86_aesni::encrypt_blocks(aes_clmul_of(*t), k, blocks)
-            },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
-            // PCLMULQDQ, SSSE3.
-            Key::X86Vaes512(t, k, _) => unsafe {
-                x86_aesni::encrypt_blocks(t.aes_clmul(), k, blocks)
-            },
-            #[cfg(target_arch = "aarch64")]
-            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::encrypt_blocks(*t, k, blocks) },
-        }
+        self.crypt_blocks::<true>(blocks)
     }
 
     pub(crate) fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        self.crypt_blocks::<false>(blocks)
+    }
+
+    /// The raw block cipher, forward (`ENC`) or inverse; every x86 backend runs the AES-NI code
+    /// (same key layout).
+    fn crypt_blocks<const ENC: bool>(&self, blocks: &mut [[u8; 16]]) {
         match self {
+            Key::Portable(k) if ENC => k.encrypt_blocks(blocks),
             Key::Portable(k) => k.decrypt_blocks(blocks),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
-            Key::X86Aesni(t, k) => unsafe { x86_aesni::decrypt_blocks(*t, k, blocks) },
+            Key::X86Aesni(t, k) => aesni_blocks::<ENC>(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ, SSSE3.
-            Key::X86Vaes(t, k, _) => unsafe {
-                x86_aesni::decrypt_blocks(aes_clmul_of(*t), k, blocks)
-            },
+            Key::X86Vaes(t, k, _) => aesni_blocks::<ENC>(aes_clmul_of(*t), k, blocks),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
-            // PCLMULQDQ, SSSE3.
-            Key::X86Vaes512(t, k, _) => unsafe {
-                x86_aesni::decrypt_blocks(t.aes_clmul(), k, blocks)
-            },
+            Key::X86Vaes512(t, k, _) => aesni_blocks::<ENC>(t.aes_clmul(), k, blocks),
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::decrypt_blocks(*t, k, blocks) },
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::crypt_blocks::<ENC>(*t, k, blocks) },
         }
+    }
+}
+
+/// The AES-NI block cipher, forward (`ENC`) or inverse.
+#[cfg(target_arch = "x86_64")]
+fn aesni_blocks<const ENC: bool>(
+    t: tessera_cpu::X86AesClmul,
+    k: &x86_aesni::Key,
+    blocks: &mut [[u8; 16]],
+) {
+    if ENC {
+        // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
+        unsafe { x86_aesni::encrypt_blocks(t, k, blocks) }
+    } else {
+        // SAFETY: as above.
+        unsafe { x86_aesni::decrypt_blocks(t, k, blocks) }
     }
 }

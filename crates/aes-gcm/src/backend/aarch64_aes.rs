@@ -384,8 +384,22 @@ pub(crate) fn run<const SEAL: bool>(
     gcm::run::<SEAL, _>(&Ops::new(t, key), iv, aad, buf)
 }
 
+/// The raw block cipher, forward (`ENC`) or inverse.
 #[target_feature(enable = "neon,aes")]
-pub(crate) fn encrypt_blocks(_t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 16]]) {
+pub(crate) fn crypt_blocks<const ENC: bool>(
+    t: Aarch64AesPmull,
+    key: &Key,
+    blocks: &mut [[u8; 16]],
+) {
+    if ENC {
+        encrypt_blocks(t, key, blocks)
+    } else {
+        decrypt_blocks(t, key, blocks)
+    }
+}
+
+#[target_feature(enable = "neon,aes")]
+fn encrypt_blocks(_t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 16]]) {
     let rk = round_keys(key);
     let mut chunks = blocks.chunks_exact_mut(8);
     for ch in &mut chunks {
@@ -404,7 +418,7 @@ pub(crate) fn encrypt_blocks(_t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 
 }
 
 #[target_feature(enable = "neon,aes")]
-pub(crate) fn decrypt_blocks(_t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 16]]) {
+fn decrypt_blocks(_t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 16]]) {
     let rk = round_keys(key);
     let nr = key.nr;
     // Equivalent inverse cipher (FIPS 197 section 5.3.5): `AESD` is AddRoundKey + InvShiftRows

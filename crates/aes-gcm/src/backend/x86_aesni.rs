@@ -172,25 +172,10 @@ pub(super) fn aes1(rk: &[__m128i; 15], nr: usize, b: __m128i) -> __m128i {
     _mm_aesenclast_si128(x, rk[nr])
 }
 
+/// AES on `N` independent blocks, round by round (the blocks' rounds overlap in the pipeline).
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
 #[inline]
-fn aes4(rk: &[__m128i; 15], nr: usize, b: &mut [__m128i; 4]) {
-    for x in b.iter_mut() {
-        *x = _mm_xor_si128(*x, rk[0]);
-    }
-    for k in &rk[1..nr] {
-        for x in b.iter_mut() {
-            *x = _mm_aesenc_si128(*x, *k);
-        }
-    }
-    for x in b.iter_mut() {
-        *x = _mm_aesenclast_si128(*x, rk[nr]);
-    }
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-fn aes8(rk: &[__m128i; 15], nr: usize, b: &mut [__m128i; 8]) {
+fn aes_n<const N: usize>(rk: &[__m128i; 15], nr: usize, b: &mut [__m128i; N]) {
     for x in b.iter_mut() {
         *x = _mm_xor_si128(*x, rk[0]);
     }
@@ -382,14 +367,14 @@ impl<'a> Ops<'a> {
                     *k = bswap(c);
                     c = _mm_add_epi32(c, one);
                 }
-                aes4(&self.rk, nr, &mut ks);
+                aes_n(&self.rk, nr, &mut ks);
                 x[..4].copy_from_slice(&ks);
             } else {
                 for k in x.iter_mut() {
                     *k = bswap(c);
                     c = _mm_add_epi32(c, one);
                 }
-                aes8(&self.rk, nr, &mut x);
+                aes_n(&self.rk, nr, &mut x);
             }
             let mut input = [_mm_setzero_si128(); 8];
             load_blocks(rem, &mut input[..n]);
@@ -557,7 +542,7 @@ pub(crate) fn encrypt_blocks(_t: X86AesClmul, key: &Key, blocks: &mut [[u8; 16]]
         for (v, b) in x.iter_mut().zip(ch.iter()) {
             *v = load(b);
         }
-        aes8(&rk, key.nr, &mut x);
+        aes_n(&rk, key.nr, &mut x);
         for (v, b) in x.iter().zip(ch.iter_mut()) {
             store(b, *v);
         }

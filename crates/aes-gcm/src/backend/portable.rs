@@ -8,7 +8,8 @@
 //!
 //! GHASH multiplies in GF(2^128) with a carry-less multiplication built from ordinary integer
 //! multiplications of operands with 3-bit holes (each partial product's carries fall into the
-//! holes and are masked away), so its timing does not depend on the data either.
+//! holes and are masked away), so its timing does not depend on the data either. Eight blocks
+//! share one reduction (precomputed `H^1..H^8`, already split into masked parts).
 //!
 //! That last claim assumes the target's 64-bit multiplier takes the same time for every operand.
 //! It is true of current x86_64, aarch64 and most application cores, but not everywhere: some
@@ -29,30 +30,64 @@ pub(crate) struct Key {
     h: Hkey,
 }
 
-/// `H` split for the Karatsuba multiplication: halves, their sum, and the bit-reversed
-/// versions of the three (for the high halves of the carry-less products).
-#[derive(Default)]
+/// Blocks absorbed per GHASH reduction: `Y = (Y + X_1) H^n + X_2 H^(n-1) + ... + X_n H` is
+/// summed unreduced, so the bit reversal of the high halves and the reduction are paid once per
+/// group (SP 800-38D's GHASH, rearranged by linearity).
+const AGG: usize = 8;
+
+/// One power of `H` prepared for [`bmul64`]: for each Karatsuba operand (low half, high half,
+/// their sum) and then for their bit reversals, the four masked parts.
+#[derive(Clone, Copy, Default)]
+struct HPow([[u64; 4]; 6]);
+
+impl HPow {
+    fn new(h: u128) -> Self {
+        let (h0, h1) = (h as u64, (h >> 64) as u64);
+        let k = [h0, h1, h0 ^ h1];
+        let mut p = [[0u64; 4]; 6];
+        for (i, x) in k.iter().enumerate() {
+            p[i] = split(*x);
+            p[i + 3] = split(x.reverse_bits());
+        }
+        HPow(p)
+    }
+}
+
+/// `H^1..=H^AGG` (bit `i` = coefficient of `x^i`), `pw[k] = H^(k+1)`.
 struct Hkey {
-    h: [u64; 3],
-    r: [u64; 3],
+    pw: [HPow; AGG],
+}
+
+impl Default for Hkey {
+    fn default() -> Self {
+        Hkey {
+            pw: [HPow::default(); AGG],
+        }
+    }
 }
 
 impl Hkey {
     fn new(h: u128) -> Self {
-        let (h0, h1) = (h as u64, (h >> 64) as u64);
-        let h = [h0, h1, h0 ^ h1];
-        Hkey {
-            h,
-            r: h.map(u64::reverse_bits),
+        let mut k = Hkey::default();
+        k.pw[0] = HPow::new(h);
+        let mut p = h;
+        for i in 1..AGG {
+            let mut a = Acc::default();
+            a.mul_add(Half::from_elem(p), &k.pw[0]);
+            p = a.reduce();
+            k.pw[i] = HPow::new(p);
         }
+        p.zeroize();
+        k
     }
 }
 
 impl Drop for Key {
     fn drop(&mut self) {
         self.rk.zeroize();
-        self.h.h.zeroize();
-        self.h.r.zeroize();
+        for p in self.h.pw.iter_mut() {
+            p.0.zeroize();
+        }
     }
 }
 
@@ -146,6 +181,22 @@ impl Key {
         }
     }
 
+    /// `(acc + X_1) H^n + X_2 H^(n-1) + ... + X_n H` for the `n = blocks.len() <= AGG` blocks,
+    /// with one reduction.
+    #[inline(always)]
+    fn absorb(&self, acc: u128, blocks: &[[u8; 16]]) -> u128 {
+        let n = blocks.len();
+        let mut a = Acc::default();
+        for (i, (b, hp)) in blocks.iter().zip(self.h.pw[..n].iter().rev()).enumerate() {
+            let mut x = Half::from_block(b);
+            if i == 0 {
+                x = x.add_elem(acc);
+            }
+            a.mul_add(x, hp);
+        }
+        a.reduce()
+    }
+
     /// CTR mode with a 32-bit big-endian counter in the last four bytes (SP 800-38D `GCTR`):
     /// XORs the key stream starting at `ctr` into `buf`.
     fn ctr32(&self, ctr: &[u8; 16], buf: &mut [u8]) {
@@ -187,17 +238,24 @@ impl GcmOps for Key {
 
     fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
         let mut acc = to_elem(y);
-        let mut chunks = data.chunks_exact(16);
-        for c in &mut chunks {
-            let mut b = [0u8; 16];
-            b.copy_from_slice(c);
-            acc = gf_mul(acc ^ to_elem(&b), &self.h);
+        let (blocks, rem) = data.as_chunks::<16>();
+        let mut groups = blocks.chunks_exact(AGG);
+        for g in &mut groups {
+            let g: &[[u8; 16]; AGG] = g.try_into().expect("chunks_exact");
+            acc = self.absorb(acc, g);
         }
-        let rem = chunks.remainder();
-        if !rem.is_empty() {
-            let mut b = [0u8; 16];
-            b[..rem.len()].copy_from_slice(rem);
-            acc = gf_mul(acc ^ to_elem(&b), &self.h);
+        let tail = groups.remainder();
+        if rem.is_empty() {
+            if !tail.is_empty() {
+                acc = self.absorb(acc, tail);
+            }
+        } else {
+            // The partial block, zero-padded, joins the last group.
+            let mut last = [[0u8; 16]; AGG];
+            last[..tail.len()].copy_from_slice(tail);
+            last[tail.len()][..rem.len()].copy_from_slice(rem);
+            acc = self.absorb(acc, &last[..=tail.len()]);
+            last.zeroize();
         }
         *y = from_elem(acc);
     }
@@ -719,18 +777,25 @@ fn from_elem(e: u128) -> [u8; 16] {
     e.reverse_bits().to_be_bytes()
 }
 
-/// Low 64 bits of the carry-less product of `x` and `y`. Operands are split into four
-/// interleaved parts with three zero bits between set bits; a column of an integer product then
-/// sums at most 16 ones, and its carries stay in the holes (or leave the low 64 bits), so the
-/// masked result is the XOR of the partial products.
+/// The four interleaved parts of `y` that [`bmul64`] multiplies: bits `i = k mod 4` in part `k`.
 #[inline(always)]
-fn bmul64(x: u64, y: u64) -> u64 {
+fn split(y: u64) -> [u64; 4] {
+    const M0: u64 = 0x1111_1111_1111_1111;
+    [y & M0, y & (M0 << 1), y & (M0 << 2), y & (M0 << 3)]
+}
+
+/// Low 64 bits of the carry-less product of `x` and `y` (given as `split(y)`). Operands are
+/// split into four interleaved parts with three zero bits between set bits; a column of an
+/// integer product then sums at most 16 ones, and its carries stay in the holes (or leave the
+/// low 64 bits), so the masked result is the XOR of the partial products.
+#[inline(always)]
+fn bmul64(x: u64, y: &[u64; 4]) -> u64 {
     const M0: u64 = 0x1111_1111_1111_1111;
     const M1: u64 = M0 << 1;
     const M2: u64 = M0 << 2;
     const M3: u64 = M0 << 3;
     let (x0, x1, x2, x3) = (x & M0, x & M1, x & M2, x & M3);
-    let (y0, y1, y2, y3) = (y & M0, y & M1, y & M2, y & M3);
+    let [y0, y1, y2, y3] = *y;
     let z0 = x0.wrapping_mul(y0) ^ x1.wrapping_mul(y3) ^ x2.wrapping_mul(y2) ^ x3.wrapping_mul(y1);
     let z1 = x0.wrapping_mul(y1) ^ x1.wrapping_mul(y0) ^ x2.wrapping_mul(y3) ^ x3.wrapping_mul(y2);
     let z2 = x0.wrapping_mul(y2) ^ x1.wrapping_mul(y1) ^ x2.wrapping_mul(y0) ^ x3.wrapping_mul(y3);
@@ -742,35 +807,97 @@ fn bmul64(x: u64, y: u64) -> u64 {
 /// of the product of the bit-reversed operands, shifted by one.
 #[cfg(test)]
 fn clmul64(x: u64, y: u64) -> (u64, u64) {
-    let lo = bmul64(x, y);
-    let hi = bmul64(x.reverse_bits(), y.reverse_bits()).reverse_bits() >> 1;
+    let lo = bmul64(x, &split(y));
+    let hi = bmul64(x.reverse_bits(), &split(y.reverse_bits())).reverse_bits() >> 1;
     (lo, hi)
 }
 
-/// Multiplication by `H` in GF(2^128) modulo `x^128 + x^7 + x^2 + x + 1`: Karatsuba on 64-bit
-/// halves (low halves of the three products directly, high halves through bit reversal, the
-/// reversal being linear so the middle term is combined before reversing), then reduction.
-#[inline(always)]
-fn gf_mul(a: u128, h: &Hkey) -> u128 {
-    let (a0, a1) = (a as u64, (a >> 64) as u64);
-    let a2 = a0 ^ a1;
-    let (r0, r1) = (a0.reverse_bits(), a1.reverse_bits());
-    let r2 = r0 ^ r1;
-    let l0 = bmul64(a0, h.h[0]);
-    let h0 = bmul64(a1, h.h[1]);
-    let m0 = bmul64(a2, h.h[2]) ^ l0 ^ h0;
-    let rl = bmul64(r0, h.r[0]);
-    let rh = bmul64(r1, h.r[1]);
-    let rm = bmul64(r2, h.r[2]) ^ rl ^ rh;
-    let l1 = rl.reverse_bits() >> 1;
-    let h1 = rh.reverse_bits() >> 1;
-    let m1 = rm.reverse_bits() >> 1;
-    let lo = u128::from(l0) | (u128::from(l1 ^ m0) << 64);
-    let hi = u128::from(h0 ^ m1) | (u128::from(h1) << 64);
-    // x^128 = x^7 + x^2 + x + 1; the bits pushed past x^127 by the shifts are folded once more.
-    let t = hi ^ (hi << 1) ^ (hi << 2) ^ (hi << 7);
-    let c = (hi >> 127) ^ (hi >> 126) ^ (hi >> 121);
-    lo ^ t ^ c ^ (c << 1) ^ (c << 2) ^ (c << 7)
+/// A field element's Karatsuba operands: its 64-bit halves `a0`, `a1` (coefficients of
+/// `x^0..x^63`, `x^64..x^127`) and their bit reversals `r0`, `r1`.
+#[derive(Clone, Copy)]
+struct Half {
+    a0: u64,
+    a1: u64,
+    r0: u64,
+    r1: u64,
+}
+
+impl Half {
+    /// From a GCM block (first bit = constant term): the big-endian halves of the block are
+    /// already the reversed halves, so only `a0`, `a1` need a reversal.
+    #[inline(always)]
+    fn from_block(b: &[u8; 16]) -> Self {
+        let x = u128::from_be_bytes(*b);
+        let (r0, r1) = ((x >> 64) as u64, x as u64);
+        Half {
+            a0: r0.reverse_bits(),
+            a1: r1.reverse_bits(),
+            r0,
+            r1,
+        }
+    }
+
+    #[inline(always)]
+    fn from_elem(e: u128) -> Self {
+        let (a0, a1) = (e as u64, (e >> 64) as u64);
+        Half {
+            a0,
+            a1,
+            r0: a0.reverse_bits(),
+            r1: a1.reverse_bits(),
+        }
+    }
+
+    /// `self + e`.
+    #[inline(always)]
+    fn add_elem(self, e: u128) -> Self {
+        Half::from_elem(e ^ (u128::from(self.a0) | (u128::from(self.a1) << 64)))
+    }
+}
+
+/// Unreduced sum of carry-less products `a * H^k`, as Karatsuba parts: low halves of the
+/// products of the low halves, high halves and sums (`l`, `h`, `m`), and the same for the
+/// bit-reversed operands (`rl`, `rh`, `rm`), whose reversal gives the high 64 bits. Bit
+/// reversal is linear, so it is applied once, to the sums.
+#[derive(Default)]
+struct Acc {
+    l: u64,
+    h: u64,
+    m: u64,
+    rl: u64,
+    rh: u64,
+    rm: u64,
+}
+
+impl Acc {
+    #[inline(always)]
+    fn mul_add(&mut self, a: Half, hp: &HPow) {
+        let p = &hp.0;
+        self.l ^= bmul64(a.a0, &p[0]);
+        self.h ^= bmul64(a.a1, &p[1]);
+        self.m ^= bmul64(a.a0 ^ a.a1, &p[2]);
+        self.rl ^= bmul64(a.r0, &p[3]);
+        self.rh ^= bmul64(a.r1, &p[4]);
+        self.rm ^= bmul64(a.r0 ^ a.r1, &p[5]);
+    }
+
+    /// The 256-bit product assembled from the Karatsuba parts, reduced modulo
+    /// `x^128 + x^7 + x^2 + x + 1`.
+    #[inline(always)]
+    fn reduce(&self) -> u128 {
+        let (l0, h0) = (self.l, self.h);
+        let m0 = self.m ^ l0 ^ h0;
+        let l1 = self.rl.reverse_bits() >> 1;
+        let h1 = self.rh.reverse_bits() >> 1;
+        let m1 = (self.rm ^ self.rl ^ self.rh).reverse_bits() >> 1;
+        let lo = u128::from(l0) | (u128::from(l1 ^ m0) << 64);
+        let hi = u128::from(h0 ^ m1) | (u128::from(h1) << 64);
+        // x^128 = x^7 + x^2 + x + 1; the bits pushed past x^127 by the shifts are folded once
+        // more.
+        let t = hi ^ (hi << 1) ^ (hi << 2) ^ (hi << 7);
+        let c = (hi >> 127) ^ (hi >> 126) ^ (hi >> 121);
+        lo ^ t ^ c ^ (c << 1) ^ (c << 2) ^ (c << 7)
+    }
 }
 
 #[cfg(test)]
@@ -812,6 +939,47 @@ mod tests {
     fn sub_word_fips197() {
         assert_eq!(sub_word(0x0001_5310), 0x637c_edca);
         assert_eq!(sub_word(0xffc9_8e2a), 0x16dd_19e5);
+    }
+
+    /// GHASH over lengths around the aggregation groups (one reduction per `AGG` blocks, a
+    /// partial last block) against one schoolbook multiplication by `H` per block.
+    #[test]
+    fn ghash_groups_schoolbook() {
+        fn mul(a: u128, b: u128) -> u128 {
+            let (mut a, mut r) = (a, 0u128);
+            for i in 0..128 {
+                r ^= a & 0u128.wrapping_sub((b >> i) & 1);
+                a = (a << 1) ^ (0x87 & 0u128.wrapping_sub(a >> 127));
+            }
+            r
+        }
+        let k = Key::new(&[0x42; 16]);
+        let mut h = [0u8; 16];
+        k.encrypt_block(&mut h);
+        let h = to_elem(&h);
+        let data: [u8; 16 * (2 * AGG + 1) + 5] = core::array::from_fn(|i| (i * 37 + 11) as u8);
+        let lens = [
+            0,
+            1,
+            15,
+            16,
+            17,
+            16 * AGG - 1,
+            16 * AGG,
+            16 * AGG + 1,
+            data.len(),
+        ];
+        for len in lens {
+            let mut want = 0x0123_4567_89ab_cdef_u128;
+            for c in data[..len].chunks(16) {
+                let mut b = [0u8; 16];
+                b[..c.len()].copy_from_slice(c);
+                want = mul(want ^ to_elem(&b), h);
+            }
+            let mut y = from_elem(0x0123_4567_89ab_cdef_u128);
+            k.ghash(&mut y, &data[..len]);
+            assert_eq!(to_elem(&y), want, "{len}");
+        }
     }
 
     /// The carry-less product against the schoolbook definition on a few operands.

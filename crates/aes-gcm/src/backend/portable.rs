@@ -3,8 +3,10 @@
 //! AES is bitsliced: four blocks (64 bytes) are transposed into eight 64-bit planes, plane `b`
 //! holding bit `b` of every byte, so SubBytes is a Boolean circuit evaluated on whole words
 //! (Boyar and Peralta, "A depth-16 circuit for the AES S-box", 2011, figures 5-9) and there is no
-//! table lookup anywhere. Inside a plane, bit `16c + 4r + j` belongs to row `r`, column `c` of
-//! block `j`, so ShiftRows and MixColumns are rotations and masks.
+//! table lookup anywhere. Inside a plane, bit `16r + 4c + j` belongs to row `r`, column `c` of
+//! block `j` (row-major), so the row offsets of MixColumns are plain word rotations and only
+//! the column offsets left by fixslicing need masks. The S-box constant is folded into the round
+//! keys.
 //!
 //! GHASH multiplies in GF(2^128) with a carry-less multiplication built from ordinary integer
 //! multiplications of operands with 3-bit holes (each partial product's carries fall into the
@@ -103,6 +105,12 @@ impl Key {
                     inv_shift_rows(dst);
                 }
             }
+            // The S-box's affine constant 0x63 (a NOT of planes 0, 1, 5, 6) is left out of
+            // `sub_bytes_core` and added with every round key after the first: a constant byte
+            // in every position is unchanged by ShiftRows and MixColumns (2 + 3 + 1 + 1 = 1).
+            if i > 0 {
+                not_sbox_constant(dst);
+            }
         }
         bytes.zeroize();
         let mut k = Key {
@@ -127,17 +135,39 @@ impl Key {
     pub(crate) fn encrypt4(&self, blocks: &mut [[u8; 16]; 4]) {
         let mut s = pack(blocks);
         add_round_key(&mut s, &self.rk[0]);
-        for (i, rk) in self.rk[1..self.nr].iter().enumerate() {
-            sub_bytes(&mut s);
-            mix_columns_shifted(&mut s, ((i + 1) % 4) as u32);
-            add_round_key(&mut s, rk);
-        }
-        sub_bytes(&mut s);
-        for _ in 0..self.nr % 4 {
-            shift_rows(&mut s);
-        }
-        add_round_key(&mut s, &self.rk[self.nr]);
+        self.rounds(&mut s);
         unpack(&mut s, blocks);
+    }
+
+    /// Rounds 1..=Nr on a state that already holds the first round key.
+    #[inline(always)]
+    fn rounds(&self, s: &mut State) {
+        let nr = self.nr;
+        // Round `i` uses MixColumns conjugated by ShiftRows^(i mod 4); unrolled by four so
+        // that every rotation distance and mask is a constant.
+        let mut i = 1;
+        while i < nr {
+            round(s, &self.rk[i], 1);
+            if i + 1 == nr {
+                break;
+            }
+            round(s, &self.rk[i + 1], 2);
+            if i + 2 == nr {
+                break;
+            }
+            round(s, &self.rk[i + 2], 3);
+            if i + 3 == nr {
+                break;
+            }
+            round(s, &self.rk[i + 3], 0);
+            i += 4;
+        }
+        sub_bytes_core(s);
+        // Nr is 10, 12 or 14.
+        if nr % 4 == 2 {
+            shift_rows2(s);
+        }
+        add_round_key(s, &self.rk[nr]);
     }
 
     /// AES decryption of four blocks (FIPS 197 section 5.3, the inverse cipher), on the round
@@ -145,9 +175,12 @@ impl Key {
     #[inline]
     pub(crate) fn decrypt4(&self, blocks: &mut [[u8; 16]; 4]) {
         let mut s = pack(blocks);
-        add_round_key(&mut s, &self.rk[self.nr]);
+        let mut rk = self.rk[self.nr];
+        not_sbox_constant(&mut rk);
+        add_round_key(&mut s, &rk);
         for i in (1..self.nr).rev() {
-            let mut rk = self.rk[i];
+            rk = self.rk[i];
+            not_sbox_constant(&mut rk);
             for _ in 0..i % 4 {
                 shift_rows(&mut rk);
             }
@@ -155,8 +188,8 @@ impl Key {
             inv_sub_bytes(&mut s);
             add_round_key(&mut s, &rk);
             inv_mix_columns(&mut s);
-            rk.zeroize();
         }
+        rk.zeroize();
         inv_shift_rows(&mut s);
         inv_sub_bytes(&mut s);
         add_round_key(&mut s, &self.rk[0]);
@@ -181,6 +214,50 @@ impl Key {
         }
     }
 
+    /// CTR mode with a 32-bit big-endian counter in the last four bytes (SP 800-38D `GCTR`):
+    /// XORs the key stream starting at `ctr` into `buf`.
+    ///
+    /// Packing is linear, so the four counter blocks of a pass are packed as the fixed part
+    /// (the first 12 bytes, with the first round key added, once per call) plus the packed
+    /// counters, which occupy only the last column.
+    fn ctr32(&self, ctr: &[u8; 16], buf: &mut [u8]) {
+        let mut c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+        let mut fixed = [*ctr; 4];
+        for b in fixed.iter_mut() {
+            b[12..].fill(0);
+        }
+        let mut base = pack(&fixed);
+        add_round_key(&mut base, &self.rk[0]);
+        for chunk in buf.chunks_mut(64) {
+            let mut s = [0u64; 8];
+            for j in 0..4 {
+                // Bytes 12..16 (row r, column 3) are the odd bytes of the upper word.
+                s[j + 4] = zip_bytes(u64::from(c.swap_bytes()) << 32);
+                c = c.wrapping_add(1);
+            }
+            ortho(&mut s);
+            add_round_key(&mut s, &base);
+            self.rounds(&mut s);
+            let mut ks = unpack_words(&mut s);
+            if let Ok(chunk) = <&mut [u8; 64]>::try_from(&mut *chunk) {
+                for (d, k) in chunk.as_chunks_mut::<8>().0.iter_mut().zip(ks.iter()) {
+                    *d = (u64::from_le_bytes(*d) ^ k).to_le_bytes();
+                }
+            } else {
+                let mut b = [0u8; 64];
+                for (d, k) in b.as_chunks_mut::<8>().0.iter_mut().zip(ks.iter()) {
+                    *d = k.to_le_bytes();
+                }
+                for (d, k) in chunk.iter_mut().zip(b.iter()) {
+                    *d ^= k;
+                }
+                b.zeroize();
+            }
+            ks.zeroize();
+        }
+        base.zeroize();
+    }
+
     /// `(acc + X_1) H^n + X_2 H^(n-1) + ... + X_n H` for the `n = blocks.len() <= AGG` blocks,
     /// with one reduction.
     #[inline(always)]
@@ -195,36 +272,6 @@ impl Key {
             a.mul_add(x, hp);
         }
         a.reduce()
-    }
-
-    /// CTR mode with a 32-bit big-endian counter in the last four bytes (SP 800-38D `GCTR`):
-    /// XORs the key stream starting at `ctr` into `buf`.
-    fn ctr32(&self, ctr: &[u8; 16], buf: &mut [u8]) {
-        let mut c = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
-        let mut ks = [*ctr; 4];
-        for chunk in buf.chunks_mut(64) {
-            for b in ks.iter_mut() {
-                b[..12].copy_from_slice(&ctr[..12]);
-                b[12..].copy_from_slice(&c.to_be_bytes());
-                c = c.wrapping_add(1);
-            }
-            self.encrypt4(&mut ks);
-            if chunk.len() == 64 {
-                for (d, k) in chunk
-                    .chunks_exact_mut(8)
-                    .zip(ks.as_flattened().chunks_exact(8))
-                {
-                    let x = u64::from_ne_bytes(d.try_into().unwrap())
-                        ^ u64::from_ne_bytes(k.try_into().unwrap());
-                    d.copy_from_slice(&x.to_ne_bytes());
-                }
-            } else {
-                for (d, k) in chunk.iter_mut().zip(ks.as_flattened()) {
-                    *d ^= k;
-                }
-            }
-        }
-        ks.zeroize();
     }
 }
 
@@ -295,37 +342,70 @@ fn ortho(w: &mut State) {
     }
 }
 
-/// Four blocks to bit planes: byte `p` of block `j` goes to plane bit `4p + j`.
+/// `[a0, a1, a2, a3, b0, b1, b2, b3]` (bytes, least significant first) to
+/// `[a0, b0, a1, b1, a2, b2, a3, b3]`.
+#[inline(always)]
+fn zip_bytes(x: u64) -> u64 {
+    let x = delta_swap(x, 0x0000_0000_ffff_0000, 16);
+    delta_swap(x, 0x0000_ff00_0000_ff00, 8)
+}
+
+/// Inverse of [`zip_bytes`].
+#[inline(always)]
+fn unzip_bytes(x: u64) -> u64 {
+    let x = delta_swap(x, 0x0000_ff00_0000_ff00, 8);
+    delta_swap(x, 0x0000_0000_ffff_0000, 16)
+}
+
+/// Exchanges the bits of `x` selected by `mask` with those selected by `mask << n`.
+#[inline(always)]
+fn delta_swap(x: u64, mask: u64, n: u32) -> u64 {
+    let t = ((x >> n) ^ x) & mask;
+    x ^ t ^ (t << n)
+}
+
+/// Four blocks to bit planes, row-major: byte `p = r + 4c` (row `r`, column `c`) of block `j`
+/// goes to plane bit `16r + 4c + j`. [`ortho`] puts byte `m` of word `k` at bit `8m + k`, so
+/// word `j` holds the even columns of block `j` (bytes `b0 b8 b1 b9 b2 b10 b3 b11`) and word
+/// `j + 4` the odd ones (`b4 b12 b5 b13 b6 b14 b7 b15`).
 #[inline(always)]
 fn pack(blocks: &[[u8; 16]; 4]) -> State {
     let mut w = [0u64; 8];
     for (j, b) in blocks.iter().enumerate() {
-        let mut even = [0u8; 8];
-        let mut odd = [0u8; 8];
-        for m in 0..8 {
-            even[m] = b[2 * m];
-            odd[m] = b[2 * m + 1];
-        }
-        w[j] = u64::from_le_bytes(even);
-        w[j + 4] = u64::from_le_bytes(odd);
+        let lo = u64::from_le_bytes(b[..8].try_into().unwrap());
+        let hi = u64::from_le_bytes(b[8..].try_into().unwrap());
+        w[j] = zip_bytes((lo & 0xffff_ffff) | (hi << 32));
+        w[j + 4] = zip_bytes((lo >> 32) | (hi & 0xffff_ffff_0000_0000));
     }
     ortho(&mut w);
     w
 }
 
+/// Inverse of [`pack`] to little-endian words (bytes 0..8 and 8..16 of each block); clears
+/// the planes.
+#[inline(always)]
+fn unpack_words(s: &mut State) -> [u64; 8] {
+    ortho(s);
+    let mut out = [0u64; 8];
+    for j in 0..4 {
+        let e = unzip_bytes(s[j]);
+        let o = unzip_bytes(s[j + 4]);
+        out[2 * j] = (e & 0xffff_ffff) | (o << 32);
+        out[2 * j + 1] = (e >> 32) | (o & 0xffff_ffff_0000_0000);
+    }
+    s.zeroize();
+    out
+}
+
 /// Inverse of [`pack`]; clears the planes.
 #[inline(always)]
 fn unpack(s: &mut State, blocks: &mut [[u8; 16]; 4]) {
-    ortho(s);
-    for (j, b) in blocks.iter_mut().enumerate() {
-        let even = s[j].to_le_bytes();
-        let odd = s[j + 4].to_le_bytes();
-        for m in 0..8 {
-            b[2 * m] = even[m];
-            b[2 * m + 1] = odd[m];
-        }
+    let mut w = unpack_words(s);
+    for (b, w) in blocks.iter_mut().zip(w.as_chunks::<2>().0) {
+        b[..8].copy_from_slice(&w[0].to_le_bytes());
+        b[8..].copy_from_slice(&w[1].to_le_bytes());
     }
-    s.zeroize();
+    w.zeroize();
 }
 
 #[inline(always)]
@@ -335,37 +415,61 @@ fn add_round_key(s: &mut State, rk: &State) {
     }
 }
 
-/// Row `r` (nibble `r` of every 16-bit column) moves left by `r` columns.
+/// XOR of 0x63 into every byte: the planes of its set bits, complemented.
+#[inline(always)]
+fn not_sbox_constant(s: &mut State) {
+    for b in [0, 1, 5, 6] {
+        s[b] = !s[b];
+    }
+}
+
+/// Cells `c < n` of every 16-bit row.
+const fn cells_below(n: u32) -> u64 {
+    ((1u64 << (4 * n)) - 1) * 0x0001_0001_0001_0001
+}
+
+/// Plane bits of row `r`.
+const ROW: [u64; 4] = [0xffff, 0xffff << 16, 0xffff << 32, 0xffff << 48];
+
+/// Cell `(r, c)` takes cell `(r + dr, c + dc)` (indices mod 4): a rotation of the whole
+/// word for the rows, and a rotation inside each 16-bit row for the columns (cells that wrap
+/// around their row come from the rotation by one row less: `16 dr + 4 dc - 16`, mod 64).
+#[inline(always)]
+fn rot_cells(x: u64, dr: u32, dc: u32) -> u64 {
+    if dc == 0 {
+        return x.rotate_right(16 * dr);
+    }
+    let lo = cells_below(4 - dc);
+    (x.rotate_right(16 * dr + 4 * dc) & lo) | (x.rotate_right(16 * dr + 4 * dc + 48) & !lo)
+}
+
+/// Row `r` moves left by `r` columns.
 #[inline(always)]
 fn shift_rows(s: &mut State) {
     for x in s.iter_mut() {
-        *x = (*x & 0x000f_000f_000f_000f)
-            | (x.rotate_right(16) & 0x00f0_00f0_00f0_00f0)
-            | (x.rotate_right(32) & 0x0f00_0f00_0f00_0f00)
-            | (x.rotate_right(48) & 0xf000_f000_f000_f000);
+        *x = (*x & ROW[0])
+            | (rot_cells(*x, 0, 1) & ROW[1])
+            | (rot_cells(*x, 0, 2) & ROW[2])
+            | (rot_cells(*x, 0, 3) & ROW[3]);
+    }
+}
+
+/// ShiftRows twice: rows 1 and 3 move by two columns.
+#[inline(always)]
+fn shift_rows2(s: &mut State) {
+    for x in s.iter_mut() {
+        *x = (*x & (ROW[0] | ROW[2])) | (rot_cells(*x, 0, 2) & (ROW[1] | ROW[3]));
     }
 }
 
 #[inline(always)]
 fn inv_shift_rows(s: &mut State) {
     for x in s.iter_mut() {
-        *x = (*x & 0x000f_000f_000f_000f)
-            | (x.rotate_left(16) & 0x00f0_00f0_00f0_00f0)
-            | (x.rotate_left(32) & 0x0f00_0f00_0f00_0f00)
-            | (x.rotate_left(48) & 0xf000_f000_f000_f000);
+        *x = (*x & ROW[0])
+            | (rot_cells(*x, 0, 3) & ROW[1])
+            | (rot_cells(*x, 0, 2) & ROW[2])
+            | (rot_cells(*x, 0, 1) & ROW[3]);
     }
-}
-
-/// Row `r + 1` of each column into row `r`.
-#[inline(always)]
-fn rot1(x: u64) -> u64 {
-    ((x >> 4) & 0x0fff_0fff_0fff_0fff) | ((x << 12) & 0xf000_f000_f000_f000)
-}
-
-/// Row `r + 2` of each column into row `r`.
-#[inline(always)]
-fn rot2(x: u64) -> u64 {
-    ((x >> 8) & 0x00ff_00ff_00ff_00ff) | ((x << 8) & 0xff00_ff00_ff00_ff00)
 }
 
 /// Multiplication by `x` in GF(2^8) modulo `x^8 + x^4 + x^3 + x + 1`, on bit planes.
@@ -383,35 +487,30 @@ fn xtime(a: &State) -> State {
     ]
 }
 
-/// `b_r = 2 a_r + 3 a_{r+1} + a_{r+2} + a_{r+3} = 2 (a_r + a_{r+1}) + a_{r+1} + (a_{r+2} + a_{r+3})`.
+/// One inner round of the fixsliced cipher: SubBytes (without its constant, which is in the
+/// round key), MixColumns conjugated by ShiftRows^m, AddRoundKey.
 #[inline(always)]
-fn mix_columns(s: &mut State) {
-    let mut a1 = [0u64; 8];
-    let mut t = [0u64; 8];
-    for b in 0..8 {
-        a1[b] = rot1(s[b]);
-        t[b] = s[b] ^ a1[b];
-    }
-    let t2 = xtime(&t);
-    for b in 0..8 {
-        s[b] = t2[b] ^ a1[b] ^ rot2(t[b]);
-    }
+fn round(s: &mut State, rk: &State, m: u32) {
+    sub_bytes_core(s);
+    mix_columns_shifted(s, m);
+    add_round_key(s, rk);
 }
 
 /// MixColumns conjugated by ShiftRows^m: `b(r, c) = 2 a(r, c) + 3 a(r+1, c+m) + a(r+2, c+2m) +
-/// a(r+3, c+3m)`; taking row `r + 1` of column `c + m` is `rot1` then a rotation of the
-/// 16-bit columns by `m`.
+/// a(r+3, c+3m) = 2 t(r, c) + a(r+1, c+m) + t(r+2, c+2m)` with `t(r, c) = a(r, c) +
+/// a(r+1, c+m)`. In the row-major planes the row offsets are word rotations; only the column
+/// offsets (`m` and `2m` mod 4 when nonzero) cost masks.
 #[inline(always)]
 fn mix_columns_shifted(s: &mut State, m: u32) {
     let mut a1 = [0u64; 8];
     let mut t = [0u64; 8];
     for b in 0..8 {
-        a1[b] = rot1(s[b]).rotate_right(16 * m);
+        a1[b] = rot_cells(s[b], 1, m);
         t[b] = s[b] ^ a1[b];
     }
     let t2 = xtime(&t);
     for b in 0..8 {
-        s[b] = t2[b] ^ a1[b] ^ rot2(t[b]).rotate_right(32 * m);
+        s[b] = t2[b] ^ a1[b] ^ rot_cells(t[b], 2, (2 * m) % 4);
     }
 }
 
@@ -421,19 +520,27 @@ fn mix_columns_shifted(s: &mut State, m: u32) {
 fn inv_mix_columns(s: &mut State) {
     let mut t = [0u64; 8];
     for b in 0..8 {
-        t[b] = s[b] ^ rot2(s[b]);
+        t[b] = s[b] ^ rot_cells(s[b], 2, 0);
     }
     let t4 = xtime(&xtime(&t));
     for b in 0..8 {
         s[b] ^= t4[b];
     }
-    mix_columns(s);
+    mix_columns_shifted(s, 0);
 }
 
-/// SubBytes: Boyar-Peralta forward circuit (top linear part, shared non-linear middle, bottom
-/// linear part). `U0` is the most significant bit, so `U0 = s[7]`, ..., `U7 = s[0]`.
+/// SubBytes (with its constant): used by the key schedule.
 #[inline(always)]
 fn sub_bytes(s: &mut State) {
+    sub_bytes_core(s);
+    not_sbox_constant(s);
+}
+
+/// SubBytes without the constant 0x63: Boyar-Peralta forward circuit (top linear part, shared
+/// non-linear middle, bottom linear part) with the four output NOTs left out. `U0` is the most
+/// significant bit, so `U0 = s[7]`, ..., `U7 = s[0]`.
+#[inline(always)]
+fn sub_bytes_core(s: &mut State) {
     let (u0, u1, u2, u3, u4, u5, u6, u7) = (s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0]);
     let t1 = u0 ^ u3;
     let t2 = u0 ^ u5;
@@ -518,13 +625,13 @@ fn sub_bytes(s: &mut State) {
     let l28 = l11 ^ l14;
     let l29 = l11 ^ l17;
     s[7] = l6 ^ l24;
-    s[6] = !(l16 ^ l26);
-    s[5] = !(l19 ^ l28);
+    s[6] = l16 ^ l26;
+    s[5] = l19 ^ l28;
     s[4] = l6 ^ l21;
     s[3] = l20 ^ l22;
     s[2] = l25 ^ l29;
-    s[1] = !(l13 ^ l27);
-    s[0] = !(l6 ^ l23);
+    s[1] = l13 ^ l27;
+    s[0] = l6 ^ l23;
 }
 
 /// InvSubBytes: Boyar-Peralta inverse circuit (own top and bottom, the same middle).

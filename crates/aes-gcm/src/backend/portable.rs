@@ -261,14 +261,15 @@ impl Key {
     /// `(acc + X_1) H^n + X_2 H^(n-1) + ... + X_n H` for the `n = blocks.len() <= AGG` blocks,
     /// with one reduction.
     #[inline(always)]
-    fn absorb(&self, acc: u128, blocks: &[[u8; 16]]) -> u128 {
+    fn absorb(&self, acc: Running, blocks: &[[u8; 16]]) -> u128 {
         let n = blocks.len();
         let mut a = Acc::default();
         for (i, (b, hp)) in blocks.iter().zip(self.h.pw[..n].iter().rev()).enumerate() {
-            let mut x = Half::from_block(b);
-            if i == 0 {
-                x = x.add_elem(acc);
-            }
+            let x = match (i, acc) {
+                (0, Running::Block(y)) => Half::from_word(u128::from_be_bytes(*b) ^ y),
+                (0, Running::Elem(y)) => Half::from_block(b).add_elem(y),
+                _ => Half::from_block(b),
+            };
             a.mul_add(x, hp);
         }
         a.reduce()
@@ -284,27 +285,29 @@ impl GcmOps for Key {
     }
 
     fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
-        let mut acc = to_elem(y);
+        let mut acc = Running::Block(u128::from_be_bytes(*y));
         let (blocks, rem) = data.as_chunks::<16>();
         let mut groups = blocks.chunks_exact(AGG);
         for g in &mut groups {
             let g: &[[u8; 16]; AGG] = g.try_into().expect("chunks_exact");
-            acc = self.absorb(acc, g);
+            acc = Running::Elem(self.absorb(acc, g));
         }
         let tail = groups.remainder();
         if rem.is_empty() {
             if !tail.is_empty() {
-                acc = self.absorb(acc, tail);
+                acc = Running::Elem(self.absorb(acc, tail));
             }
         } else {
-            // The partial block, zero-padded, joins the last group.
+            // The partial block, zero-padded, joins the last group. (GHASH inputs are public:
+            // AAD, ciphertext, lengths, nonce.)
             let mut last = [[0u8; 16]; AGG];
             last[..tail.len()].copy_from_slice(tail);
             last[tail.len()][..rem.len()].copy_from_slice(rem);
-            acc = self.absorb(acc, &last[..=tail.len()]);
-            last.zeroize();
+            acc = Running::Elem(self.absorb(acc, &last[..=tail.len()]));
         }
-        *y = from_elem(acc);
+        if let Running::Elem(e) = acc {
+            *y = from_elem(e);
+        }
     }
 
     fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
@@ -919,6 +922,15 @@ fn clmul64(x: u64, y: u64) -> (u64, u64) {
     (lo, hi)
 }
 
+/// The running GHASH value: still the caller's block (big-endian integer) until the first
+/// reduction of a call, which XORs it into the first block before any bit reversal, then a
+/// field element.
+#[derive(Clone, Copy)]
+enum Running {
+    Block(u128),
+    Elem(u128),
+}
+
 /// A field element's Karatsuba operands: its 64-bit halves `a0`, `a1` (coefficients of
 /// `x^0..x^63`, `x^64..x^127`) and their bit reversals `r0`, `r1`.
 #[derive(Clone, Copy)]
@@ -934,7 +946,12 @@ impl Half {
     /// already the reversed halves, so only `a0`, `a1` need a reversal.
     #[inline(always)]
     fn from_block(b: &[u8; 16]) -> Self {
-        let x = u128::from_be_bytes(*b);
+        Half::from_word(u128::from_be_bytes(*b))
+    }
+
+    /// From a block read as a big-endian integer.
+    #[inline(always)]
+    fn from_word(x: u128) -> Self {
         let (r0, r1) = ((x >> 64) as u64, x as u64);
         Half {
             a0: r0.reverse_bits(),

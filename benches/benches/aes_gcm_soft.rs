@@ -19,11 +19,14 @@
 //! raise it to 16). Built without the cfgs (a plain `cargo bench`, clippy), it measures nothing
 //! and says so, rather than comparing against the AES-NI code under a "soft" name.
 //!
-//! On Linux the times are the benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), not wall
-//! time: the dev machine is shared, and the two implementations are timed one after the other,
-//! so wall time would charge each with whatever share of the core other processes took during
-//! its own seconds. Both are single-threaded and do no I/O, so their CPU time is the time they
-//! compute (cache and memory contention from neighbours still show).
+//! The dev machine is shared, and its pace changes from second to second. So the two rows of a
+//! group are measured interleaved: each row's samples time its own implementation in batches
+//! (about 50-150 us) that alternate with equal batches of the other implementation, untimed;
+//! a slow stretch falls on both rows. And on Linux the times are the benchmark thread's CPU time
+//! (`CLOCK_THREAD_CPUTIME_ID`), not wall time, so time other processes hold the core is not
+//! charged to whichever batch it interrupted. Both implementations are single-threaded and do
+//! no I/O, so their CPU time is the time they compute (cache and memory contention from
+//! neighbours still show). A group takes twice its measurement time.
 #![allow(missing_docs)]
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
@@ -187,13 +190,68 @@ impl RustCrypto {
     }
 }
 
+/// Times `timed` in batches of `batch` iterations, each followed by as many untimed iterations
+/// of `other`: the two rows of a group are measured over the same seconds, so a slower or
+/// faster stretch of the shared machine falls on both.
+fn interleaved(
+    iters: u64,
+    batch: u64,
+    timed: &mut dyn FnMut(),
+    other: &mut dyn FnMut(),
+) -> Duration {
+    let mut t = Duration::ZERO;
+    let mut done = 0;
+    while done < iters {
+        let n = batch.min(iters - done);
+        let start = thread_cpu_now();
+        for _ in 0..n {
+            timed();
+        }
+        t += thread_cpu_now().saturating_sub(start);
+        for _ in 0..n {
+            other();
+        }
+        done += n;
+    }
+    t
+}
+
+/// One group: the Tessera row and the RustCrypto row, each timed interleaved with the other.
+fn pair(
+    c: &mut Criterion<ThreadCpuTime>,
+    name: String,
+    size: usize,
+    ours: &mut dyn FnMut(),
+    theirs: &mut dyn FnMut(),
+) {
+    // About 50-150 us per batch: long against the clock reads, short against the machine's
+    // changes of pace.
+    let batch = (4096 / size as u64).max(1);
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Bytes(size as u64));
+    // Short: a group runs both implementations for twice these times, and `cargo xtask bench`
+    // must stay under about ten minutes in all.
+    g.warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_millis(800))
+        .sample_size(20);
+    g.bench_function("impl=tessera/portable", |b| {
+        b.iter_custom(|iters| interleaved(iters, batch, &mut *ours, &mut *theirs))
+    });
+    g.bench_function("impl=aes-gcm/soft", |b| {
+        b.iter_custom(|iters| interleaved(iters, batch, &mut *theirs, &mut *ours))
+    });
+    g.finish();
+}
+
 fn bench_soft(c: &mut Criterion<ThreadCpuTime>, bits: usize) {
     let key: Vec<u8> = (0..bits / 8).map(|i| i as u8 * 3 + 1).collect();
     let t = Tessera::portable(&key);
     let rc = RustCrypto::new(&key);
 
     for (size, label) in SIZES {
-        let (mut v, off) = aligned(size);
+        // Each implementation gets its own buffer (they run interleaved).
+        let (mut va, offa) = aligned(size);
+        let (mut vb, offb) = aligned(size);
         // The two must agree before either is timed.
         let pt: Vec<u8> = (0..size).map(|i| i as u8).collect();
         let (mut ct, mut ct_rc) = (pt.clone(), pt.clone());
@@ -201,54 +259,41 @@ fn bench_soft(c: &mut Criterion<ThreadCpuTime>, bits: usize) {
         assert_eq!(rc.seal(&mut ct_rc), tag_c);
         assert_eq!(ct, ct_rc);
 
-        let mut g = c.benchmark_group(format!("op=aes{bits}-gcm-seal-soft,size={label}"));
-        g.throughput(Throughput::Bytes(size as u64));
-        g.warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_millis(1500))
-            .sample_size(20);
-        g.bench_function("impl=tessera/portable", |b| {
-            let buf = &mut v[off..off + size];
-            b.iter(|| black_box(t.seal(black_box(buf))))
-        });
-        g.bench_function("impl=aes-gcm/soft", |b| {
-            let buf = &mut v[off..off + size];
-            b.iter(|| black_box(rc.seal(black_box(buf))))
-        });
-        g.finish();
+        pair(
+            c,
+            format!("op=aes{bits}-gcm-seal-soft,size={label}"),
+            size,
+            &mut || {
+                black_box(t.seal(black_box(&mut va[offa..offa + size])));
+            },
+            &mut || {
+                black_box(rc.seal(black_box(&mut vb[offb..offb + size])));
+            },
+        );
 
         // Open in place with no per-iteration set-up, as in `aes_gcm.rs`: with one nonce the
         // keystream is fixed, so opening `C` (tag `tag_c`) leaves `P` and opening `P` (tag
         // `tag_p`, the tag of sealing `C`) leaves `C` again.
-        let mut g = c.benchmark_group(format!("op=aes{bits}-gcm-open-soft,size={label}"));
-        g.throughput(Throughput::Bytes(size as u64));
-        g.warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_millis(1500))
-            .sample_size(20);
         let mut again = ct.clone();
         let tag_p = t.seal(&mut again);
         assert_eq!(again, pt);
         let tags = [tag_c, tag_p];
-        let reset = |v: &mut [u8]| {
-            v[off..off + size].copy_from_slice(&ct);
-            0usize
-        };
-        g.bench_function("impl=tessera/portable", |b| {
-            let mut s = reset(&mut v);
-            let buf = &mut v[off..off + size];
-            b.iter(|| {
-                t.open(black_box(&mut *buf), &tags[s]);
-                s ^= 1;
-            })
-        });
-        g.bench_function("impl=aes-gcm/soft", |b| {
-            let mut s = reset(&mut v);
-            let buf = &mut v[off..off + size];
-            b.iter(|| {
-                rc.open(black_box(&mut *buf), &tags[s]);
-                s ^= 1;
-            })
-        });
-        g.finish();
+        va[offa..offa + size].copy_from_slice(&ct);
+        vb[offb..offb + size].copy_from_slice(&ct);
+        let (mut sa, mut sb) = (0usize, 0usize);
+        pair(
+            c,
+            format!("op=aes{bits}-gcm-open-soft,size={label}"),
+            size,
+            &mut || {
+                t.open(black_box(&mut va[offa..offa + size]), &tags[sa]);
+                sa ^= 1;
+            },
+            &mut || {
+                rc.open(black_box(&mut vb[offb..offb + size]), &tags[sb]);
+                sb ^= 1;
+            },
+        );
     }
 }
 

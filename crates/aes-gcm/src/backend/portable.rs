@@ -143,8 +143,10 @@ impl Key {
         unpack(&mut s, blocks);
     }
 
-    /// Rounds 1..=Nr on a state that already holds the first round key.
-    #[inline(always)]
+    /// Rounds 1..=Nr on a state that already holds the first round key. Not inlined: one copy
+    /// of the unrolled rounds serves `encrypt4` (and so `E_K(J0)`) and CTR, which keeps the hot
+    /// code of a short message small.
+    #[inline(never)]
     fn rounds(&self, s: &mut State) {
         let nr = self.nr;
         // Round `i` uses MixColumns conjugated by ShiftRows^(i mod 4); unrolled by four so
@@ -943,7 +945,9 @@ struct Acc {
 }
 
 impl Acc {
-    #[inline(always)]
+    /// Not inlined: one copy of the three products serves every block of a group (an
+    /// eight-fold unrolled copy per call site made the code larger than it was faster).
+    #[inline(never)]
     fn mul_add(&mut self, x: u128, hp: &HPow) {
         let (x0, x1) = (x as u64, (x >> 64) as u64);
         self.l ^= clmul(x0, &hp.0[0]);

@@ -35,8 +35,8 @@ pub(crate) struct Key {
 }
 
 /// Blocks absorbed per GHASH reduction: `Y = (Y + X_1) H^n + X_2 H^(n-1) + ... + X_n H` is
-/// summed unreduced, so the bit reversal of the high halves and the reduction are paid once per
-/// group (SP 800-38D's GHASH, rearranged by linearity).
+/// summed unreduced, so the Karatsuba recombination and the reduction are paid once per group
+/// (SP 800-38D's GHASH, rearranged by linearity).
 const AGG: usize = 8;
 
 /// One power of `H` (reflected: the block as a big-endian integer) prepared for [`clmul`]:

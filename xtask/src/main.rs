@@ -1,5 +1,6 @@
 //! `cargo xtask test [--quick]`: the whole test matrix, ending with one table.
-//! `cargo xtask bench [--full] [FILTER]`: criterion benches against peers, as markdown tables.
+//! `cargo xtask bench [--full] [FILTER]`: criterion benches against peers, as markdown tables
+//! (`cargo xtask bench soft`: only Tessera portable against RustCrypto's software AES-GCM).
 //! `cargo xtask vectors`: checks the sha256 of the official vector files against the manifest.
 
 use std::path::{Path, PathBuf};
@@ -367,30 +368,102 @@ fn valgrind_legs(legs: &mut Vec<Leg>) {
     }
 }
 
-fn bench(full: bool, filter: Option<&str>) -> bool {
-    let crit = root().join("target/criterion");
-    let _ = std::fs::remove_dir_all(&crit);
-    let mut c = cargo(&["bench", "-p", "tessera-benches", "--"]);
+/// RustCrypto's software-only switches, for the `aes_gcm_soft` bench (Tessera `portable` against
+/// RustCrypto `aes-gcm` on its software AES and POLYVAL). They must reach the `aes` and
+/// `polyval` crates, so they are RUSTFLAGS of a build of their own (`target/soft`), which leaves
+/// the main build's artefacts alone.
+const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft";
+
+/// Criterion's timing arguments for every bench run.
+fn bench_args(full: bool) -> Vec<&'static str> {
     if full {
-        c.args(["--warm-up-time", "3", "--measurement-time", "10"]);
+        vec!["--warm-up-time", "3", "--measurement-time", "10"]
     } else {
         // Short enough that the ~200 rows of all primitives finish in under 10 minutes.
-        c.args([
+        vec![
             "--warm-up-time",
             "0.5",
             "--measurement-time",
             "1.5",
             "--sample-size",
             "20",
-        ]);
+        ]
     }
-    if let Some(f) = filter {
+}
+
+/// Runs the benches (criterion writes to `target/criterion`) and prints one report. Two cargo
+/// invocations: every bench of `tessera-benches` in the main build (where `aes_gcm_soft` skips
+/// itself), then `aes_gcm_soft` alone in the `SOFT_RUSTFLAGS` build, writing to the same
+/// criterion directory so its rows join the same tables. The filter `soft` runs only the
+/// second one; a filter that cannot match its rows skips it (and its separate build).
+fn bench(full: bool, filter: Option<&str>) -> bool {
+    let crit = root().join("target/criterion");
+    let _ = std::fs::remove_dir_all(&crit);
+    let soft_only = filter == Some("soft");
+    if !soft_only {
+        let mut c = cargo(&["bench", "-p", "tessera-benches", "--"]);
+        c.args(bench_args(full));
+        if let Some(f) = filter {
+            c.arg(f);
+        }
+        if !run("bench", &mut c).outcome.is_pass() {
+            return false;
+        }
+    }
+    if filter.is_some_and(|f| !soft_may_match(f)) {
+        eprintln!(
+            "\n=== leg: bench (RustCrypto soft: aes_gcm_soft) skipped: filter matches none of its rows"
+        );
+        return write_report(&crit);
+    }
+    let mut c = cargo(&[
+        "bench",
+        "-p",
+        "tessera-benches",
+        "--bench",
+        "aes_gcm_soft",
+        "--",
+    ]);
+    c.args(bench_args(full));
+    if let Some(f) = filter.filter(|_| !soft_only) {
         c.arg(f);
     }
-    if !run("bench", &mut c).outcome.is_pass() {
+    let flags = match std::env::var("RUSTFLAGS") {
+        Ok(f) if !f.trim().is_empty() => format!("{f} {SOFT_RUSTFLAGS}"),
+        _ => SOFT_RUSTFLAGS.to_string(),
+    };
+    c.env("RUSTFLAGS", flags)
+        .env("CARGO_TARGET_DIR", root().join("target/soft"))
+        .env("CRITERION_HOME", &crit);
+    if !run("bench (RustCrypto soft: aes_gcm_soft)", &mut c)
+        .outcome
+        .is_pass()
+    {
         return false;
     }
-    let report = report(&crit);
+    write_report(&crit)
+}
+
+/// Whether a criterion filter (a regex) may select rows of `aes_gcm_soft`: anything with regex
+/// syntax, or a substring of one of its benchmark ids (kept in step with the groups and
+/// functions of `benches/benches/aes_gcm_soft.rs`).
+fn soft_may_match(filter: &str) -> bool {
+    if filter.chars().any(|c| "\\^$.*+?()[]{}|".contains(c)) {
+        return true;
+    }
+    ["128", "256"].iter().any(|bits| {
+        ["seal", "open"].iter().any(|op| {
+            ["64B", "1KiB", "16KiB"].iter().any(|size| {
+                ["tessera/portable", "aes-gcm/soft"].iter().any(|imp| {
+                    format!("op=aes{bits}-gcm-{op}-soft,size={size}/impl={imp}").contains(filter)
+                })
+            })
+        })
+    })
+}
+
+fn write_report(crit: &Path) -> bool {
+    let report = report(crit);
     println!("\n{report}");
     let dir = root().join("target/tessera-bench");
     let _ = std::fs::create_dir_all(&dir);

@@ -26,6 +26,17 @@ use crate::consts::K512;
 /// The token pair this backend needs.
 pub(crate) type Token = (tessera_cpu::X86Avx2, tessera_cpu::X86Bmi);
 
+/// `K512` as pairs, `(K[2j], K[2j+1])`: the addend of an xmm register holding pair `j`.
+static K512X1: [[u64; 2]; 40] = {
+    let mut t = [[0u64; 2]; 40];
+    let mut j = 0;
+    while j < 40 {
+        t[j] = [K512[2 * j], K512[2 * j + 1]];
+        j += 1;
+    }
+    t
+};
+
 /// `K512` with each pair repeated, `(K[2j], K[2j+1], K[2j], K[2j+1])`: the addend of a ymm
 /// register holding pair `j` of two blocks.
 static K512X2: [[u64; 4]; 40] = {
@@ -95,27 +106,130 @@ macro_rules! round {
     };
 }
 
-/// Eight rounds, the register roles coming back to where they started. `$wk!(t)` gives
-/// `W + K` of round `t` of the eight (`t = 8`: the first round of the next eight); the four
-/// blocks `$x0..$x3` (the schedule, or nothing) run after rounds 2, 4, 6 and 8.
+/// Eight rounds, the register roles coming back to where they started. Round `t` of the eight
+/// reads its `W + K` from `$wk[$row + t / 2][$lane + t % 2]` (`t = 8`: the first round of the
+/// next eight); the four blocks `$x0..$x3` (the schedule, or nothing) run after rounds 2, 4, 6
+/// and 8.
 macro_rules! rounds8 {
-    ($s:ident, $bc:ident, $hk:ident, $wk:ident, $x0:block, $x1:block, $x2:block, $x3:block) => {
+    ($s:ident, $bc:ident, $hk:ident, $wk:ident, $row:expr, $lane:literal,
+     $x0:block, $x1:block, $x2:block, $x3:block) => {
         // `h` is only written before it is read: its `h + W + K` is in `$hk`.
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, _] = $s;
         let mut h: u64;
-        round!(a, b, c, d, e, f, g, h, $bc, $hk, $wk!(1));
-        round!(h, a, b, c, d, e, f, g, $bc, $hk, $wk!(2));
+        let r = $row;
+        round!(a, b, c, d, e, f, g, h, $bc, $hk, $wk[r][$lane + 1]);
+        round!(h, a, b, c, d, e, f, g, $bc, $hk, $wk[r + 1][$lane]);
         $x0
-        round!(g, h, a, b, c, d, e, f, $bc, $hk, $wk!(3));
-        round!(f, g, h, a, b, c, d, e, $bc, $hk, $wk!(4));
+        round!(g, h, a, b, c, d, e, f, $bc, $hk, $wk[r + 1][$lane + 1]);
+        round!(f, g, h, a, b, c, d, e, $bc, $hk, $wk[r + 2][$lane]);
         $x1
-        round!(e, f, g, h, a, b, c, d, $bc, $hk, $wk!(5));
-        round!(d, e, f, g, h, a, b, c, $bc, $hk, $wk!(6));
+        round!(e, f, g, h, a, b, c, d, $bc, $hk, $wk[r + 2][$lane + 1]);
+        round!(d, e, f, g, h, a, b, c, $bc, $hk, $wk[r + 3][$lane]);
         $x2
-        round!(c, d, e, f, g, h, a, b, $bc, $hk, $wk!(7));
-        round!(b, c, d, e, f, g, h, a, $bc, $hk, $wk!(8));
+        round!(c, d, e, f, g, h, a, b, $bc, $hk, $wk[r + 3][$lane + 1]);
+        round!(b, c, d, e, f, g, h, a, $bc, $hk, $wk[r + 4][$lane]);
         $x3
         $s = [a, b, c, d, e, f, g, h];
+    };
+}
+
+/// The 80 rounds of one block whose `W + K` pairs are rows `0..40` of `$wk` at `$lane` (row
+/// 40 is padding: the last round's next `W + K`, loaded but not used), adding the result into
+/// `$state`. `$sched!(j, i)`, if given, runs after every two of the first 64 rounds: the
+/// schedule of pair `j + 8` into `m[i]` and row `j + 8` (without it the rows are already
+/// there).
+macro_rules! block80 {
+    ($state:ident, $wk:ident, $lane:literal) => {
+        let mut s = *$state;
+        let mut bc = s[1] ^ s[2];
+        let mut hk = s[7].wrapping_add($wk[0][$lane]);
+        for jj in 0..10 {
+            rounds8!(s, bc, hk, $wk, 4 * jj, $lane, {}, {}, {}, {});
+        }
+        for (st, v) in $state.iter_mut().zip(s) {
+            *st = st.wrapping_add(v);
+        }
+    };
+    ($state:ident, $wk:ident, $lane:literal, $sched:ident) => {
+        let mut s = *$state;
+        let mut bc = s[1] ^ s[2];
+        let mut hk = s[7].wrapping_add($wk[0][$lane]);
+        for jj in 0..4 {
+            let j = 8 * jj;
+            rounds8!(
+                s,
+                bc,
+                hk,
+                $wk,
+                j,
+                $lane,
+                {
+                    $sched!(j, 0);
+                },
+                {
+                    $sched!(j + 1, 1);
+                },
+                {
+                    $sched!(j + 2, 2);
+                },
+                {
+                    $sched!(j + 3, 3);
+                }
+            );
+            rounds8!(
+                s,
+                bc,
+                hk,
+                $wk,
+                j + 4,
+                $lane,
+                {
+                    $sched!(j + 4, 4);
+                },
+                {
+                    $sched!(j + 5, 5);
+                },
+                {
+                    $sched!(j + 6, 6);
+                },
+                {
+                    $sched!(j + 7, 7);
+                }
+            );
+        }
+        rounds8!(s, bc, hk, $wk, 32, $lane, {}, {}, {}, {});
+        rounds8!(s, bc, hk, $wk, 36, $lane, {}, {}, {}, {});
+        for (st, v) in $state.iter_mut().zip(s) {
+            *st = st.wrapping_add(v);
+        }
+    };
+}
+
+/// `P[j+8]` into `m[i]` (`i = j % 8`, which held `P[j]`) and `P[j+8] + K` into row `j + 8` of
+/// `wk`, with the vector operations of one width: `$k` is the matching table of `K` pairs
+/// (one row per pair, as `wk`), `$v` the vector type and the bracket its intrinsics.
+macro_rules! schedule_pair {
+    ($m:ident, $wk:ident, $k:ident, $v:ty,
+     [$alignr:ident, $xor:ident, $or:ident, $srli:ident, $slli:ident, $add:ident,
+      $load:ident, $store:ident], $j:expr, $i:literal) => {
+        macro_rules! ror {
+            ($x:expr, $n:literal) => {
+                $or($srli::<$n>($x), $slli::<{ 64 - $n }>($x))
+            };
+        }
+        let x = $alignr($m[($i + 1) % 8], $m[$i], 8);
+        let s0 = $xor($xor(ror!(x, 1), ror!(x, 8)), $srli::<7>(x));
+        let z = $m[($i + 7) % 8];
+        let s1 = $xor($xor(ror!(z, 19), ror!(z, 61)), $srli::<6>(z));
+        let y = $alignr($m[($i + 5) % 8], $m[($i + 4) % 8], 8);
+        let n = $add($add($m[$i], s0), $add(y, s1));
+        $m[$i] = n;
+        let at = $j + 8;
+        // SAFETY: `j + 8 < 40`: one row of `$k` and of `wk` (both rows of one vector).
+        unsafe {
+            let k = $load($k.as_ptr().add(at).cast::<$v>());
+            $store($wk.as_mut_ptr().add(at).cast::<$v>(), $add(n, k));
+        }
     };
 }
 
@@ -128,128 +242,50 @@ macro_rules! rounds8 {
 fn compress512_x1<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
     // Byte swap of each 64-bit word (the message is big-endian).
     let bswap = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
-    let mut wk = [0u64; 80];
+    // Row j: W + K of pair j (rounds 2j, 2j + 1); row 40 is padding.
+    let mut wk = [[0u64; 2]; 41];
     for block in blocks.chunks_exact(128) {
         let p = block.as_ptr().cast::<__m128i>();
         // SAFETY: `block` is 128 bytes: eight unaligned 16-byte loads.
         let mut m: [__m128i; 8] =
             core::array::from_fn(|i| unsafe { _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), bswap) });
         for (i, mi) in m.iter().enumerate() {
-            // SAFETY: `2 * i + 2 <= 16 <= 80`: loads inside `K512`, stores inside `wk`.
+            // SAFETY: `i < 8 < 40`: row `i` of `K512X1` and of `wk`.
             unsafe {
-                let k = _mm_loadu_si128(K512.as_ptr().add(2 * i).cast::<__m128i>());
+                let k = _mm_loadu_si128(K512X1.as_ptr().add(i).cast::<__m128i>());
                 _mm_storeu_si128(
-                    wk.as_mut_ptr().add(2 * i).cast::<__m128i>(),
+                    wk.as_mut_ptr().add(i).cast::<__m128i>(),
                     _mm_add_epi64(*mi, k),
                 );
             }
         }
 
-        let mut s = *state;
-        let mut bc = s[1] ^ s[2];
-        let mut hk = s[7].wrapping_add(wk[0]);
-        macro_rules! ror {
-            ($x:expr, $n:literal) => {
-                _mm_or_si128(_mm_srli_epi64::<$n>($x), _mm_slli_epi64::<{ 64 - $n }>($x))
-            };
-        }
-        // P[j+8] into m[i] (i = j % 8, which held P[j]) and W + K into `wk`.
         macro_rules! schedule {
             ($j:expr, $i:literal) => {
-                let x = _mm_alignr_epi8(m[($i + 1) % 8], m[$i], 8);
-                let s0 = _mm_xor_si128(
-                    _mm_xor_si128(ror!(x, 1), ror!(x, 8)),
-                    _mm_srli_epi64::<7>(x),
+                schedule_pair!(
+                    m,
+                    wk,
+                    K512X1,
+                    __m128i,
+                    [
+                        _mm_alignr_epi8,
+                        _mm_xor_si128,
+                        _mm_or_si128,
+                        _mm_srli_epi64,
+                        _mm_slli_epi64,
+                        _mm_add_epi64,
+                        _mm_loadu_si128,
+                        _mm_storeu_si128
+                    ],
+                    $j,
+                    $i
                 );
-                let z = m[($i + 7) % 8];
-                let s1 = _mm_xor_si128(
-                    _mm_xor_si128(ror!(z, 19), ror!(z, 61)),
-                    _mm_srli_epi64::<6>(z),
-                );
-                let y = _mm_alignr_epi8(m[($i + 5) % 8], m[($i + 4) % 8], 8);
-                let n = _mm_add_epi64(_mm_add_epi64(m[$i], s0), _mm_add_epi64(y, s1));
-                m[$i] = n;
-                let at = 2 * ($j + 8);
-                // SAFETY: `j + 8 < 40`, so `at + 2 <= 80`: inside `K512` and `wk`.
-                unsafe {
-                    let k = _mm_loadu_si128(K512.as_ptr().add(at).cast::<__m128i>());
-                    _mm_storeu_si128(
-                        wk.as_mut_ptr().add(at).cast::<__m128i>(),
-                        _mm_add_epi64(n, k),
-                    );
-                }
             };
         }
-        // Rounds 0..64 with the schedule of P[8..40], then rounds 64..80.
-        for jj in 0..4 {
-            let base = 16 * jj;
-            macro_rules! wk0 {
-                ($t:expr) => {
-                    wk[base + $t]
-                };
-            }
-            macro_rules! wk1 {
-                ($t:expr) => {
-                    wk[base + 8 + $t]
-                };
-            }
-            let j = 8 * jj;
-            rounds8!(
-                s,
-                bc,
-                hk,
-                wk0,
-                {
-                    schedule!(j, 0);
-                },
-                {
-                    schedule!(j + 1, 1);
-                },
-                {
-                    schedule!(j + 2, 2);
-                },
-                {
-                    schedule!(j + 3, 3);
-                }
-            );
-            rounds8!(
-                s,
-                bc,
-                hk,
-                wk1,
-                {
-                    schedule!(j + 4, 4);
-                },
-                {
-                    schedule!(j + 5, 5);
-                },
-                {
-                    schedule!(j + 6, 6);
-                },
-                {
-                    schedule!(j + 7, 7);
-                }
-            );
-        }
-        macro_rules! wk8 {
-            ($t:expr) => {
-                wk[64 + $t]
-            };
-        }
-        rounds8!(s, bc, hk, wk8, {}, {}, {}, {});
-        // The last round's next `W + K` is not used (the clamp keeps the index in bounds).
-        macro_rules! wk9 {
-            ($t:expr) => {
-                wk[(72 + $t).min(79)]
-            };
-        }
-        rounds8!(s, bc, hk, wk9, {}, {}, {}, {});
-        for (st, v) in state.iter_mut().zip(s) {
-            *st = st.wrapping_add(v);
-        }
+        block80!(state, wk, 0, schedule);
     }
     if WIPE {
-        zeroize::Zeroize::zeroize(&mut wk);
+        zeroize::Zeroize::zeroize(wk.as_flattened_mut());
     }
 }
 
@@ -266,8 +302,9 @@ fn compress512_x2<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
         0x0809_0a0b_0c0d_0e0f,
         0x0001_0203_0405_0607,
     );
-    // Row j: W + K of pair j, (first block: 2j, 2j + 1; second block: 2j, 2j + 1).
-    let mut wk = [[0u64; 4]; 40];
+    // Row j: W + K of pair j, (first block: 2j, 2j + 1; second block: 2j, 2j + 1); row 40 is
+    // padding.
+    let mut wk = [[0u64; 4]; 41];
     for pair in blocks.chunks_exact(256) {
         let p = pair.as_ptr().cast::<__m128i>();
         // SAFETY: `pair` is 256 bytes: sixteen unaligned 16-byte loads, pair i of the first
@@ -286,135 +323,32 @@ fn compress512_x2<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
             }
         }
 
-        macro_rules! ror {
-            ($x:expr, $n:literal) => {
-                _mm256_or_si256(
-                    _mm256_srli_epi64::<$n>($x),
-                    _mm256_slli_epi64::<{ 64 - $n }>($x),
-                )
-            };
-        }
-        // P[j+8] of both blocks into m[i] (i = j % 8, which held P[j]) and W + K into `wk`.
+        // The schedule of both blocks at once.
         macro_rules! schedule {
             ($j:expr, $i:literal) => {
-                let x = _mm256_alignr_epi8(m[($i + 1) % 8], m[$i], 8);
-                let s0 = _mm256_xor_si256(
-                    _mm256_xor_si256(ror!(x, 1), ror!(x, 8)),
-                    _mm256_srli_epi64::<7>(x),
+                schedule_pair!(
+                    m,
+                    wk,
+                    K512X2,
+                    __m256i,
+                    [
+                        _mm256_alignr_epi8,
+                        _mm256_xor_si256,
+                        _mm256_or_si256,
+                        _mm256_srli_epi64,
+                        _mm256_slli_epi64,
+                        _mm256_add_epi64,
+                        _mm256_loadu_si256,
+                        _mm256_storeu_si256
+                    ],
+                    $j,
+                    $i
                 );
-                let z = m[($i + 7) % 8];
-                let s1 = _mm256_xor_si256(
-                    _mm256_xor_si256(ror!(z, 19), ror!(z, 61)),
-                    _mm256_srli_epi64::<6>(z),
-                );
-                let y = _mm256_alignr_epi8(m[($i + 5) % 8], m[($i + 4) % 8], 8);
-                let n = _mm256_add_epi64(_mm256_add_epi64(m[$i], s0), _mm256_add_epi64(y, s1));
-                m[$i] = n;
-                let at = $j + 8;
-                // SAFETY: `j + 8 < 40`: a 32-byte row of `K512X2` and of `wk`.
-                unsafe {
-                    let k = _mm256_loadu_si256(K512X2.as_ptr().add(at).cast::<__m256i>());
-                    _mm256_storeu_si256(
-                        wk.as_mut_ptr().add(at).cast::<__m256i>(),
-                        _mm256_add_epi64(n, k),
-                    );
-                }
             };
         }
-
-        // First block: rounds 0..64 with the schedule of P[8..40] of both blocks, then
-        // rounds 64..80.
-        let mut s = *state;
-        let mut bc = s[1] ^ s[2];
-        let mut hk = s[7].wrapping_add(wk[0][0]);
-        for jj in 0..4 {
-            let j = 8 * jj;
-            macro_rules! wk0 {
-                ($t:expr) => {
-                    wk[j + $t / 2][$t % 2]
-                };
-            }
-            macro_rules! wk1 {
-                ($t:expr) => {
-                    wk[j + 4 + $t / 2][$t % 2]
-                };
-            }
-            rounds8!(
-                s,
-                bc,
-                hk,
-                wk0,
-                {
-                    schedule!(j, 0);
-                },
-                {
-                    schedule!(j + 1, 1);
-                },
-                {
-                    schedule!(j + 2, 2);
-                },
-                {
-                    schedule!(j + 3, 3);
-                }
-            );
-            rounds8!(
-                s,
-                bc,
-                hk,
-                wk1,
-                {
-                    schedule!(j + 4, 4);
-                },
-                {
-                    schedule!(j + 5, 5);
-                },
-                {
-                    schedule!(j + 6, 6);
-                },
-                {
-                    schedule!(j + 7, 7);
-                }
-            );
-        }
-        macro_rules! wk8 {
-            ($t:expr) => {
-                wk[32 + $t / 2][$t % 2]
-            };
-        }
-        rounds8!(s, bc, hk, wk8, {}, {}, {}, {});
-        // The last round's next `W + K` is not used (the clamp keeps the index in bounds).
-        macro_rules! wk9 {
-            ($t:expr) => {
-                wk[(36 + $t / 2).min(39)][$t % 2]
-            };
-        }
-        rounds8!(s, bc, hk, wk9, {}, {}, {}, {});
-        for (st, v) in state.iter_mut().zip(s) {
-            *st = st.wrapping_add(v);
-        }
-
-        // Second block: its W + K is all in `wk` already.
-        let mut s = *state;
-        let mut bc = s[1] ^ s[2];
-        let mut hk = s[7].wrapping_add(wk[0][2]);
-        for jj in 0..9 {
-            let j = 4 * jj;
-            macro_rules! wkt {
-                ($t:expr) => {
-                    wk[j + $t / 2][2 + $t % 2]
-                };
-            }
-            rounds8!(s, bc, hk, wkt, {}, {}, {}, {});
-        }
-        macro_rules! wk9 {
-            ($t:expr) => {
-                wk[(36 + $t / 2).min(39)][2 + $t % 2]
-            };
-        }
-        rounds8!(s, bc, hk, wk9, {}, {}, {}, {});
-        for (st, v) in state.iter_mut().zip(s) {
-            *st = st.wrapping_add(v);
-        }
+        // First block: its rounds run the schedule of both; the second reads lanes 2 and 3.
+        block80!(state, wk, 0, schedule);
+        block80!(state, wk, 2);
     }
     if WIPE {
         zeroize::Zeroize::zeroize(wk.as_flattened_mut());

@@ -6,6 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use tessera_aes_gcm::Backend;
+use tessera_benches::{AAD, NONCE, RustCryptoGcm, TesseraGcm, aligned};
 
 const SIZES: [(usize, &str); 4] = [
     (64, "64B"),
@@ -13,81 +14,6 @@ const SIZES: [(usize, &str); 4] = [
     (16384, "16KiB"),
     (65536, "64KiB"),
 ];
-const NONCE: [u8; 12] = [7; 12];
-const AAD: [u8; 13] = [0x17; 13];
-
-/// A 64-byte aligned buffer of `len` bytes (see the memcpy note in the README): the backing
-/// vector and the offset of the aligned start.
-fn aligned(len: usize) -> (Vec<u8>, usize) {
-    let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
-    let off = v.as_ptr().align_offset(64);
-    (v, off)
-}
-
-#[allow(clippy::large_enum_variant)]
-enum Tessera {
-    A128(tessera_aes_gcm::Aes128Gcm),
-    A256(tessera_aes_gcm::Aes256Gcm),
-}
-
-impl Tessera {
-    fn new(key: &[u8], be: Backend) -> Self {
-        match key.len() {
-            16 => Tessera::A128(tessera_aes_gcm::Aes128Gcm::new_with_backend(
-                key.try_into().unwrap(),
-                be,
-            )),
-            _ => Tessera::A256(tessera_aes_gcm::Aes256Gcm::new_with_backend(
-                key.try_into().unwrap(),
-                be,
-            )),
-        }
-    }
-    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
-        match self {
-            Tessera::A128(k) => k.encrypt_in_place_detached(&NONCE, &AAD, buf).unwrap(),
-            Tessera::A256(k) => k.encrypt_in_place_detached(&NONCE, &AAD, buf).unwrap(),
-        }
-    }
-    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
-        match self {
-            Tessera::A128(k) => k.decrypt_in_place_detached(&NONCE, &AAD, buf, tag).unwrap(),
-            Tessera::A256(k) => k.decrypt_in_place_detached(&NONCE, &AAD, buf, tag).unwrap(),
-        }
-    }
-}
-
-#[allow(clippy::large_enum_variant)]
-enum RustCrypto {
-    A128(aes_gcm::Aes128Gcm),
-    A256(aes_gcm::Aes256Gcm),
-}
-
-impl RustCrypto {
-    fn new(key: &[u8]) -> Self {
-        use aes_gcm::aead::KeyInit;
-        match key.len() {
-            16 => RustCrypto::A128(aes_gcm::Aes128Gcm::new_from_slice(key).unwrap()),
-            _ => RustCrypto::A256(aes_gcm::Aes256Gcm::new_from_slice(key).unwrap()),
-        }
-    }
-    fn seal(&self, buf: &mut [u8]) -> aes_gcm::Tag {
-        use aes_gcm::aead::AeadInPlace;
-        let n = aes_gcm::Nonce::from_slice(&NONCE);
-        match self {
-            RustCrypto::A128(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
-            RustCrypto::A256(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
-        }
-    }
-    fn open(&self, buf: &mut [u8], tag: &aes_gcm::Tag) {
-        use aes_gcm::aead::AeadInPlace;
-        let n = aes_gcm::Nonce::from_slice(&NONCE);
-        match self {
-            RustCrypto::A128(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
-            RustCrypto::A256(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
-        }
-    }
-}
 
 fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
     let key: Vec<u8> = (0..bits / 8).map(|i| i as u8 * 3 + 1).collect();
@@ -105,7 +31,7 @@ fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
     };
     let aws_key =
         aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(aws_alg, &key).unwrap());
-    let rc = RustCrypto::new(&key);
+    let rc = RustCryptoGcm::new(&key);
 
     for (size, label) in SIZES {
         let (mut v, off) = aligned(size + 16);
@@ -116,7 +42,7 @@ fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
             .measurement_time(Duration::from_secs(2))
             .sample_size(20);
         for be in Backend::all_available() {
-            let t = Tessera::new(&key, be);
+            let t = TesseraGcm::new(&key, be);
             g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
                 let buf = &mut v[off..off + size];
                 b.iter(|| black_box(t.seal(black_box(buf))))
@@ -166,9 +92,9 @@ fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
             .sample_size(20);
         let pt: Vec<u8> = (0..size).map(|i| i as u8).collect();
         let mut ct = pt.clone();
-        let tag_c: [u8; 16] = rc.seal(&mut ct).into();
+        let tag_c = rc.seal(&mut ct);
         let mut again = ct.clone();
-        let tag_p: [u8; 16] = rc.seal(&mut again).into();
+        let tag_p = rc.seal(&mut again);
         assert_eq!(again, pt);
         let tags = [tag_c, tag_p];
         // Puts `C` in the buffer; returns the state index (0: holds `C`).
@@ -177,7 +103,7 @@ fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
             0usize
         };
         for be in Backend::all_available() {
-            let t = Tessera::new(&key, be);
+            let t = TesseraGcm::new(&key, be);
             g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
                 let mut s = reset(&mut v);
                 let buf = &mut v[off..off + size];
@@ -216,7 +142,7 @@ fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
             let mut s = reset(&mut v);
             let buf = &mut v[off..off + size];
             b.iter(|| {
-                rc.open(black_box(&mut *buf), aes_gcm::Tag::from_slice(&tags[s]));
+                rc.open(black_box(&mut *buf), &tags[s]);
                 s ^= 1;
             })
         });

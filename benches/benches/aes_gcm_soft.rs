@@ -34,10 +34,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use tessera_aes_gcm::Backend;
+use tessera_benches::{RustCryptoGcm, TesseraGcm, aligned};
 
 const SIZES: [(usize, &str); 3] = [(64, "64B"), (1024, "1KiB"), (16384, "16KiB")];
-const NONCE: [u8; 12] = [7; 12];
-const AAD: [u8; 13] = [0x17; 13];
 const RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft";
 
 /// Criterion measurement: CPU time of the calling thread (see the crate comment), formatted
@@ -108,88 +107,6 @@ fn rustcrypto_soft() -> bool {
     cfgs && soft_layout
 }
 
-/// A 64-byte aligned buffer of `len` bytes (see the memcpy note in the README): the backing
-/// vector and the offset of the aligned start.
-fn aligned(len: usize) -> (Vec<u8>, usize) {
-    let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
-    let off = v.as_ptr().align_offset(64);
-    (v, off)
-}
-
-#[allow(clippy::large_enum_variant)]
-enum Tessera {
-    A128(tessera_aes_gcm::Aes128Gcm),
-    A256(tessera_aes_gcm::Aes256Gcm),
-}
-
-impl Tessera {
-    fn portable(key: &[u8]) -> Self {
-        let be = Backend::Portable;
-        let t = match key.len() {
-            16 => Tessera::A128(tessera_aes_gcm::Aes128Gcm::new_with_backend(
-                key.try_into().unwrap(),
-                be,
-            )),
-            _ => Tessera::A256(tessera_aes_gcm::Aes256Gcm::new_with_backend(
-                key.try_into().unwrap(),
-                be,
-            )),
-        };
-        let got = match &t {
-            Tessera::A128(k) => k.backend(),
-            Tessera::A256(k) => k.backend(),
-        };
-        assert_eq!(got.name(), "portable");
-        t
-    }
-    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
-        match self {
-            Tessera::A128(k) => k.encrypt_in_place_detached(&NONCE, &AAD, buf).unwrap(),
-            Tessera::A256(k) => k.encrypt_in_place_detached(&NONCE, &AAD, buf).unwrap(),
-        }
-    }
-    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
-        match self {
-            Tessera::A128(k) => k.decrypt_in_place_detached(&NONCE, &AAD, buf, tag).unwrap(),
-            Tessera::A256(k) => k.decrypt_in_place_detached(&NONCE, &AAD, buf, tag).unwrap(),
-        }
-    }
-}
-
-#[allow(clippy::large_enum_variant)]
-enum RustCrypto {
-    A128(aes_gcm::Aes128Gcm),
-    A256(aes_gcm::Aes256Gcm),
-}
-
-impl RustCrypto {
-    fn new(key: &[u8]) -> Self {
-        use aes_gcm::aead::KeyInit;
-        match key.len() {
-            16 => RustCrypto::A128(aes_gcm::Aes128Gcm::new_from_slice(key).unwrap()),
-            _ => RustCrypto::A256(aes_gcm::Aes256Gcm::new_from_slice(key).unwrap()),
-        }
-    }
-    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
-        use aes_gcm::aead::AeadInPlace;
-        let n = aes_gcm::Nonce::from_slice(&NONCE);
-        match self {
-            RustCrypto::A128(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
-            RustCrypto::A256(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
-        }
-        .into()
-    }
-    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
-        use aes_gcm::aead::AeadInPlace;
-        let n = aes_gcm::Nonce::from_slice(&NONCE);
-        let tag = aes_gcm::Tag::from_slice(tag);
-        match self {
-            RustCrypto::A128(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
-            RustCrypto::A256(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
-        }
-    }
-}
-
 /// Times `timed` in batches of `batch` iterations, each followed by as many untimed iterations
 /// of `other`: the two rows of a group are measured over the same seconds, so a slower or
 /// faster stretch of the shared machine falls on both.
@@ -245,8 +162,8 @@ fn pair(
 
 fn bench_soft(c: &mut Criterion<ThreadCpuTime>, bits: usize) {
     let key: Vec<u8> = (0..bits / 8).map(|i| i as u8 * 3 + 1).collect();
-    let t = Tessera::portable(&key);
-    let rc = RustCrypto::new(&key);
+    let t = TesseraGcm::new(&key, Backend::Portable);
+    let rc = RustCryptoGcm::new(&key);
 
     for (size, label) in SIZES {
         // Each implementation gets its own buffer (they run interleaved).

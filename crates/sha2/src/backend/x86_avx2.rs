@@ -209,6 +209,46 @@ macro_rules! block80 {
 /// `wk`, with the vector operations of one width: `$k` is the matching table of `K` pairs
 /// (one row per pair, as `wk`), `$v` the vector type and the bracket its intrinsics.
 macro_rules! schedule_pair {
+    ($m:ident, $wk:ident, xmm, $j:expr, $i:literal) => {
+        schedule_pair!(
+            $m,
+            $wk,
+            K512X1,
+            __m128i,
+            [
+                _mm_alignr_epi8,
+                _mm_xor_si128,
+                _mm_or_si128,
+                _mm_srli_epi64,
+                _mm_slli_epi64,
+                _mm_add_epi64,
+                _mm_loadu_si128,
+                _mm_storeu_si128
+            ],
+            $j,
+            $i
+        )
+    };
+    ($m:ident, $wk:ident, ymm, $j:expr, $i:literal) => {
+        schedule_pair!(
+            $m,
+            $wk,
+            K512X2,
+            __m256i,
+            [
+                _mm256_alignr_epi8,
+                _mm256_xor_si256,
+                _mm256_or_si256,
+                _mm256_srli_epi64,
+                _mm256_slli_epi64,
+                _mm256_add_epi64,
+                _mm256_loadu_si256,
+                _mm256_storeu_si256
+            ],
+            $j,
+            $i
+        )
+    };
     ($m:ident, $wk:ident, $k:ident, $v:ty,
      [$alignr:ident, $xor:ident, $or:ident, $srli:ident, $slli:ident, $add:ident,
       $load:ident, $store:ident], $j:expr, $i:literal) => {
@@ -262,24 +302,7 @@ fn compress512_x1<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
 
         macro_rules! schedule {
             ($j:expr, $i:literal) => {
-                schedule_pair!(
-                    m,
-                    wk,
-                    K512X1,
-                    __m128i,
-                    [
-                        _mm_alignr_epi8,
-                        _mm_xor_si128,
-                        _mm_or_si128,
-                        _mm_srli_epi64,
-                        _mm_slli_epi64,
-                        _mm_add_epi64,
-                        _mm_loadu_si128,
-                        _mm_storeu_si128
-                    ],
-                    $j,
-                    $i
-                );
+                schedule_pair!(m, wk, xmm, $j, $i);
             };
         }
         block80!(state, wk, 0, schedule);
@@ -326,24 +349,7 @@ fn compress512_x2<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
         // The schedule of both blocks at once.
         macro_rules! schedule {
             ($j:expr, $i:literal) => {
-                schedule_pair!(
-                    m,
-                    wk,
-                    K512X2,
-                    __m256i,
-                    [
-                        _mm256_alignr_epi8,
-                        _mm256_xor_si256,
-                        _mm256_or_si256,
-                        _mm256_srli_epi64,
-                        _mm256_slli_epi64,
-                        _mm256_add_epi64,
-                        _mm256_loadu_si256,
-                        _mm256_storeu_si256
-                    ],
-                    $j,
-                    $i
-                );
+                schedule_pair!(m, wk, ymm, $j, $i);
             };
         }
         // First block: its rounds run the schedule of both; the second reads lanes 2 and 3.

@@ -944,6 +944,16 @@ struct Acc {
     m: u128,
 }
 
+/// Sums of `X * H^k` reveal `H^k` to anyone who knows one block: wiped when dropped (the
+/// H-power derivation in `Hkey::new` and every GHASH group).
+impl Drop for Acc {
+    fn drop(&mut self) {
+        self.l.zeroize();
+        self.h.zeroize();
+        self.m.zeroize();
+    }
+}
+
 impl Acc {
     /// Not inlined: one copy of the three products serves every block of a group (an
     /// eight-fold unrolled copy per call site made the code larger than it was faster).
@@ -1022,13 +1032,13 @@ mod tests {
         assert_eq!(sub_word(0xffc9_8e2a), 0x16dd_19e5);
     }
 
-    /// GHASH over lengths around the aggregation groups (one reduction per `AGG` blocks, a
-    /// partial last block) against one schoolbook multiplication by `H` per block.
     /// A GCM block as a field element: bit `i` is the coefficient of `x^i`.
     fn to_elem(b: &[u8; 16]) -> u128 {
         u128::from_be_bytes(*b).reverse_bits()
     }
 
+    /// GHASH over lengths around the aggregation groups (one reduction per `AGG` blocks, a
+    /// partial last block) against one schoolbook multiplication by `H` per block.
     #[test]
     fn ghash_groups_schoolbook() {
         fn mul(a: u128, b: u128) -> u128 {

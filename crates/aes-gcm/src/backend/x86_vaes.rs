@@ -208,9 +208,14 @@ impl Ops<'_> {
         if buf.len() < 256 {
             return self.ni.ctr_ghash::<SEAL>(ctr, y, buf);
         }
-        let w = self.wide;
         let whole = buf.len() / 256 * 256;
-        let next = self.ctr_ghash_chunks::<SEAL>(w, ctr, y, &mut buf[..whole]);
+        // The counter shortcut exists only in the public-counter instance: with a secret
+        // counter (`J0 = GHASH_H(IV)`) no comparison of its value is even compiled.
+        let next = if self.public_counter {
+            self.ctr_ghash_chunks::<SEAL, true>(ctr, y, &mut buf[..whole])
+        } else {
+            self.ctr_ghash_chunks::<SEAL, false>(ctr, y, &mut buf[..whole])
+        };
         self.ni.ctr_ghash::<SEAL>(&next, y, &mut buf[whole..]);
     }
 
@@ -222,13 +227,13 @@ impl Ops<'_> {
     /// rounds into one long chain per register and spills, which runs slower.
     #[target_feature(enable = "avx2,vaes,vpclmulqdq,aes,pclmulqdq,ssse3")]
     #[inline]
-    fn ctr_ghash_chunks<const SEAL: bool>(
+    fn ctr_ghash_chunks<const SEAL: bool, const PUBLIC_COUNTER: bool>(
         &self,
-        w: &Wide,
         ctr: &[u8; 16],
         y: &mut [u8; 16],
         buf: &mut [u8],
     ) -> [u8; 16] {
+        let w = self.wide;
         let nr = self.ni.key.nr;
         let mut yv = ni::bswap(ni::load(y));
         let c0 = ni::bswap(ni::load(ctr));
@@ -253,9 +258,10 @@ impl Ops<'_> {
         };
         let len = buf.len();
         let p = buf.as_mut_ptr();
-        // Chunk pointers are taken from `p` (not from sub-slices) because, when opening, a chunk
-        // is read for GHASH while the same chunk's keystream is being computed and written.
-        // Macros rather than closures: the bodies must be inlined into this island.
+        // Loads and stores go through `p` with an explicit bound check: sealing reads chunk
+        // `i - 1` for GHASH while chunk `i` is written, and one base pointer keeps the offsets
+        // simple for the compiler. Macros rather than closures: the bodies must be inlined into
+        // this island.
         macro_rules! ld {
             ($off:expr) => {{
                 let off: usize = $off;
@@ -284,7 +290,7 @@ impl Ops<'_> {
         let mut acc = [_mm256_setzero_si256(); 3];
         for i in 0..count {
             let mut ks = [_mm256_setzero_si256(); 8];
-            if self.public_counter && n & 0xff <= 0xf0 {
+            if PUBLIC_COUNTER && n & 0xff <= 0xf0 {
                 // No carry out of the last byte within this chunk: add to the big-endian
                 // counter blocks directly (one byte swap per chunk instead of eight). Only for
                 // public counters: the test is a branch on the counter value.

@@ -215,15 +215,9 @@ fn vaes_run<const SEAL: bool>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
-        let t = aes_clmul_of(t);
-        if SEAL {
-            // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ
-            // and SSSE3.
-            unsafe { x86_aesni::seal(t, k, iv, aad, buf) }
-        } else {
-            // SAFETY: as above.
-            unsafe { x86_aesni::open(t, k, iv, aad, buf) }
-        }
+        // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ and
+        // SSSE3.
+        unsafe { x86_aesni::run::<SEAL>(aes_clmul_of(t), k, iv, aad, buf) }
     } else {
         // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
         unsafe { x86_vaes::run::<SEAL>(t, k, w, iv, aad, buf) }
@@ -298,36 +292,30 @@ impl Key {
         }
     }
 
-    pub(crate) fn seal(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) on this key's
+    /// backend.
+    pub(crate) fn run<const SEAL: bool>(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         match self {
-            Key::Portable(k) => gcm::seal(k, iv, aad, buf),
+            Key::Portable(k) => gcm::run::<SEAL, _>(k, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
-            Key::X86Aesni(t, k) => unsafe { x86_aesni::seal(*t, k, iv, aad, buf) },
+            Key::X86Aesni(t, k) => unsafe { x86_aesni::run::<SEAL>(*t, k, iv, aad, buf) },
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k, w) => vaes_run::<true>(*t, k, w, iv, aad, buf),
+            Key::X86Vaes(t, k, w) => vaes_run::<SEAL>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, k, w) => vaes512_run::<true>(*t, k, w, iv, aad, buf),
+            Key::X86Vaes512(t, k, w) => vaes512_run::<SEAL>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::run::<true>(*t, k, iv, aad, buf) },
+            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::run::<SEAL>(*t, k, iv, aad, buf) },
         }
     }
 
+    pub(crate) fn seal(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        self.run::<true>(iv, aad, buf)
+    }
+
     pub(crate) fn open(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        match self {
-            Key::Portable(k) => gcm::open(k, iv, aad, buf),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
-            Key::X86Aesni(t, k) => unsafe { x86_aesni::open(*t, k, iv, aad, buf) },
-            #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k, w) => vaes_run::<false>(*t, k, w, iv, aad, buf),
-            #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, k, w) => vaes512_run::<false>(*t, k, w, iv, aad, buf),
-            #[cfg(target_arch = "aarch64")]
-            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::run::<false>(*t, k, iv, aad, buf) },
-        }
+        self.run::<false>(iv, aad, buf)
     }
 
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {

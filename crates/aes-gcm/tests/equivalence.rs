@@ -80,31 +80,51 @@ proptest! {
 
 /// Every message and AAD length around the AES-NI one-pass short path (AAD blocks + message
 /// blocks + the length block at most eight) and just past it, 12-byte and other nonces.
+/// Seals `pt` on portable and on every backend, compares ciphertext and tag, and opens each
+/// result again.
+fn check_all(
+    reference: &AnyGcm,
+    gs: &[(Backend, AnyGcm)],
+    nonce: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    what: &str,
+) {
+    let mut want = pt.to_vec();
+    let want_tag = reference.seal(nonce, aad, &mut want).unwrap();
+    for (be, g) in gs {
+        let mut ct = pt.to_vec();
+        let tag = g.seal(nonce, aad, &mut ct).unwrap();
+        assert_eq!(ct, want, "ciphertext on {} ({what})", be.name());
+        assert_eq!(tag, want_tag, "tag on {} ({what})", be.name());
+        g.open(nonce, aad, &mut ct, &tag).unwrap();
+        assert_eq!(ct, pt, "decryption on {} ({what})", be.name());
+    }
+}
+
+/// Portable and every available backend for one key.
+fn all_for(key: &[u8]) -> (AnyGcm, Vec<(Backend, AnyGcm)>) {
+    let reference = AnyGcm::new(key, Backend::Portable).unwrap();
+    let gs = backends()
+        .into_iter()
+        .map(|be| (be, AnyGcm::new(key, be).unwrap()))
+        .collect();
+    (reference, gs)
+}
+
 #[test]
 fn short_inputs_match_portable() {
     for key_len in [16usize, 32] {
         let key: Vec<u8> = (0..key_len).map(|i| (i * 13 + 1) as u8).collect();
-        let reference = AnyGcm::new(&key, Backend::Portable).unwrap();
-        let gs: Vec<_> = backends()
-            .into_iter()
-            .map(|be| (be, AnyGcm::new(&key, be).unwrap()))
-            .collect();
+        let (reference, gs) = all_for(&key);
         for nonce_len in [12usize, 8, 16] {
             let nonce: Vec<u8> = (0..nonce_len).map(|i| (i * 7 + 5) as u8).collect();
             for aad_len in 0..=130usize {
                 let aad: Vec<u8> = (0..aad_len).map(|i| (i * 3 + 11) as u8).collect();
                 for len in 0..=130usize {
                     let pt: Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
-                    let mut want = pt.clone();
-                    let want_tag = reference.seal(&nonce, &aad, &mut want).unwrap();
-                    for (be, g) in &gs {
-                        let mut ct = pt.clone();
-                        let tag = g.seal(&nonce, &aad, &mut ct).unwrap();
-                        assert_eq!(ct, want, "ciphertext on {} ({aad_len}, {len})", be.name());
-                        assert_eq!(tag, want_tag, "tag on {} ({aad_len}, {len})", be.name());
-                        g.open(&nonce, &aad, &mut ct, &tag).unwrap();
-                        assert_eq!(ct, pt, "decryption on {} ({aad_len}, {len})", be.name());
-                    }
+                    let what = format!("{nonce_len}, {aad_len}, {len}");
+                    check_all(&reference, &gs, &nonce, &aad, &pt, &what);
                 }
             }
         }
@@ -119,26 +139,20 @@ fn short_inputs_match_portable() {
 fn long_inputs_match_portable() {
     for key_len in [16usize, 32] {
         let key: Vec<u8> = (0..key_len).map(|i| (i * 29 + 3) as u8).collect();
-        let reference = AnyGcm::new(&key, Backend::Portable).unwrap();
-        let gs: Vec<_> = backends()
-            .into_iter()
-            .map(|be| (be, AnyGcm::new(&key, be).unwrap()))
-            .collect();
+        let (reference, gs) = all_for(&key);
         for nonce_len in [12usize, 300] {
             let nonce: Vec<u8> = (0..nonce_len).map(|i| (i * 5 + 9) as u8).collect();
             for len in [3840usize, 4096, 4352 + 1, 8192 + 17, 16384 + 255] {
                 let aad: Vec<u8> = (0..len % 300).map(|i| (i * 3 + 1) as u8).collect();
                 let pt: Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
-                let mut want = pt.clone();
-                let want_tag = reference.seal(&nonce, &aad, &mut want).unwrap();
-                for (be, g) in &gs {
-                    let mut ct = pt.clone();
-                    let tag = g.seal(&nonce, &aad, &mut ct).unwrap();
-                    assert_eq!(ct, want, "ciphertext on {} ({nonce_len}, {len})", be.name());
-                    assert_eq!(tag, want_tag, "tag on {} ({nonce_len}, {len})", be.name());
-                    g.open(&nonce, &aad, &mut ct, &tag).unwrap();
-                    assert_eq!(ct, pt, "decryption on {} ({nonce_len}, {len})", be.name());
-                }
+                check_all(
+                    &reference,
+                    &gs,
+                    &nonce,
+                    &aad,
+                    &pt,
+                    &format!("{nonce_len}, {len}"),
+                );
             }
         }
     }

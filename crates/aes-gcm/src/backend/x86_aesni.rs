@@ -515,22 +515,21 @@ impl Ops<'_> {
 
 simd_gcm_ops!(Ops<'_>, "aes,pclmulqdq,ssse3", x86);
 
+/// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island:
+/// the one-pass path when the inputs fit it, else the general one.
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-pub(crate) fn seal(t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+pub(crate) fn run<const SEAL: bool>(
+    t: X86AesClmul,
+    key: &Key,
+    iv: Iv<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
     let ops = Ops::new(t, key);
-    if let Some(tag) = ops.short::<true>(iv, aad, buf) {
+    if let Some(tag) = ops.short::<SEAL>(iv, aad, buf) {
         return tag;
     }
-    gcm::seal(&ops, iv, aad, buf)
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-pub(crate) fn open(t: X86AesClmul, key: &Key, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    let ops = Ops::new(t, key);
-    if let Some(tag) = ops.short::<false>(iv, aad, buf) {
-        return tag;
-    }
-    gcm::open(&ops, iv, aad, buf)
+    gcm::run::<SEAL, _>(&ops, iv, aad, buf)
 }
 
 #[target_feature(enable = "aes,pclmulqdq,ssse3")]

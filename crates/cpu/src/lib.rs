@@ -2,230 +2,272 @@
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", tessera_test_hooks))]
 extern crate std;
 
-/// True when detection must report nothing (Miri, forced-portable build, test override).
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+mod macros;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+mod x86;
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// A crate's backend table, as generic test and bench code sees it (implemented by
+/// [`backends!`]; not a stable API).
+#[doc(hidden)]
+pub trait BackendSet: Copy + core::fmt::Debug + PartialEq + 'static {
+    /// Every backend name of the table, on any CPU.
+    const KNOWN: &'static [&'static str];
+    /// The portable backend (always available).
+    fn portable() -> Self;
+    /// The best backend this CPU can run.
+    fn detect() -> Self;
+    /// Every backend this CPU can run, portable first.
+    fn all_available() -> impl Iterator<Item = Self>;
+    /// The backend's stable name.
+    fn name(&self) -> &'static str;
+}
+
+/// True when detection must report nothing: under Miri, in a build with
+/// `--cfg tessera_backend="portable"`, and in this workspace's own test builds
+/// (`--cfg tessera_test_hooks`) when `TESSERA_FORCE_BACKEND=portable` is set.
 #[inline]
 fn forced_portable() -> bool {
     if cfg!(miri) || cfg!(tessera_backend = "portable") {
         return true;
     }
-    #[cfg(feature = "test-override")]
+    #[cfg(tessera_test_hooks)]
     {
-        if let Ok(v) = std::env::var("TESSERA_FORCE_BACKEND") {
-            return v == "portable";
-        }
+        test_hooks::forced_portable()
     }
-    false
+    #[cfg(not(tessera_test_hooks))]
+    {
+        false
+    }
 }
 
-macro_rules! token {
-    ($(#[$doc:meta])* $name:ident, $arch:literal, $modname:ident, [$($feat:tt),+]) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct $name {
-            _private: (),
-        }
+/// The environment override of test builds. `--cfg tessera_test_hooks` is set only by this
+/// workspace's `.cargo/config.toml` and by xtask; no Cargo feature turns it on, so no crate in
+/// a user's dependency graph can make a release build read the environment.
+#[cfg(tessera_test_hooks)]
+mod test_hooks {
+    use super::{AtomicU8, Ordering};
 
-        #[cfg(target_arch = $arch)]
-        cpufeatures::new!($modname, $($feat),+);
+    static FORCED: AtomicU8 = AtomicU8::new(0);
 
-        impl $name {
-            /// Returns the token when the running CPU supports every feature it stands for.
-            #[inline]
-            pub fn detect() -> Option<Self> {
-                if forced_portable() {
-                    return None;
-                }
-                #[cfg(target_arch = $arch)]
-                {
-                    if $modname::get() && extra::$modname() {
-                        return Some(Self { _private: () });
-                    }
-                }
-                None
-            }
-
-            /// Creates the token without checking the CPU.
-            ///
-            /// # Safety
-            /// The caller guarantees that the CPU supports every feature of this token.
-            #[inline]
-            pub const unsafe fn new_unchecked() -> Self {
-                Self { _private: () }
-            }
-        }
-    };
-}
-
-/// Checks that `cpufeatures` cannot make on its own.
-#[allow(dead_code)]
-mod extra {
-    /// Default: nothing beyond what `cpufeatures` checked.
-    macro_rules! none {
-        ($($f:ident),*) => { $(#[inline] pub(crate) fn $f() -> bool { true })* };
-    }
-    none!(
-        cpuid_avx2,
-        cpuid_aesclmul,
-        cpuid_shani,
-        cpuid_bmi2adx,
-        cpuid_bmi,
-        cpuid_avx512,
-        cpuid_vaes512,
-        cpuid_neon,
-        cpuid_sha2
-    );
-
-    /// On Linux/Android `cpufeatures` maps `aes` to `HWCAP_AES | HWCAP_PMULL` and `sha3` to
-    /// `HWCAP_SHA3 | HWCAP_SHA512` and accepts either bit, so a (virtual) CPU exposing only one
-    /// half would get a token whose islands execute the other half. Require both bits.
-    #[cfg(all(
-        target_arch = "aarch64",
-        any(target_os = "linux", target_os = "android")
-    ))]
-    mod hwcap {
-        unsafe extern "C" {
-            /// glibc, musl and bionic: the auxiliary vector entry `t`, 0 when absent.
-            fn getauxval(t: core::ffi::c_ulong) -> core::ffi::c_ulong;
-        }
-        const AT_HWCAP: core::ffi::c_ulong = 16;
-        pub(super) const AES: u64 = 1 << 3;
-        pub(super) const PMULL: u64 = 1 << 4;
-        pub(super) const SHA3: u64 = 1 << 17;
-        pub(super) const SHA512: u64 = 1 << 21;
-
-        /// True when every bit of `bits` is set in AT_HWCAP.
-        pub(super) fn all(bits: u64) -> bool {
-            // SAFETY: getauxval only reads the process's auxiliary vector; it takes and returns
-            // plain integers and is thread-safe.
-            let caps = unsafe { getauxval(AT_HWCAP) } as u64;
-            caps & bits == bits
-        }
-    }
-    #[cfg(all(
-        target_arch = "aarch64",
-        any(target_os = "linux", target_os = "android")
-    ))]
-    pub(crate) fn cpuid_aes() -> bool {
-        hwcap::all(hwcap::AES | hwcap::PMULL)
-    }
-    #[cfg(all(
-        target_arch = "aarch64",
-        any(target_os = "linux", target_os = "android")
-    ))]
-    pub(crate) fn cpuid_sha3() -> bool {
-        hwcap::all(hwcap::SHA3 | hwcap::SHA512)
-    }
-    #[cfg(not(all(
-        target_arch = "aarch64",
-        any(target_os = "linux", target_os = "android")
-    )))]
-    none!(cpuid_aes, cpuid_sha3);
-
-    /// VAES and VPCLMULQDQ on 256-bit vectors need only the YMM state (checked through the
-    /// `avx2` feature), but `cpufeatures` 0.2 and 0.3 also require the AVX-512 ZMM state, so on
-    /// AVX2-only CPUs with VAES (AMD Zen 3/4 client parts, Intel Alder Lake) they report it absent.
-    /// Read CPUID leaf 7 ourselves; the token also lists `avx2`, so the OS has enabled YMM.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn cpuid_vaes() -> bool {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        static CACHE: AtomicU8 = AtomicU8::new(0);
-        match CACHE.load(Ordering::Relaxed) {
+    /// `TESSERA_FORCE_BACKEND`: unset or empty, detection as usual; `portable`, every token
+    /// absent; anything else is a mistake in a test setup and panics.
+    pub(super) fn forced_portable() -> bool {
+        match FORCED.load(Ordering::Relaxed) {
             1 => false,
             2 => true,
             _ => {
-                let leaf7 = core::arch::x86_64::__cpuid_count(7, 0);
-                let yes = (leaf7.ecx >> 9) & 1 == 1 && (leaf7.ecx >> 10) & 1 == 1;
-                CACHE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
+                let forced = match std::env::var("TESSERA_FORCE_BACKEND") {
+                    Err(std::env::VarError::NotPresent) => false,
+                    Ok(v) if v.is_empty() => false,
+                    Ok(v) if v == "portable" => true,
+                    other => panic!(
+                        "TESSERA_FORCE_BACKEND={other:?}: the only accepted value is `portable`"
+                    ),
+                };
+                FORCED.store(if forced { 2 } else { 1 }, Ordering::Relaxed);
+                forced
             }
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    none!(cpuid_vaes);
 }
 
-token!(
+/// Whether this CPU has every target feature in `names` (uncached).
+fn cpu_has_all(names: &[&str]) -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        // Read at each token's first `detect()` only: the token caches its answer.
+        x86::Regs::read(&x86::Native).has_all(names)
+    }
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
+    {
+        aarch64::has_all(names)
+    }
+    #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri))))]
+    {
+        let _ = names;
+        false
+    }
+}
+
+/// `UNKNOWN` until the first `detect()`, then `ABSENT` or `PRESENT`.
+const UNKNOWN: u8 = 0;
+const ABSENT: u8 = 1;
+const PRESENT: u8 = 2;
+
+/// A token's cached detection result.
+#[inline]
+fn detect_cached(cache: &AtomicU8, features: &[&str]) -> bool {
+    if forced_portable() {
+        return false;
+    }
+    match cache.load(Ordering::Relaxed) {
+        PRESENT => true,
+        ABSENT => false,
+        _ => {
+            let yes = cpu_has_all(features);
+            cache.store(if yes { PRESENT } else { ABSENT }, Ordering::Relaxed);
+            yes
+        }
+    }
+}
+
+macro_rules! tokens {
+    ($($(#[doc = $d:literal])* $name:ident;)*) => {
+        $(
+            $(#[doc = $d])*
+            ///
+            /// A zero-sized proof that the CPU supports every feature in
+            #[doc = concat!("[`", stringify!($name), "::FEATURES`]:")]
+            /// obtained only from `detect()` or the `unsafe` `new_unchecked()`.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct $name {
+                _private: (),
+            }
+
+            impl $name {
+                /// The target features this token proves, exactly as its islands enable them.
+                pub const FEATURES: &'static [&'static str] = crate::__features_of!($name, list);
+
+                /// The token, when the running CPU supports every feature it stands for
+                /// (cached; `None` under Miri and in forced-portable builds).
+                #[inline]
+                pub fn detect() -> Option<Self> {
+                    static CACHE: AtomicU8 = AtomicU8::new(UNKNOWN);
+                    detect_cached(&CACHE, Self::FEATURES).then_some(Self { _private: () })
+                }
+
+                /// Creates the token without checking the CPU.
+                ///
+                /// # Safety
+                /// The caller guarantees that the CPU supports every feature of this token.
+                #[inline]
+                pub const unsafe fn new_unchecked() -> Self {
+                    Self { _private: () }
+                }
+            }
+        )*
+
+        /// Every token with its features, for tests and reports.
+        #[doc(hidden)]
+        pub const ALL_TOKENS: &[(&str, &[&str])] = &[$((stringify!($name), $name::FEATURES)),*];
+    };
+}
+
+tokens! {
     /// x86_64 AVX2.
-    X86Avx2, "x86_64", cpuid_avx2, ["avx2"]);
-token!(
+    X86Avx2;
     /// x86_64 AES-NI + PCLMULQDQ + SSSE3.
-    X86AesClmul, "x86_64", cpuid_aesclmul, ["aes", "pclmulqdq", "ssse3"]);
-token!(
-    /// x86_64 AVX2 + VAES + VPCLMULQDQ (256-bit vectors).
-    X86VaesClmul, "x86_64", cpuid_vaes, ["avx2", "aes", "pclmulqdq", "ssse3"]);
-token!(
+    X86AesClmul;
+    /// x86_64 AVX2 + VAES + VPCLMULQDQ on 256-bit vectors (+ AES-NI, PCLMULQDQ, SSSE3).
+    X86VaesClmul;
     /// x86_64 VAES + VPCLMULQDQ on 512-bit vectors: AVX-512 F/BW/VL with the ZMM state enabled,
     /// plus everything [`X86VaesClmul`] stands for.
-    X86Vaes512, "x86_64", cpuid_vaes512, ["avx2", "aes", "pclmulqdq", "ssse3", "avx512f", "avx512bw", "avx512vl", "vaes", "vpclmulqdq"]);
-
-impl X86Vaes512 {
-    /// Everything [`X86VaesClmul`] needs is part of this token's features.
-    #[inline]
-    pub fn vaes_clmul(self) -> X86VaesClmul {
-        X86VaesClmul { _private: () }
-    }
-    /// Everything [`X86AesClmul`] needs is part of this token's features.
-    #[inline]
-    pub fn aes_clmul(self) -> X86AesClmul {
-        X86AesClmul { _private: () }
-    }
-    /// Everything [`X86Avx512`] needs is part of this token's features.
-    #[inline]
-    pub fn avx512(self) -> X86Avx512 {
-        X86Avx512 { _private: () }
-    }
-}
-
-impl X86VaesClmul {
-    /// Everything [`X86AesClmul`] needs is part of this token's features.
-    #[inline]
-    pub fn aes_clmul(self) -> X86AesClmul {
-        X86AesClmul { _private: () }
-    }
-}
-token!(
+    X86Vaes512;
     /// x86_64 SHA extensions (+ SSE4.1 for the message schedule).
-    X86ShaNi, "x86_64", cpuid_shani, ["sha", "sse2", "ssse3", "sse4.1"]);
-token!(
-    /// x86_64 BMI2 + ADX.
-    X86Bmi2Adx, "x86_64", cpuid_bmi2adx, ["bmi2", "adx"]);
-token!(
-    /// x86_64 BMI1 + BMI2 (ANDN, RORX: scalar Keccak).
-    X86Bmi, "x86_64", cpuid_bmi, ["bmi1", "bmi2"]);
-token!(
-    /// x86_64 AVX-512 F + VL (with AVX2): 32 vector registers, rotates (VPROLQ) and three-input
-    /// logic (VPTERNLOGQ) on 256-bit vectors. The OS must have enabled the ZMM state.
-    X86Avx512, "x86_64", cpuid_avx512, ["avx2", "avx512f", "avx512vl"]);
-
-impl X86Avx512 {
-    /// AVX-512 F implies AVX2 here: the token lists `avx2` among its features.
-    #[inline]
-    pub fn avx2(self) -> X86Avx2 {
-        X86Avx2 { _private: () }
-    }
-}
-
-impl From<X86Avx512> for X86Avx2 {
-    #[inline]
-    fn from(t: X86Avx512) -> Self {
-        t.avx2()
-    }
-}
-token!(
+    X86ShaNi;
+    /// x86_64 BMI2 + ADX (MULX, ADCX, ADOX).
+    X86Bmi2Adx;
+    /// x86_64 BMI1 + BMI2 (ANDN, RORX).
+    X86Bmi;
+    /// x86_64 AVX2 + BMI1 + BMI2 (vector message schedule with RORX rounds).
+    X86Avx2Bmi;
+    /// x86_64 AVX-512 F + VL (with AVX2): 32 vector registers, rotates (VPROLQ) and
+    /// three-input logic (VPTERNLOGQ) on 256-bit vectors. The OS must have enabled the ZMM state.
+    X86Avx512;
     /// aarch64 Advanced SIMD (baseline on every aarch64 Linux target).
-    Aarch64Neon, "aarch64", cpuid_neon, ["neon"]);
-token!(
+    Aarch64Neon;
     /// aarch64 AES + PMULL.
-    Aarch64AesPmull, "aarch64", cpuid_aes, ["aes"]);
-token!(
+    Aarch64AesPmull;
     /// aarch64 SHA-1/SHA-256 extension.
-    Aarch64Sha2, "aarch64", cpuid_sha2, ["sha2"]);
-token!(
+    Aarch64Sha2;
     /// aarch64 SHA3 + SHA512 extensions.
-    Aarch64Sha3, "aarch64", cpuid_sha3, ["sha3"]);
+    Aarch64Sha3;
+}
+
+/// The x86 tokens with their features (for the feature-table test).
+#[cfg(test)]
+pub(crate) const X86_TOKENS: &[(&str, &[&str])] = &[
+    ("X86Avx2", X86Avx2::FEATURES),
+    ("X86AesClmul", X86AesClmul::FEATURES),
+    ("X86VaesClmul", X86VaesClmul::FEATURES),
+    ("X86Vaes512", X86Vaes512::FEATURES),
+    ("X86ShaNi", X86ShaNi::FEATURES),
+    ("X86Bmi2Adx", X86Bmi2Adx::FEATURES),
+    ("X86Bmi", X86Bmi::FEATURES),
+    ("X86Avx2Bmi", X86Avx2Bmi::FEATURES),
+    ("X86Avx512", X86Avx512::FEATURES),
+];
+
+/// `a` is a subset of `b` (compile-time check of the narrowing conversions).
+const fn subset(a: &[&str], b: &[&str]) -> bool {
+    const fn eq(x: &str, y: &str) -> bool {
+        let (x, y) = (x.as_bytes(), y.as_bytes());
+        if x.len() != y.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < x.len() {
+            if x[i] != y[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+    let mut i = 0;
+    while i < a.len() {
+        let mut j = 0;
+        let mut found = false;
+        while j < b.len() {
+            found |= eq(a[i], b[j]);
+            j += 1;
+        }
+        if !found {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Narrowing: a token whose features include another's yields that one (checked at compile
+/// time), as a method and as `From`.
+macro_rules! implies {
+    ($from:ident: $($method:ident -> $to:ident),+) => {
+        impl $from {
+            $(
+                #[doc = concat!("Everything [`", stringify!($to), "`] needs is among this token's features.")]
+                #[inline]
+                pub fn $method(self) -> $to {
+                    const _: () = assert!(subset($to::FEATURES, $from::FEATURES));
+                    $to { _private: () }
+                }
+            )+
+        }
+        $(
+            impl From<$from> for $to {
+                #[inline]
+                fn from(t: $from) -> $to {
+                    t.$method()
+                }
+            }
+        )+
+    };
+}
+
+implies!(X86Vaes512: vaes_clmul -> X86VaesClmul, aes_clmul -> X86AesClmul, avx512 -> X86Avx512);
+implies!(X86VaesClmul: aes_clmul -> X86AesClmul, avx2 -> X86Avx2);
+implies!(X86Avx512: avx2 -> X86Avx2);
+implies!(X86Avx2Bmi: avx2 -> X86Avx2, bmi -> X86Bmi);
+implies!(Aarch64Sha3: sha2 -> Aarch64Sha2, neon -> Aarch64Neon);
+implies!(Aarch64AesPmull: neon -> Aarch64Neon);
 
 /// A human-readable report of the features Tessera cares about on this CPU.
 pub fn features() -> Features {

@@ -1,5 +1,6 @@
 //! Token detection checked against the standard library's own feature detection, and the
-//! forced-portable paths (`--cfg tessera_backend="portable"`, `TESSERA_FORCE_BACKEND=portable`).
+//! forced-portable paths (`--cfg tessera_backend="portable"`, and `TESSERA_FORCE_BACKEND=portable`
+//! in this workspace's test builds, `--cfg tessera_test_hooks`).
 
 #[cfg(all(target_arch = "x86_64", not(tessera_backend = "portable")))]
 #[test]
@@ -45,6 +46,10 @@ fn x86_tokens_match_std_detection() {
         X86Avx512::detect().is_some(),
         has!("avx2") && has!("avx512f") && has!("avx512vl")
     );
+    assert_eq!(
+        X86Avx2Bmi::detect().is_some(),
+        has!("avx2") && has!("bmi1") && has!("bmi2")
+    );
     println!("{}", tessera_cpu::features());
 }
 
@@ -63,6 +68,19 @@ fn aarch64_tokens_match_std_detection() {
     println!("{}", tessera_cpu::features());
 }
 
+/// Every token's feature list is what the unit of `#[target_feature]` islands enables: no
+/// empty list, no duplicate, and (through `ALL_TOKENS`) every token is listed.
+#[test]
+fn token_feature_lists_are_well_formed() {
+    assert_eq!(tessera_cpu::ALL_TOKENS.len(), 13);
+    for (name, feats) in tessera_cpu::ALL_TOKENS {
+        assert!(!feats.is_empty(), "{name}");
+        for (i, f) in feats.iter().enumerate() {
+            assert!(!feats[..i].contains(f), "{name}: {f} twice");
+        }
+    }
+}
+
 /// Every token reports absent.
 fn forced_portable_detects_nothing() {
     use tessera_cpu::*;
@@ -73,6 +91,7 @@ fn forced_portable_detects_nothing() {
     assert!(X86Bmi2Adx::detect().is_none());
     assert!(X86Bmi::detect().is_none());
     assert!(X86Avx512::detect().is_none());
+    assert!(X86Avx2Bmi::detect().is_none());
     assert!(X86Vaes512::detect().is_none());
     assert!(Aarch64Neon::detect().is_none());
     assert!(Aarch64AesPmull::detect().is_none());

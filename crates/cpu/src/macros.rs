@@ -1,0 +1,234 @@
+//! The one island mechanism and the backend tables.
+//!
+//! Each token's target features are written once, in [`__features_of!`]: detection checks
+//! exactly that list and every island compiled for the token enables exactly that list, so an
+//! island cannot enable a feature its token does not prove.
+
+/// The target features of a token, handed to a `__with_list!` step. One arm per token: the
+/// only place a feature list is written.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __features_of {
+    (X86Avx2, $($cb:tt)*) => { $crate::__with_list!{["avx2"] $($cb)*} };
+    (X86AesClmul, $($cb:tt)*) => { $crate::__with_list!{["aes", "pclmulqdq", "ssse3"] $($cb)*} };
+    (X86VaesClmul, $($cb:tt)*) => {
+        $crate::__with_list!{["avx2", "vaes", "vpclmulqdq", "aes", "pclmulqdq", "ssse3"] $($cb)*}
+    };
+    (X86Vaes512, $($cb:tt)*) => {
+        $crate::__with_list!{["avx512f", "avx512bw", "avx512vl", "avx2", "vaes", "vpclmulqdq", "aes",
+            "pclmulqdq", "ssse3"] $($cb)*}
+    };
+    (X86ShaNi, $($cb:tt)*) => { $crate::__with_list!{["sha", "sse2", "ssse3", "sse4.1"] $($cb)*} };
+    (X86Bmi2Adx, $($cb:tt)*) => { $crate::__with_list!{["bmi2", "adx"] $($cb)*} };
+    (X86Bmi, $($cb:tt)*) => { $crate::__with_list!{["bmi1", "bmi2"] $($cb)*} };
+    (X86Avx2Bmi, $($cb:tt)*) => { $crate::__with_list!{["avx2", "bmi1", "bmi2"] $($cb)*} };
+    (X86Avx512, $($cb:tt)*) => { $crate::__with_list!{["avx2", "avx512f", "avx512vl"] $($cb)*} };
+    (Aarch64Neon, $($cb:tt)*) => { $crate::__with_list!{["neon"] $($cb)*} };
+    (Aarch64AesPmull, $($cb:tt)*) => { $crate::__with_list!{["neon", "aes"] $($cb)*} };
+    (Aarch64Sha2, $($cb:tt)*) => { $crate::__with_list!{["neon", "sha2"] $($cb)*} };
+    (Aarch64Sha3, $($cb:tt)*) => { $crate::__with_list!{["neon", "sha2", "sha3"] $($cb)*} };
+    ($other:ident, $($cb:tt)*) => {
+        compile_error!(concat!("tessera_cpu: no capability token named `", stringify!($other), "`"));
+    };
+}
+
+/// The steps that use a feature list: `list` (the list as a `&[&str]`), `apply` (the
+/// `#[target_feature]` attributes on items), `one` (on one item).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_list {
+    ($l:tt list) => { &$l };
+    ($l:tt apply impl $ty:ty { $($i:item)* }) => {
+        impl $ty { $( $crate::__with_list!{$l one $i} )* }
+    };
+    ($l:tt apply $($i:item)*) => { $( $crate::__with_list!{$l one $i} )* };
+    ([$($f:literal),*] one $i:item) => { $(#[target_feature(enable = $f)])* $i };
+}
+
+/// Compiles every `fn` given for a token's target features: free functions, or the methods of
+/// one `impl Type { .. }` block.
+///
+/// The functions are then `#[target_feature]` functions: callable without `unsafe` only from
+/// other functions compiled for the same features (an [`island!`] body, or each other). Use it
+/// for the helpers of a backend file; the public entry point of each operation is an
+/// [`island!`].
+///
+/// ```
+/// # #[cfg(target_arch = "x86_64")] {
+/// tessera_cpu::with_features! { X86Avx2;
+///     /// Adds lane-wise (compiled with AVX2).
+///     #[inline]
+///     fn add(a: &mut [u64; 4], b: &[u64; 4]) {
+///         for (x, y) in a.iter_mut().zip(b) {
+///             *x = x.wrapping_add(*y);
+///         }
+///     }
+/// }
+/// tessera_cpu::island! {
+///     /// Safe: the token proves AVX2.
+///     fn add_x4(_t: X86Avx2, a: &mut [u64; 4], b: &[u64; 4]) {
+///         add(a, b)
+///     }
+/// }
+/// if let Some(t) = tessera_cpu::X86Avx2::detect() {
+///     let mut a = [1, 2, 3, 4];
+///     add_x4(t, &mut a, &[1; 4]);
+///     assert_eq!(a, [2, 3, 4, 5]);
+/// }
+/// # }
+/// ```
+#[macro_export]
+macro_rules! with_features {
+    ($token:ident; $($items:tt)*) => { $crate::__features_of!{$token, apply $($items)*} };
+}
+
+/// A target-feature island: a safe function whose first argument is a capability token and
+/// whose body is compiled for exactly that token's target features.
+///
+/// Expands to a safe `#[inline]` wrapper that calls an inner `#[target_feature]` function
+/// with the same arguments; the `unsafe` call is justified by the token (it exists only when
+/// the CPU has those features) and is written here once, not at each call site. Generic code
+/// the body calls should be `#[inline(always)]` so that it is compiled into the island.
+/// Const generic parameters (`<const N: usize, ...>`) are supported; arguments are
+/// `name: Type` pairs (no patterns). See [`with_features!`] for an example.
+#[macro_export]
+macro_rules! island {
+    (
+        $(#[$m:meta])*
+        $vis:vis fn $name:ident $(<$(const $c:ident : $ct:ty),+ $(,)?>)?
+            ($t:ident : $token:ident $(, $a:ident : $at:ty)* $(,)?) $(-> $r:ty)?
+        $body:block
+    ) => {
+        $(#[$m])*
+        #[inline]
+        $vis fn $name $(<$(const $c: $ct),+>)? ($t: $crate::$token $(, $a: $at)*) $(-> $r)? {
+            $crate::__features_of!{$token, apply
+                fn island $(<$(const $c: $ct),+>)? ($t: $crate::$token $(, $a: $at)*) $(-> $r)?
+                $body
+            }
+            // SAFETY: `island` enables exactly the target features of the token type (both come
+            // from `__features_of!`), and a token value exists only when `detect()` found all of
+            // them on this CPU (or a caller of `new_unchecked` vouched for them).
+            unsafe { island $(::<$($c),+>)? ($t $(, $a)*) }
+        }
+    };
+}
+
+/// A crate's table of backends: generates the `Backend` enum (each variant carrying its
+/// capability token), `detect`, `all_available`, `name`, `from_name`, `KNOWN` and the
+/// [`BackendSet`](crate::BackendSet) impl that generic test code uses.
+///
+/// Rows are listed best first after `Portable`; `detect()` picks the first row whose token is
+/// available, `all_available()` yields `Portable` and then every available row in table order.
+///
+/// ```
+/// tessera_cpu::backends! {
+///     /// The backends of an example.
+///     pub enum Backend {
+///         /// Plain Rust.
+///         Portable = "portable",
+///         /// AVX2.
+///         #[cfg(target_arch = "x86_64")]
+///         X86Avx2(X86Avx2) = "x86_avx2",
+///         /// NEON.
+///         #[cfg(target_arch = "aarch64")]
+///         Aarch64Neon(Aarch64Neon) = "aarch64_neon",
+///     }
+/// }
+/// assert_eq!(Backend::KNOWN, ["portable", "x86_avx2", "aarch64_neon"]);
+/// assert_eq!(Backend::all_available().next(), Some(Backend::Portable));
+/// assert!(Backend::all_available().any(|b| b == Backend::detect()));
+/// assert_eq!(Backend::from_name("portable"), Some(Backend::Portable));
+/// ```
+#[macro_export]
+macro_rules! backends {
+    (
+        $(#[$m:meta])*
+        $vis:vis enum $enum:ident {
+            $(#[doc = $pd:literal])*
+            Portable = $pname:literal,
+            $(
+                $(#[doc = $d:literal])*
+                #[cfg($c:meta)]
+                $variant:ident($token:ident) = $name:literal,
+            )*
+        }
+    ) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $enum {
+            $(#[doc = $pd])*
+            Portable,
+            $(
+                $(#[doc = $d])*
+                #[cfg($c)]
+                $variant($crate::$token),
+            )*
+        }
+
+        impl $enum {
+            /// Every backend name of this table, on any CPU and architecture.
+            pub const KNOWN: &'static [&'static str] = &[$pname, $($name),*];
+
+            /// The best backend this CPU can run.
+            #[inline]
+            pub fn detect() -> Self {
+                $(
+                    #[cfg($c)]
+                    if let Some(t) = $crate::$token::detect() {
+                        return $enum::$variant(t);
+                    }
+                )*
+                $enum::Portable
+            }
+
+            /// Every backend this CPU can run, `Portable` first (for tests and benches).
+            pub fn all_available() -> impl Iterator<Item = Self> + Clone {
+                [
+                    Some($enum::Portable),
+                    $({
+                        #[cfg($c)]
+                        let row = $crate::$token::detect().map($enum::$variant);
+                        #[cfg(not($c))]
+                        let row = None;
+                        row
+                    },)*
+                ]
+                .into_iter()
+                .flatten()
+            }
+
+            /// The backend's stable name (one of [`Self::KNOWN`]).
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $enum::Portable => $pname,
+                    $(
+                        #[cfg($c)]
+                        $enum::$variant(_) => $name,
+                    )*
+                }
+            }
+
+            /// The available backend called `name`, if this CPU can run it.
+            pub fn from_name(name: &str) -> Option<Self> {
+                Self::all_available().find(|b| b.name() == name)
+            }
+        }
+
+        impl $crate::BackendSet for $enum {
+            const KNOWN: &'static [&'static str] = $enum::KNOWN;
+            fn portable() -> Self {
+                $enum::Portable
+            }
+            fn detect() -> Self {
+                $enum::detect()
+            }
+            fn all_available() -> impl Iterator<Item = Self> {
+                $enum::all_available()
+            }
+            fn name(&self) -> &'static str {
+                $enum::name(self)
+            }
+        }
+    };
+}

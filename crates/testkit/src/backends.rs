@@ -1,0 +1,75 @@
+//! The cross-backend checker: run a closure on every backend this CPU has, compare each
+//! result with the portable backend's, and check the set of backends against
+//! `TESSERA_EXPECT_BACKENDS` (comma-separated, set by CI and `cargo xtask test` per leg).
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+use std::sync::Mutex;
+
+use tessera_cpu::BackendSet;
+
+/// Tables already checked in this process (each is checked and reported once).
+static CHECKED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+
+/// Checks the backends of table `B` this CPU has against `TESSERA_EXPECT_BACKENDS`.
+///
+/// Among the names `B` knows, exactly the listed ones must be available: a listed backend that
+/// is missing fails (a skipped backend never passes silently), and so does an unlisted one that
+/// is present (the dispatcher must not pick what the emulated CPU lacks). A listed name that no
+/// table of any crate knows is not this function's business (each crate checks its own names).
+/// Prints the backends exercised, once per table and process.
+pub fn expect_backends<B: BackendSet>() {
+    let table = std::any::type_name::<B>();
+    if !CHECKED.lock().unwrap_or_else(|e| e.into_inner()).insert(table) {
+        return;
+    }
+    let available: Vec<&str> = B::all_available().map(|b| b.name()).collect();
+    assert_eq!(
+        available.first(),
+        Some(&"portable"),
+        "{table}: portable must come first"
+    );
+    for a in &available {
+        assert!(B::KNOWN.contains(a), "{table}: {a} missing from KNOWN");
+    }
+    eprintln!("{table}: backends exercised: {available:?}");
+    let Ok(list) = std::env::var("TESSERA_EXPECT_BACKENDS") else {
+        eprintln!("{table}: TESSERA_EXPECT_BACKENDS not set; not checking");
+        return;
+    };
+    let wanted: Vec<&str> = list.split(',').map(str::trim).collect();
+    for k in B::KNOWN {
+        let want = wanted.contains(k);
+        let have = available.contains(k);
+        assert_eq!(
+            want,
+            have,
+            "{table}: backend {k}: expected {}, but it is {} (have {available:?}, expected {wanted:?})",
+            if want { "present" } else { "absent" },
+            if have { "present" } else { "absent" },
+        );
+    }
+}
+
+/// Runs `f` on every available backend of `B` (portable first), after [`expect_backends`].
+pub fn for_each_backend<B: BackendSet>(mut f: impl FnMut(B)) {
+    expect_backends::<B>();
+    for b in B::all_available() {
+        f(b);
+    }
+}
+
+/// Runs `f` on every available backend of `B` and asserts that each result equals the
+/// portable backend's; returns the portable result. `what` names the case in a failure.
+pub fn check_backends<B: BackendSet, T: PartialEq + Debug>(
+    what: impl std::fmt::Display,
+    mut f: impl FnMut(B) -> T,
+) -> T {
+    expect_backends::<B>();
+    let reference = f(B::portable());
+    for b in B::all_available().skip(1) {
+        let got = f(b);
+        assert_eq!(got, reference, "{what}: backend {} differs from portable", b.name());
+    }
+    reference
+}

@@ -3,7 +3,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tessera_keccak::{Backend, X1Backend};
+use tessera_keccak::{X4Backend, X1Backend};
 
 /// A 64-byte aligned input buffer (see the memcpy note in the README).
 fn aligned(len: usize) -> (Vec<u8>, usize) {
@@ -55,7 +55,7 @@ fn shake256_x4(c: &mut Criterion) {
     let ins: Vec<&[u8]> = bufs.iter().map(|(b, o)| &b[*o..*o + size]).collect();
     let mut g = c.benchmark_group("op=shake256-x4,size=4KiB");
     g.throughput(Throughput::Bytes(4 * size as u64));
-    for be in Backend::all_available() {
+    for be in X4Backend::all_available() {
         g.bench_function(
             BenchmarkId::from_parameter(format!("impl=tessera/{}", be.name())),
             |b| {

@@ -132,7 +132,12 @@ mod tests {
     fn full(max_leaf: u32) -> Fake {
         let mut leaves = [[0u32; 4]; 8];
         leaves[0][0] = max_leaf;
-        leaves[1] = [0, 0, 1 << 9 | 1 << 19 | 1 << 1 | 1 << 25 | 1 << 27 | 1 << 28, 1 << 26];
+        leaves[1] = [
+            0,
+            0,
+            1 << 9 | 1 << 19 | 1 << 1 | 1 << 25 | 1 << 27 | 1 << 28,
+            1 << 26,
+        ];
         leaves[7] = [0, u32::MAX, u32::MAX, 0];
         Fake { leaves, xcr0: 0xE7 }
     }
@@ -144,7 +149,16 @@ mod tests {
         // EBX set when read as leaf 7 (here: every bit).
         f.leaves[1][1] = u32::MAX;
         let r = Regs::read(&f);
-        for n in ["avx2", "bmi1", "bmi2", "adx", "sha", "avx512f", "vaes", "vpclmulqdq"] {
+        for n in [
+            "avx2",
+            "bmi1",
+            "bmi2",
+            "adx",
+            "sha",
+            "avx512f",
+            "vaes",
+            "vpclmulqdq",
+        ] {
             assert_eq!(r.has(n), Some(false), "{n} claimed with max leaf 1");
         }
         assert_eq!(r.has("aes"), Some(true));
@@ -154,7 +168,9 @@ mod tests {
     #[test]
     fn full_leaf_7_is_read() {
         let r = Regs::read(&full(7));
-        for n in ["avx2", "bmi1", "bmi2", "adx", "sha", "avx512f", "avx512vl", "vaes"] {
+        for n in [
+            "avx2", "bmi1", "bmi2", "adx", "sha", "avx512f", "avx512vl", "vaes",
+        ] {
             assert_eq!(r.has(n), Some(true), "{n}");
         }
     }

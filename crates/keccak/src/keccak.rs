@@ -214,6 +214,26 @@ pub(crate) fn keccak_p_unrolled<L: Lane>(state: &mut [L; 25], rounds: usize) {
     *state = a;
 }
 
+/// [`absorb_rate`] for the rate of any Keccak function of this crate (SHAKE128/256, SHA3-224
+/// ... SHA3-512, TurboSHAKE), as a constant; returns 0 for any other rate, leaving the caller's
+/// generic block loop to do it.
+#[inline(always)]
+pub(crate) fn absorb_blocks(
+    state: &mut [u64; 25],
+    data: &[u8],
+    rate: usize,
+    rounds: usize,
+) -> usize {
+    match rate {
+        168 => absorb_rate::<168>(state, data, rounds),
+        144 => absorb_rate::<144>(state, data, rounds),
+        136 => absorb_rate::<136>(state, data, rounds),
+        104 => absorb_rate::<104>(state, data, rounds),
+        72 => absorb_rate::<72>(state, data, rounds),
+        _ => 0,
+    }
+}
+
 /// Absorbs every whole `R`-byte block of `data` (XOR then permute), keeping the state in
 /// registers from one block to the next. Returns the number of bytes absorbed.
 #[inline(always)]

@@ -1,6 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
+// Unsafe code lives only in `backend/` (pointer loads and stores of the SIMD backends); every
+// other module also forbids it itself.
+#![deny(unsafe_code)]
 
 #[cfg(feature = "std")]
 extern crate std;
@@ -9,13 +12,14 @@ mod backend;
 mod keccak;
 mod multi;
 mod sponge;
+pub mod x4;
 
 // Backend handles are for tests and benches (explicit backends, names for reports); they are
-// public so those can reach them, but not a stable API.
-#[doc(hidden)]
-pub use backend::Backend;
+// public so those can reach them, but not a stable API (the lattice crates use `x4`).
 #[doc(hidden)]
 pub use backend::X1Backend;
+#[doc(hidden)]
+pub use backend::X4Backend;
 pub use multi::{Shake128x2, Shake128x4, Shake256x2, Shake256x4};
 
 use sponge::Sponge;
@@ -502,14 +506,7 @@ turbo_ctor!(TurboShake256, turboshake256);
 mod tests {
     use super::*;
 
-    fn hex<const N: usize>(s: &str) -> [u8; N] {
-        assert_eq!(s.len(), 2 * N);
-        let mut o = [0u8; N];
-        for (i, b) in o.iter_mut().enumerate() {
-            *b = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap();
-        }
-        o
-    }
+    use tessera_testkit::hex::array as hex;
 
     #[test]
     fn sha3_256_examples() {
@@ -620,14 +617,14 @@ mod tests {
             format!("{:?}", TurboShake256::new(1).unwrap()),
             "TurboShake256 { .. }"
         );
-        let x = Shake256x2::new_with_backend(Backend::Portable, [b"a", b"b"]).unwrap();
+        let x = Shake256x2::new_with_backend(X4Backend::Portable, [b"a", b"b"]).unwrap();
         assert_eq!(format!("{x:?}"), "Shake256x2 { .. }");
     }
 
     #[test]
     fn x4_portable_matches_x1() {
         let ins: [&[u8]; 4] = [&[1; 170], &[2; 170], &[3; 170], &[4; 170]];
-        let mut x = Shake128x4::new_with_backend(Backend::Portable, ins).unwrap();
+        let mut x = Shake128x4::new_with_backend(X4Backend::Portable, ins).unwrap();
         let mut o = [[0u8; 168]; 4];
         let [o0, o1, o2, o3] = &mut o;
         x.squeeze_blocks([o0, o1, o2, o3]).unwrap();

@@ -2,7 +2,7 @@
 //! The backend is chosen when the state is created.
 #![forbid(unsafe_code)]
 
-use crate::{Backend, Error};
+use crate::{Error, X4Backend};
 use zeroize::Zeroize;
 
 /// Four interleaved states plus the backend that permutes them.
@@ -12,7 +12,7 @@ struct X4 {
     rate: usize,
     /// Ways in use (2 or 4); the backend may skip the idle ones.
     ways: usize,
-    backend: Backend,
+    backend: X4Backend,
 }
 
 impl Drop for X4 {
@@ -24,7 +24,12 @@ impl Drop for X4 {
 }
 
 impl X4 {
-    fn absorb_all(backend: Backend, rate: usize, inputs: &[&[u8]], ds: u8) -> Result<Self, Error> {
+    fn absorb_all(
+        backend: X4Backend,
+        rate: usize,
+        inputs: &[&[u8]],
+        ds: u8,
+    ) -> Result<Self, Error> {
         let n = inputs.first().map_or(0, |i| i.len());
         if inputs.iter().any(|i| i.len() != n) {
             return Err(Error::LengthMismatch);
@@ -107,12 +112,12 @@ macro_rules! multi {
 
             /// Absorbs one input per way (all of the same length) with the best backend.
             pub fn new(inputs: [&[u8]; $ways]) -> Result<Self, Error> {
-                Self::new_with_backend(Backend::detect(), inputs)
+                Self::new_with_backend(X4Backend::detect(), inputs)
             }
 
             /// As [`Self::new`] with an explicit backend (tests and benches).
             #[doc(hidden)]
-            pub fn new_with_backend(backend: Backend, inputs: [&[u8]; $ways]) -> Result<Self, Error> {
+            pub fn new_with_backend(backend: X4Backend, inputs: [&[u8]; $ways]) -> Result<Self, Error> {
                 X4::absorb_all(backend, $rate, &inputs, 0x1F).map(Self)
             }
 

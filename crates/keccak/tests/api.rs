@@ -4,8 +4,8 @@
 use std::io::{self, Read, Write};
 
 use tessera_keccak::{
-    Backend, Error, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4,
-    Shake256, Shake256x2, Shake256x4, TurboShake128, TurboShake256, X1Backend,
+    Error, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4, Shake256,
+    Shake256x2, Shake256x4, TurboShake128, TurboShake256, X1Backend, X4Backend,
 };
 
 /// A deterministic, non-periodic message.
@@ -44,7 +44,7 @@ macro_rules! multi_checks {
             const R: usize = $rate;
             let ins: Vec<Vec<u8>> = (0..$ways).map(|w| msg(50, w)).collect();
             let arr: [&[u8]; $ways] = core::array::from_fn(|w| &ins[w][..]);
-            for be in Backend::all_available() {
+            for be in tessera_testkit::available::<X4Backend>() {
                 // Absorb: inputs of differing lengths.
                 let mut uneven = arr;
                 let long = msg(51, 9);
@@ -116,7 +116,7 @@ macro_rules! multi_checks {
             for n in [0usize, R - 1, R, 2 * R + 3] {
                 let ins: Vec<Vec<u8>> = (0..$ways).map(|w| msg(n, 100 + w)).collect();
                 let arr: [&[u8]; $ways] = core::array::from_fn(|w| &ins[w][..]);
-                for be in Backend::all_available() {
+                for be in tessera_testkit::available::<X4Backend>() {
                     let mut whole: Vec<Vec<u8>> = vec![vec![0u8; total * R]; $ways];
                     {
                         let mut it = whole.iter_mut();
@@ -194,7 +194,7 @@ macro_rules! sha3_checks {
         /// each ends at the one-shot digest of its own whole message.
         #[test]
         fn $clone() {
-            for be in X1Backend::all_available() {
+            for be in tessera_testkit::available::<X1Backend>() {
                 for p in PREFIXES {
                     let prefix = msg(p, 1);
                     let (a, b) = (msg(200, 2), msg(13, 3));
@@ -224,7 +224,7 @@ macro_rules! sha3_checks {
         /// absorbing afterwards continues the same message.
         #[test]
         fn $twice() {
-            for be in X1Backend::all_available() {
+            for be in tessera_testkit::available::<X1Backend>() {
                 let m = msg(300, 4);
                 let mut h = $name::new_with_backend(be);
                 h.update(&m[..150]);
@@ -239,7 +239,7 @@ macro_rules! sha3_checks {
         /// `io::Write` (through `io::copy`, `write_all` and `write`) absorbs like `update`.
         #[test]
         fn $write() {
-            for be in X1Backend::all_available() {
+            for be in tessera_testkit::available::<X1Backend>() {
                 let m = msg(1000, 5);
                 let mut h = $name::new_with_backend(be);
                 io::copy(&mut &m[..600], &mut h).unwrap();
@@ -287,7 +287,7 @@ macro_rules! xof_checks {
         /// matches the one-shot output of its own whole message (300 bytes, over a block).
         #[test]
         fn $clone() {
-            for be in X1Backend::all_available() {
+            for be in tessera_testkit::available::<X1Backend>() {
                 for p in PREFIXES {
                     let prefix = msg(p, 6);
                     let (a, b) = (msg(170, 7), msg(1, 8));
@@ -311,7 +311,7 @@ macro_rules! xof_checks {
         /// reader cloned part-way continues identically.
         #[test]
         fn $twice() {
-            for be in X1Backend::all_available() {
+            for be in tessera_testkit::available::<X1Backend>() {
                 let mut h: $name = $new(be);
                 h.update(&msg(150, 9));
                 let (mut a, mut b) = ([0u8; 400], [0u8; 400]);
@@ -330,7 +330,7 @@ macro_rules! xof_checks {
         /// `io::Write` absorbs like `update`; `io::Read` on the reader squeezes like `read`.
         #[test]
         fn $write() {
-            for be in X1Backend::all_available() {
+            for be in tessera_testkit::available::<X1Backend>() {
                 let m = msg(1000, 10);
                 let mut h: $name = $new(be);
                 io::copy(&mut &m[..600], &mut h).unwrap();

@@ -50,7 +50,7 @@ proptest! {
         d in 1u8..=0x7f,
     ) {
         let expect = theirs(&m, n, d);
-        for be in X1Backend::all_available() {
+        for be in tessera_testkit::available::<X1Backend>() {
             prop_assert_eq!(&every_x1(be, &[&m], n, [d, d]), &expect, "backend {}", be.name());
         }
     }
@@ -99,7 +99,7 @@ fn accumulated_chain_matches_rustcrypto() {
         acc.finalize().to_vec()
     }
     let expect = chain(theirs);
-    for be in X1Backend::all_available() {
+    for be in tessera_testkit::available::<X1Backend>() {
         assert_eq!(
             chain(|m, n, d| every_x1(be, &[m], n, [d, d])),
             expect,
@@ -119,7 +119,7 @@ fn turboshake_rejects_bad_domain() {
         );
         assert_eq!(o, [0xAA; 8], "output must be untouched on error");
         assert!(tessera_keccak::TurboShake256::new(d).is_err());
-        for be in X1Backend::all_available() {
+        for be in tessera_testkit::available::<X1Backend>() {
             assert!(TurboShake128::new_with_backend(be, d).is_err());
         }
     }

@@ -1,5 +1,5 @@
 //! Every available backend against portable: single-state (x1) hashers on every `X1Backend`,
-//! multi-way x2/x4 on every `Backend`; incremental against one-shot at every split point.
+//! multi-way x2/x4 on every `X4Backend`; incremental against one-shot at every split point.
 
 #[path = "data/common.rs"]
 mod common;
@@ -7,32 +7,16 @@ mod common;
 use common::{MultiShake, bytes_near_every_rate, every_x1, len_near_every_rate, multi_one_shot};
 use proptest::prelude::*;
 use tessera_keccak::{
-    Backend, Error, Sha3_256, Shake128, Shake128x2, Shake128x4, Shake256, Shake256x2, Shake256x4,
-    TurboShake128, X1Backend,
+    Error, Sha3_256, Shake128, Shake128x2, Shake128x4, Shake256, Shake256x2, Shake256x4,
+    TurboShake128, X1Backend, X4Backend,
 };
 
-/// Both kinds of backend count: the multi-way ones and the single-state ones.
+/// Both kinds of backend count: the multi-way ones and the single-state ones, each table
+/// checked against `TESSERA_EXPECT_BACKENDS` for the names it knows.
 #[test]
 fn expected_backends_present() {
-    let mut names: Vec<&str> = Backend::all_available().map(|b| b.name()).collect();
-    for b in X1Backend::all_available() {
-        assert!(
-            Backend::KNOWN.contains(&b.name()),
-            "{} missing from KNOWN",
-            b.name()
-        );
-        if !names.contains(&b.name()) {
-            names.push(b.name());
-        }
-    }
-    for b in Backend::all_available() {
-        assert!(
-            Backend::KNOWN.contains(&b.name()),
-            "{} missing from KNOWN",
-            b.name()
-        );
-    }
-    tessera_testkit::expect_backends("tessera-keccak", Backend::KNOWN, &names);
+    tessera_testkit::expect_backends::<X1Backend>();
+    tessera_testkit::expect_backends::<X4Backend>();
 }
 
 /// Single-state SHAKE on the portable backend, the reference for the multi-way ones.
@@ -73,7 +57,7 @@ fn multi_matches_x1<const W: usize, X: MultiShake<W>>(
         .iter()
         .map(|i| shake_portable(X::RATE, i, blocks * X::RATE))
         .collect();
-    for be in Backend::all_available() {
+    for be in tessera_testkit::available::<X4Backend>() {
         let got = multi_one_shot::<W, X>(be, arr, blocks);
         prop_assert_eq!(&got[..], &expect[..], "backend {}", be.name());
     }
@@ -91,9 +75,10 @@ proptest! {
     ) {
         let (a, b) = m.split_at(split.index(m.len() + 1));
         let expect = every_x1(X1Backend::Portable, &[&m], n, [0x1F, 0x07]);
-        for be in X1Backend::all_available() {
-            prop_assert_eq!(&every_x1(be, &[a, b], n, [0x1F, 0x07]), &expect, "backend {}", be.name());
-        }
+        let split = tessera_testkit::check_backends::<X1Backend, _>("x1 split input", |be| {
+            every_x1(be, &[a, b], n, [0x1F, 0x07])
+        });
+        prop_assert_eq!(split, expect);
     }
 
     #[test]
@@ -123,7 +108,7 @@ proptest! {
 /// single-state backend, against the portable one-shot.
 #[test]
 fn incremental_every_length_every_split() {
-    let bes: Vec<X1Backend> = X1Backend::all_available().collect();
+    let bes: Vec<X1Backend> = tessera_testkit::available::<X1Backend>();
     let m: Vec<u8> = (0..3 * 168 + 2u32)
         .map(|i| (i.wrapping_mul(0x9E37_79B9) >> 11) as u8)
         .collect();
@@ -169,7 +154,7 @@ fn incremental_every_length_every_split() {
 
 #[test]
 fn x4_squeeze_in_several_calls() {
-    for be in Backend::all_available() {
+    for be in tessera_testkit::available::<X4Backend>() {
         let ins = [
             &[1u8; 40][..],
             &[2u8; 40][..],
@@ -212,7 +197,7 @@ fn x4_rejects_bad_lengths() {
 
 #[test]
 fn finalize_reset_restarts() {
-    for be in X1Backend::all_available() {
+    for be in tessera_testkit::available::<X1Backend>() {
         let mut h = tessera_keccak::Sha3_512::new_with_backend(be);
         h.update(b"garbage");
         let _ = h.finalize_reset();

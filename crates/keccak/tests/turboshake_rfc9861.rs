@@ -321,9 +321,7 @@ const CASES: &[Case] = &[
     ),
 ];
 
-fn hex(s: &str) -> Vec<u8> {
-    tessera_testkit::hex::decode(s)
-}
+use tessera_testkit::hex::decode as hex;
 
 /// Absorbs `m` in pieces of `chunk` bytes on backend `be` and squeezes `out_len` bytes in pieces
 /// of `read` bytes.
@@ -376,7 +374,7 @@ fn rfc9861_vectors() {
         31,
         "every TurboSHAKE case of RFC 9861 Section 5"
     );
-    let backends: Vec<X1Backend> = X1Backend::all_available().collect();
+    let backends: Vec<X1Backend> = tessera_testkit::available::<X1Backend>();
     eprintln!(
         "RFC 9861 TurboSHAKE on single-state backends {:?}",
         backends.iter().map(|b| b.name()).collect::<Vec<_>>()

@@ -101,7 +101,9 @@ pub fn load(set: &str) -> Option<Vec<Case>> {
     let prompt = crate::vector_file(&dir, "prompt.json")?;
     let expected = crate::vector_file(&dir, "expectedResults.json")?;
     let projection = prompt.with_file_name("internalProjection.json");
-    let projection = projection.is_file().then(|| read(projection.to_str().expect("utf-8 path")));
+    let projection = projection
+        .is_file()
+        .then(|| read(projection.to_str().expect("utf-8 path")));
     Some(join(
         &read(prompt.to_str().expect("utf-8 path")),
         &read(expected.to_str().expect("utf-8 path")),

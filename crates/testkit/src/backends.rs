@@ -20,7 +20,11 @@ static CHECKED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
 /// Prints the backends exercised, once per table and process.
 pub fn expect_backends<B: BackendSet>() {
     let table = std::any::type_name::<B>();
-    if !CHECKED.lock().unwrap_or_else(|e| e.into_inner()).insert(table) {
+    if !CHECKED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(table)
+    {
         return;
     }
     let available: Vec<&str> = B::all_available().map(|b| b.name()).collect();
@@ -51,6 +55,13 @@ pub fn expect_backends<B: BackendSet>() {
     }
 }
 
+/// Every available backend of `B` (portable first), after [`expect_backends`]: for loops that
+/// need `continue`, `?` or early returns.
+pub fn available<B: BackendSet>() -> Vec<B> {
+    expect_backends::<B>();
+    B::all_available().collect()
+}
+
 /// Runs `f` on every available backend of `B` (portable first), after [`expect_backends`].
 pub fn for_each_backend<B: BackendSet>(mut f: impl FnMut(B)) {
     expect_backends::<B>();
@@ -69,7 +80,12 @@ pub fn check_backends<B: BackendSet, T: PartialEq + Debug>(
     let reference = f(B::portable());
     for b in B::all_available().skip(1) {
         let got = f(b);
-        assert_eq!(got, reference, "{what}: backend {} differs from portable", b.name());
+        assert_eq!(
+            got,
+            reference,
+            "{what}: backend {} differs from portable",
+            b.name()
+        );
     }
     reference
 }

@@ -73,11 +73,22 @@ pub fn canary() {
     }
 }
 
-/// The entry point of a `ct_valgrind` example: the first argument names a backend of table
-/// `B` (or `canary` for the negative control); `run` exercises that backend on secret inputs
-/// and returns how many operations it ran. Exits 3 outside valgrind, 2 for a backend this CPU
-/// does not have.
+/// The entry point of a `ct_valgrind` example whose backends are those of table `B`: the first
+/// argument names a backend (or `canary` for the negative control); `run` exercises it on
+/// secret inputs and returns how many operations it ran. See [`main_by_name`].
 pub fn main<B: tessera_cpu::BackendSet>(example: &str, run: impl FnOnce(B) -> usize) {
+    main_by_name(example, |want| {
+        let be = B::all_available().find(|b| b.name() == want)?;
+        Some(run(be))
+    })
+}
+
+/// The entry point of a `ct_valgrind` example: the first argument (default `portable`) is
+/// handed to `run`, which exercises that backend on secret inputs and returns how many
+/// operations it ran, or `None` when this CPU (or the example) has no such backend. `canary`
+/// runs the negative control instead. Exits 3 outside valgrind (the check would prove
+/// nothing), 2 for a backend that is not available.
+pub fn main_by_name(example: &str, run: impl FnOnce(&str) -> Option<usize>) {
     let want = std::env::args().nth(1).unwrap_or_else(|| "portable".into());
     if !running_on_valgrind() {
         eprintln!("{example}: not running under valgrind; the check would prove nothing");
@@ -87,13 +98,9 @@ pub fn main<B: tessera_cpu::BackendSet>(example: &str, run: impl FnOnce(B) -> us
         canary();
         return;
     }
-    let Some(be) = B::all_available().find(|b| b.name() == want) else {
+    let Some(runs) = run(&want) else {
         eprintln!("{example}: backend {want} is not available on this CPU");
         std::process::exit(2);
     };
-    let runs = run(be);
-    println!(
-        "{example}: {runs} operations on {} with secret inputs",
-        be.name()
-    );
+    println!("{example}: {runs} operations on {want} with secret inputs");
 }

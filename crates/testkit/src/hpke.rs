@@ -65,7 +65,10 @@ impl Vector {
 }
 
 fn hex_of(v: &Value, k: &str) -> Vec<u8> {
-    crate::hex::decode(v[k].as_str().unwrap_or_else(|| panic!("HPKE vector: {k} not a string")))
+    crate::hex::decode(
+        v[k].as_str()
+            .unwrap_or_else(|| panic!("HPKE vector: {k} not a string")),
+    )
 }
 
 /// Parses a JSON array of HPKE vectors.
@@ -125,7 +128,9 @@ pub fn load_pq() -> Option<Vec<Vector>> {
 
 fn load(set: &str) -> Option<Vec<Vector>> {
     let p = crate::vector_file(set, "test-vectors.json")?;
-    Some(parse(&std::fs::read_to_string(p).expect("read HPKE vectors")))
+    Some(parse(
+        &std::fs::read_to_string(p).expect("read HPKE vectors"),
+    ))
 }
 
 #[cfg(test)]
@@ -138,7 +143,10 @@ mod tests {
                 "exports":[{"exporter_context":"","L":32,"exported_value":"dd"}]}]"#,
         );
         assert_eq!(v.len(), 1);
-        assert_eq!((v[0].mode, v[0].kem_id, v[0].kdf_id, v[0].aead_id), (1, 32, 1, 3));
+        assert_eq!(
+            (v[0].mode, v[0].kem_id, v[0].kdf_id, v[0].aead_id),
+            (1, 32, 1, 3)
+        );
         assert_eq!(v[0].get("psk"), [1, 2]);
         assert_eq!(v[0].field("skEm"), None);
         assert_eq!(v[0].encryptions[0].ct, [0xaa]);

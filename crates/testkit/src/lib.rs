@@ -18,7 +18,7 @@ pub mod backends;
 pub mod ct;
 pub mod hpke;
 
-pub use backends::{check_backends, expect_backends, for_each_backend};
+pub use backends::{available, check_backends, expect_backends, for_each_backend};
 
 use std::path::{Path, PathBuf};
 
@@ -232,7 +232,10 @@ pub mod wycheproof {
                 "{what}: {} valid, {} invalid, {} acceptable",
                 self.valid, self.invalid, self.acceptable
             );
-            assert!(self.valid + self.invalid + self.acceptable > 0, "{what}: no cases ran");
+            assert!(
+                self.valid + self.invalid + self.acceptable > 0,
+                "{what}: no cases ran"
+            );
         }
     }
 }

@@ -52,19 +52,24 @@ impl FusedLane for Q {
     }
 }
 
-/// The x4 entry point of an aarch64 backend, generated once per lane type: the island that
-/// runs four interleaved states as two x2 permutations on the file's `Q`, compiled with
-/// `$features`, and the safe `permute_x4` that enters it with the backend's token. The plain
-/// NEON backend here and the SHA3-extension backend differ only in `Q`'s `FusedLane` methods,
-/// like the x86 AVX2/AVX-512 entry points in `x86_avx2.rs` differ only in their features.
+/// The x4 entry point of an aarch64 backend, generated once per lane type: the body that runs
+/// four interleaved states as two x2 permutations on the file's `Q` (inlined into whatever
+/// island calls it), and the island `permute_x4` compiled for the backend's token. The plain
+/// NEON backend here and the SHA3-extension backend differ only in `Q`'s `FusedLane` methods.
 macro_rules! x4_entry_point {
-    ($token:ty, $features:literal) => {
-        /// Permutes the two states held in ways `2h` and `2h + 1` of `state`, for `h` in
-        /// `0..halves`.
-        #[target_feature(enable = $features)]
-        fn permute_x4_island(t: $token, state: &mut [[u64; 4]; 25], rounds: usize, halves: usize) {
-            for h in 0..halves.min(2) {
-                let mut a = [Q(vdupq_n_u64(0), t); 25];
+    ($token:ident) => {
+        /// Keccak-p on the first `ways` (1..=4) of four interleaved states: the two states in
+        /// ways `2h` and `2h + 1` for each needed `h`. Compiled into the calling island.
+        #[inline(always)]
+        pub(crate) fn permute_x4_body(
+            t: tessera_cpu::$token,
+            state: &mut [[u64; 4]; 25],
+            rounds: usize,
+            ways: usize,
+        ) {
+            for h in 0..ways.div_ceil(2).min(2) {
+                // SAFETY: the token `t` proves NEON (every aarch64 backend token includes it).
+                let mut a = [Q(unsafe { vdupq_n_u64(0) }, t); 25];
                 for (r, l) in a.iter_mut().zip(state.iter()) {
                     let src = &l[2 * h..2 * h + 2];
                     // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
@@ -79,22 +84,20 @@ macro_rules! x4_entry_point {
             }
         }
 
-        /// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for 3
-        /// or 4 ways, one for 1 or 2).
-        #[inline]
-        pub(crate) fn permute_x4(
-            t: $token,
-            state: &mut [[u64; 4]; 25],
-            rounds: usize,
-            ways: usize,
-        ) {
-            // SAFETY: the token proves the CPU has every feature the island enables (NEON is
-            // baseline on aarch64; each token type is detected with the extension passed to
-            // this macro beside it).
-            unsafe { permute_x4_island(t, state, rounds, ways.div_ceil(2)) }
+        tessera_cpu::island! {
+            /// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for
+            /// 3 or 4 ways, one for 1 or 2).
+            pub(crate) fn permute_x4(
+                t: $token,
+                state: &mut [[u64; 4]; 25],
+                rounds: usize,
+                ways: usize,
+            ) {
+                permute_x4_body(t, state, rounds, ways)
+            }
         }
     };
 }
 pub(super) use x4_entry_point;
 
-x4_entry_point!(tessera_cpu::Aarch64Neon, "neon");
+x4_entry_point!(Aarch64Neon);

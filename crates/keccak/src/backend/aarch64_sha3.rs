@@ -15,27 +15,25 @@ struct Q(uint64x2_t, tessera_cpu::Aarch64Sha3);
 
 // The SHA3 intrinsics are `#[inline(always)]` with `target_feature(enable = "sha3")`, which the
 // trait methods below (no target features of their own) may not inline directly. These
-// `#[inline]` shims carry the feature, like the x86 intrinsics do, and so inline into the
-// islands, which are compiled with it.
-#[inline]
-#[target_feature(enable = "neon,sha3")]
-fn eor3(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
-    veor3q_u64(a, b, c)
-}
-#[inline]
-#[target_feature(enable = "neon,sha3")]
-fn rax1(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
-    vrax1q_u64(a, b)
-}
-#[inline]
-#[target_feature(enable = "neon,sha3")]
-fn xar<const R: i32>(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
-    vxarq_u64::<R>(a, b)
-}
-#[inline]
-#[target_feature(enable = "neon,sha3")]
-fn bcax(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
-    vbcaxq_u64(a, b, c)
+// `#[inline]` shims carry the token's features, like the x86 intrinsics do, and so inline into
+// the islands, which are compiled with them.
+tessera_cpu::with_features! { Aarch64Sha3;
+    #[inline]
+    fn eor3(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
+        veor3q_u64(a, b, c)
+    }
+    #[inline]
+    fn rax1(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+        vrax1q_u64(a, b)
+    }
+    #[inline]
+    fn xar<const R: i32>(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+        vxarq_u64::<R>(a, b)
+    }
+    #[inline]
+    fn bcax(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
+        vbcaxq_u64(a, b, c)
+    }
 }
 
 impl FusedLane for Q {
@@ -75,24 +73,18 @@ impl FusedLane for Q {
     }
 }
 
-/// One state, duplicated in both elements of each register.
-#[target_feature(enable = "neon,sha3")]
-fn permute_island(t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
-    let mut a = [Q(vdupq_n_u64(0), t); 25];
-    for (r, &l) in a.iter_mut().zip(state.iter()) {
-        r.0 = vdupq_n_u64(l);
-    }
-    keccak_p_fused(&mut a, rounds);
-    for (r, l) in a.iter().zip(state.iter_mut()) {
-        *l = vgetq_lane_u64::<0>(r.0);
+tessera_cpu::island! {
+    /// Keccak-p on one state, duplicated in both elements of each register.
+    pub(crate) fn permute(t: Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
+        let mut a = [Q(vdupq_n_u64(0), t); 25];
+        for (r, &l) in a.iter_mut().zip(state.iter()) {
+            r.0 = vdupq_n_u64(l);
+        }
+        keccak_p_fused(&mut a, rounds);
+        for (r, l) in a.iter().zip(state.iter_mut()) {
+            *l = vgetq_lane_u64::<0>(r.0);
+        }
     }
 }
 
-/// Keccak-p on one state.
-#[inline(always)]
-pub(crate) fn permute(t: tessera_cpu::Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
-    // SAFETY: the token proves NEON and the SHA3 extension are available on this CPU.
-    unsafe { permute_island(t, state, rounds) }
-}
-
-x4_entry_point!(tessera_cpu::Aarch64Sha3, "neon,sha3");
+x4_entry_point!(Aarch64Sha3);

@@ -1,7 +1,7 @@
 //! Portable backend: one state at a time.
 #![forbid(unsafe_code)]
 
-use crate::keccak::{absorb_rate, keccak_p_unrolled};
+use crate::keccak::keccak_p_unrolled;
 
 /// Keccak-p on one state.
 #[inline]
@@ -17,18 +17,12 @@ pub(crate) fn absorb_blocks(
     rate: usize,
     rounds: usize,
 ) -> usize {
-    match rate {
-        168 => absorb_rate::<168>(state, data, rounds),
-        144 => absorb_rate::<144>(state, data, rounds),
-        136 => absorb_rate::<136>(state, data, rounds),
-        104 => absorb_rate::<104>(state, data, rounds),
-        72 => absorb_rate::<72>(state, data, rounds),
-        _ => 0,
-    }
+    crate::keccak::absorb_blocks(state, data, rate, rounds)
 }
 
 /// Keccak-p on the first `ways` of four interleaved states, one after the other (the idle ways
 /// of `Shake128x2` are not computed).
+#[inline]
 pub(crate) fn permute_x4(state: &mut [[u64; 4]; 25], rounds: usize, ways: usize) {
     for w in 0..ways.min(4) {
         let mut s = [0u64; 25];

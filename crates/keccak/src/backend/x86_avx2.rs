@@ -105,8 +105,9 @@ fn store(a: &[Ymm; 25], state: &mut [[u64; 4]; 25]) {
     }
 }
 
+/// Keccak-p on four interleaved states, compiled into the calling island.
 #[inline(always)]
-fn permute_x4_body(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+pub(crate) fn permute_x4_body(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
     let mut a = load(t, state);
     keccak_p_unrolled(&mut a, rounds);
     store(&a, state);
@@ -137,7 +138,7 @@ fn absorb_x4_rate<const R: usize>(
 }
 
 #[inline(always)]
-fn absorb_x4_body(
+pub(super) fn absorb_x4_body(
     t: tessera_cpu::X86Avx2,
     state: &mut [[u64; 4]; 25],
     inputs: [&[u8]; 4],
@@ -150,57 +151,42 @@ fn absorb_x4_body(
     }
 }
 
-/// The entry points, generated once per feature set: the same code compiled for AVX2, and for
-/// AVX-512 F+VL on the same 256-bit vectors, where the compiler turns the rotations into VPROLQ
-/// and chi's AND-NOT/XOR into VPTERNLOGQ and has 32 registers, so far less state is spilled.
-macro_rules! entry_points {
-    ($module:ident, $token:ty, $features:literal) => {
-        pub(crate) mod $module {
-            use super::{absorb_x4_body, permute_x4_body};
-
-            #[target_feature(enable = $features)]
-            fn permute_island(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
-                permute_x4_body(t, state, rounds);
-            }
-
-            #[target_feature(enable = $features)]
-            fn absorb_island(
-                t: tessera_cpu::X86Avx2,
-                state: &mut [[u64; 4]; 25],
-                inputs: [&[u8]; 4],
-                rate: usize,
-            ) -> usize {
-                absorb_x4_body(t, state, inputs, rate)
-            }
-
-            /// Keccak-p on four interleaved states.
-            #[inline]
-            pub(crate) fn permute_x4(t: $token, state: &mut [[u64; 4]; 25], rounds: usize) {
-                // SAFETY: the token proves the CPU has every feature the island enables (each
-                // token type is detected with exactly the features passed to this macro).
-                unsafe { permute_island(t.into(), state, rounds) }
-            }
-
-            /// Absorbs the whole `rate`-byte blocks of four inputs of equal length (Keccak-f,
-            /// 24 rounds); returns the bytes consumed per input (0 for lengths that differ or a
-            /// rate other than SHAKE's).
-            #[inline]
-            pub(crate) fn absorb_x4(
-                t: $token,
-                state: &mut [[u64; 4]; 25],
-                inputs: [&[u8]; 4],
-                rate: usize,
-            ) -> usize {
-                if inputs.iter().any(|i| i.len() != inputs[0].len()) {
-                    return 0;
-                }
-                // SAFETY: the token proves the CPU has every feature the island enables (each
-                // token type is detected with exactly the features passed to this macro).
-                unsafe { absorb_island(t.into(), state, inputs, rate) }
-            }
-        }
-    };
+/// Whether all four inputs have the same length (the register-resident absorb needs it).
+#[inline(always)]
+pub(super) fn equal_lengths(inputs: &[&[u8]; 4]) -> bool {
+    inputs.iter().all(|i| i.len() == inputs[0].len())
 }
 
-entry_points!(avx2, tessera_cpu::X86Avx2, "avx2");
-entry_points!(avx512, tessera_cpu::X86Avx512, "avx2,avx512f,avx512vl");
+tessera_cpu::island! {
+    /// Keccak-p on four interleaved states.
+    pub(crate) fn permute_x4(t: X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
+        permute_x4_body(t, state, rounds)
+    }
+}
+
+tessera_cpu::island! {
+    fn absorb_island(
+        t: X86Avx2,
+        state: &mut [[u64; 4]; 25],
+        inputs: [&[u8]; 4],
+        rate: usize,
+    ) -> usize {
+        absorb_x4_body(t, state, inputs, rate)
+    }
+}
+
+/// Absorbs the whole `rate`-byte blocks of four inputs of equal length (Keccak-f, 24 rounds);
+/// returns the bytes consumed per input (0 for lengths that differ or a rate other than
+/// SHAKE's).
+#[inline]
+pub(crate) fn absorb_x4(
+    t: tessera_cpu::X86Avx2,
+    state: &mut [[u64; 4]; 25],
+    inputs: [&[u8]; 4],
+    rate: usize,
+) -> usize {
+    if !equal_lengths(&inputs) {
+        return 0;
+    }
+    absorb_island(t, state, inputs, rate)
+}

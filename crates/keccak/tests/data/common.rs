@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 use tessera_keccak::{
-    Backend, Error, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4,
-    Shake256, Shake256x2, Shake256x4, TurboShake128, TurboShake256, X1Backend,
+    Error, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4, Shake256,
+    Shake256x2, Shake256x4, TurboShake128, TurboShake256, X1Backend, X4Backend,
 };
 use tessera_testkit::strategies::len_near_blocks;
 
@@ -68,7 +68,7 @@ pub fn every_x1(be: X1Backend, parts: &[&[u8]], n: usize, domains: [u8; 2]) -> V
 pub trait MultiShake<const W: usize>: Sized {
     /// Bytes per squeezed block: 168 for SHAKE128, 136 for SHAKE256.
     const RATE: usize;
-    fn new_with_backend(be: Backend, inputs: [&[u8]; W]) -> Result<Self, Error>;
+    fn new_with_backend(be: X4Backend, inputs: [&[u8]; W]) -> Result<Self, Error>;
     fn squeeze_blocks(&mut self, outs: [&mut [u8]; W]) -> Result<(), Error>;
 }
 
@@ -76,7 +76,7 @@ macro_rules! multi_shake {
     ($($t:ty: $ways:literal ways, rate $rate:literal;)*) => {$(
         impl MultiShake<$ways> for $t {
             const RATE: usize = $rate;
-            fn new_with_backend(be: Backend, inputs: [&[u8]; $ways]) -> Result<Self, Error> {
+            fn new_with_backend(be: X4Backend, inputs: [&[u8]; $ways]) -> Result<Self, Error> {
                 <$t>::new_with_backend(be, inputs)
             }
             fn squeeze_blocks(&mut self, outs: [&mut [u8]; $ways]) -> Result<(), Error> {
@@ -96,7 +96,7 @@ multi_shake! {
 /// `blocks` blocks squeezed from every way of `X` on backend `be`, way `w` absorbing
 /// `inputs[w]`.
 pub fn multi_one_shot<const W: usize, X: MultiShake<W>>(
-    be: Backend,
+    be: X4Backend,
     inputs: [&[u8]; W],
     blocks: usize,
 ) -> [Vec<u8>; W] {

@@ -44,7 +44,7 @@ impl X1Backend {
         rounds: usize,
     ) -> usize {
         match self {
-            X1Backend::Portable => portable::absorb_blocks(state, data, rate, rounds),
+            X1Backend::Portable => crate::keccak::absorb_blocks(state, data, rate, rounds),
             #[cfg(target_arch = "x86_64")]
             X1Backend::X86Bmi(t) => x86_bmi::absorb_blocks(t, state, data, rate, rounds),
             #[cfg(target_arch = "aarch64")]
@@ -103,14 +103,14 @@ impl X4Backend {
     ) -> usize {
         match self {
             #[cfg(target_arch = "x86_64")]
-            X4Backend::X86Avx2(t) => match inputs {
-                [a, b, c, d] => x86_avx2::absorb_x4(*t, state, [a, b, c, d], rate),
-                _ => 0,
+            X4Backend::X86Avx2(t) => match equal_x4(inputs) {
+                Some(ins) => x86_avx2::absorb_x4(*t, state, ins, rate),
+                None => 0,
             },
             #[cfg(target_arch = "x86_64")]
-            X4Backend::X86Avx512(t) => match inputs {
-                [a, b, c, d] => x86_avx512::absorb_x4(*t, state, [a, b, c, d], rate),
-                _ => 0,
+            X4Backend::X86Avx512(t) => match equal_x4(inputs) {
+                Some(ins) => x86_avx512::absorb_x4(*t, state, ins, rate),
+                None => 0,
             },
             _ => {
                 let _ = (state, inputs, rate);
@@ -134,5 +134,15 @@ impl X4Backend {
             #[cfg(target_arch = "aarch64")]
             X4Backend::Aarch64Sha3(t) => aarch64_sha3::permute_x4(*t, state, rounds, ways),
         }
+    }
+}
+
+/// Four inputs of one length, for the register-resident x4 absorb (`None` otherwise).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn equal_x4<'a>(inputs: &[&'a [u8]]) -> Option<[&'a [u8]; 4]> {
+    match *inputs {
+        [a, b, c, d] if [b, c, d].iter().all(|x| x.len() == a.len()) => Some([a, b, c, d]),
+        _ => None,
     }
 }

@@ -9,17 +9,6 @@ pub(crate) fn permute(state: &mut [u64; 25], rounds: usize) {
     keccak_p_unrolled(state, rounds);
 }
 
-/// Absorbs the whole `rate`-byte blocks of `data` into `state` with the state in locals across
-/// blocks; returns the bytes consumed (0 for a rate no Keccak function here uses).
-pub(crate) fn absorb_blocks(
-    state: &mut [u64; 25],
-    data: &[u8],
-    rate: usize,
-    rounds: usize,
-) -> usize {
-    crate::keccak::absorb_blocks(state, data, rate, rounds)
-}
-
 /// Keccak-p on the first `ways` of four interleaved states, one after the other (the idle ways
 /// of `Shake128x2` are not computed).
 #[inline]

@@ -138,7 +138,7 @@ fn absorb_x4_rate<const R: usize>(
 }
 
 #[inline(always)]
-pub(super) fn absorb_x4_body(
+pub(crate) fn absorb_x4_body(
     t: tessera_cpu::X86Avx2,
     state: &mut [[u64; 4]; 25],
     inputs: [&[u8]; 4],
@@ -151,42 +151,33 @@ pub(super) fn absorb_x4_body(
     }
 }
 
-/// Whether all four inputs have the same length (the register-resident absorb needs it).
-#[inline(always)]
-pub(super) fn equal_lengths(inputs: &[&[u8]; 4]) -> bool {
-    inputs.iter().all(|i| i.len() == inputs[0].len())
-}
+/// The x4 islands of an x86 backend, generated once per token: the same 256-bit code compiled
+/// for AVX2 here and for AVX-512 F+VL in `x86_avx512.rs` (`$avx2` turns the backend's token
+/// into the AVX2 token the `Ymm` lanes carry).
+macro_rules! x4_islands {
+    ($token:ident, $avx2:expr) => {
+        tessera_cpu::island! {
+            /// Keccak-p on four interleaved states.
+            pub(crate) fn permute_x4(t: $token, state: &mut [[u64; 4]; 25], rounds: usize) {
+                $crate::backend::x86_avx2::permute_x4_body($avx2(t), state, rounds)
+            }
+        }
 
-tessera_cpu::island! {
-    /// Keccak-p on four interleaved states.
-    pub(crate) fn permute_x4(t: X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize) {
-        permute_x4_body(t, state, rounds)
-    }
+        tessera_cpu::island! {
+            /// Absorbs the whole `rate`-byte blocks of four inputs of equal length (checked by
+            /// the caller; Keccak-f, 24 rounds); returns the bytes consumed per input (0 for a
+            /// rate other than SHAKE's).
+            pub(crate) fn absorb_x4(
+                t: $token,
+                state: &mut [[u64; 4]; 25],
+                inputs: [&[u8]; 4],
+                rate: usize,
+            ) -> usize {
+                $crate::backend::x86_avx2::absorb_x4_body($avx2(t), state, inputs, rate)
+            }
+        }
+    };
 }
+pub(super) use x4_islands;
 
-tessera_cpu::island! {
-    fn absorb_island(
-        t: X86Avx2,
-        state: &mut [[u64; 4]; 25],
-        inputs: [&[u8]; 4],
-        rate: usize,
-    ) -> usize {
-        absorb_x4_body(t, state, inputs, rate)
-    }
-}
-
-/// Absorbs the whole `rate`-byte blocks of four inputs of equal length (Keccak-f, 24 rounds);
-/// returns the bytes consumed per input (0 for lengths that differ or a rate other than
-/// SHAKE's).
-#[inline]
-pub(crate) fn absorb_x4(
-    t: tessera_cpu::X86Avx2,
-    state: &mut [[u64; 4]; 25],
-    inputs: [&[u8]; 4],
-    rate: usize,
-) -> usize {
-    if !equal_lengths(&inputs) {
-        return 0;
-    }
-    absorb_island(t, state, inputs, rate)
-}
+x4_islands!(X86Avx2, core::convert::identity);

@@ -1,8 +1,9 @@
 //! Test helpers shared by every Tessera crate (publish = false). Crates' tests call these; they
 //! do not re-implement them.
 //!
-//! - [`vector_file`]: finds official vector files (`TESSERA_VECTORS`, else `vectors/official/`,
-//!   else `../shared/vectors` beside the checkout). Under `CI` a missing file is a failure.
+//! - [`vector_file`]: finds official vector files in [`vector_roots`] (`TESSERA_VECTORS`, else
+//!   `vectors/official/`, else `../shared/vectors` beside the checkout). Under `CI` a missing
+//!   file is a failure.
 //! - [`hex`]: the one hex codec (strict: odd lengths and non-hex digits panic).
 //! - [`cavp`], [`acvp`], [`hpke`]: readers for NIST CAVP `.rsp`, NIST ACVP JSON (prompt and
 //!   expected results joined on `tcId`) and the RFC 9180 / draft-ietf-hpke-pq JSON.
@@ -27,9 +28,10 @@ fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Locates `<set>/<file>` among the official vectors. Returns `None` (after printing how to get
-/// the files) when absent on a developer machine; panics when absent under `CI`.
-pub fn vector_file(set: &str, file: &str) -> Option<PathBuf> {
+/// The directories searched for the official vector sets, in order: `TESSERA_VECTORS` (when
+/// set), then `vectors/official/` in the checkout, then `../shared/vectors` beside it. The one
+/// place this rule is written: [`vector_file`] and `cargo xtask vectors` both use it.
+pub fn vector_roots() -> Vec<PathBuf> {
     let mut roots = Vec::new();
     if let Ok(v) = std::env::var("TESSERA_VECTORS") {
         roots.push(PathBuf::from(v));
@@ -37,6 +39,14 @@ pub fn vector_file(set: &str, file: &str) -> Option<PathBuf> {
     let root = workspace_root();
     roots.push(root.join("vectors/official"));
     roots.push(root.join("../shared/vectors"));
+    roots
+}
+
+/// Locates `<set>/<file>` among the official vectors (the first of [`vector_roots`] that has
+/// it). Returns `None` (after printing how to get the files) when absent on a developer
+/// machine; panics when absent under `CI`.
+pub fn vector_file(set: &str, file: &str) -> Option<PathBuf> {
+    let roots = vector_roots();
     for r in &roots {
         let p = r.join(set).join(file);
         if p.is_file() {

@@ -1,0 +1,151 @@
+//! The one table of the workspace's crates. Every leg of `cargo xtask test` that names crates
+//! takes them from [`CRATES`]: adding a crate (or a valgrind check) is adding one row.
+//!
+//! The legs that are not per crate (fmt, host clippy, native tests) run over the whole
+//! workspace and need no row.
+
+/// What the aarch64 legs do with a crate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Aarch64 {
+    /// Not built for aarch64.
+    No,
+    /// `cargo clippy --target aarch64-unknown-linux-gnu --all-targets` only (no tests to run
+    /// under qemu, e.g. the testkit).
+    Clippy,
+    /// Clippy, and its tests under `qemu-aarch64` (`QEMU_CPU=max` and `cortex-a53`).
+    ClippyAndQemu,
+}
+
+/// A constant-time example run under `valgrind --tool=memcheck --error-exitcode=1`.
+///
+/// The example (see `tessera_testkit::ct::main`) marks secrets undefined with client requests,
+/// refuses to run outside valgrind (exit 3) and exits 2 when this CPU, as valgrind presents
+/// it, lacks the backend an argument names. Every argument in `args` must pass (exit 0); the
+/// implicit argument `canary` is the negative control, a branch on a secret byte that memcheck
+/// must report (exit 1).
+pub struct CtExample {
+    /// The `[[example]]` name.
+    pub example: &'static str,
+    /// The arguments that must pass. The backend an argument names is its last `:`-separated
+    /// part (`sha256:x86_shani` names `x86_shani`), looked up in `TESSERA_EXPECT_BACKENDS`.
+    pub args: &'static [&'static str],
+}
+
+/// One crate of the workspace and the legs that cover it.
+pub struct Crate {
+    /// The Cargo package name.
+    pub package: &'static str,
+    /// Has portable code: its tests run in the forced-portable (`TESSERA_FORCE_BACKEND`) and
+    /// compile-time portable (`--cfg tessera_backend`) legs, and its unit tests under Miri on
+    /// the host and on big-endian s390x.
+    pub portable: bool,
+    /// Its tests run under the emulated x86 CPUs (`qemu-x86_64 -cpu Nehalem/Westmere/Haswell`).
+    pub qemu_x86: bool,
+    /// Its place in the aarch64 legs.
+    pub aarch64: Aarch64,
+    /// `Some(features)`: its library is checked for a bare-metal target (no std, no
+    /// allocator) with default features plus these; `None`: not a `no_std` crate.
+    pub no_std: Option<&'static [&'static str]>,
+    /// Its constant-time examples under valgrind.
+    pub valgrind: &'static [CtExample],
+}
+
+/// Every crate of the workspace but the benches and xtask.
+pub const CRATES: &[Crate] = &[
+    Crate {
+        package: "tessera-cpu",
+        portable: true,
+        qemu_x86: true,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        valgrind: &[],
+    },
+    Crate {
+        package: "tessera-testkit",
+        portable: false,
+        qemu_x86: false,
+        aarch64: Aarch64::Clippy,
+        no_std: None,
+        valgrind: &[],
+    },
+    Crate {
+        package: "tessera-keccak",
+        portable: true,
+        qemu_x86: true,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        // One backend name of either table (x1: portable, x86_bmi; x4: x86_avx2).
+        valgrind: &[CtExample {
+            example: "ct_valgrind",
+            args: &["portable", "x86_bmi", "x86_avx2"],
+        }],
+    },
+    Crate {
+        package: "tessera-sha2",
+        portable: true,
+        qemu_x86: true,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        valgrind: &[CtExample {
+            example: "ct_valgrind",
+            args: &[
+                "sha256:portable",
+                "sha256:x86_shani",
+                "sha512:portable",
+                "sha512:x86_avx2_bmi",
+            ],
+        }],
+    },
+    Crate {
+        package: "tessera-aes-gcm",
+        portable: true,
+        qemu_x86: true,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        valgrind: &[CtExample {
+            example: "ct_valgrind",
+            args: &["portable", "x86_aesni"],
+        }],
+    },
+];
+
+/// The packages of the rows `keep` selects, in table order.
+pub fn packages(keep: impl Fn(&Crate) -> bool) -> Vec<&'static str> {
+    CRATES
+        .iter()
+        .filter(|c| keep(c))
+        .map(|c| c.package)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every row names a workspace member, once; every valgrind example has arguments.
+    #[test]
+    fn rows_are_members() {
+        let manifest = std::fs::read_to_string(crate::cmd::root().join("Cargo.toml"))
+            .expect("workspace Cargo.toml");
+        let mut seen = Vec::new();
+        for c in CRATES {
+            assert!(!seen.contains(&c.package), "{} listed twice", c.package);
+            seen.push(c.package);
+            let dir = c.package.trim_start_matches("tessera-");
+            assert!(
+                manifest.contains(&format!("\"crates/{dir}\"")),
+                "{} is not a member crates/{dir}",
+                c.package
+            );
+            for e in c.valgrind {
+                assert!(
+                    !e.args.is_empty(),
+                    "{} {}: no arguments",
+                    c.package,
+                    e.example
+                );
+                assert!(!e.args.contains(&"canary"), "canary is implicit");
+            }
+        }
+    }
+}

@@ -1,0 +1,660 @@
+//! `cargo xtask test [--quick] [--list]`: the test matrix, planned from the crate table
+//! ([`crate::crates::CRATES`]) and the tools this machine has, then run leg by leg and ended
+//! with one table. `--list` prints the plan (every leg's name and command) without running it.
+//!
+//! A leg whose tool is missing is skipped with its reason, and under `CI` a skipped leg is a
+//! failure. Backend names are shared across crates and each crate checks only the names it
+//! knows (its `Backend::KNOWN`), so one exact `TESSERA_EXPECT_BACKENDS` list per CPU covers the
+//! whole workspace.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Instant;
+
+use crate::cmd::{self, Cmd, ci, has_target, have, root};
+use crate::crates::{self, Aarch64, CRATES};
+
+/// A bare-metal target without std or an allocator.
+const NO_STD: &str = "thumbv7em-none-eabihf";
+const AARCH64: &str = "aarch64-unknown-linux-gnu";
+/// Big-endian, for Miri.
+const S390X: &str = "s390x-unknown-linux-gnu";
+
+/// qemu-x86_64 -cpu Nehalem: no AES-NI, no AVX, no BMI.
+const X86_NEHALEM: &str = "portable";
+/// qemu-x86_64 -cpu Westmere: AES-NI + PCLMULQDQ (+ SSSE3), no AVX, no BMI.
+const X86_WESTMERE: &str = "portable,x86_aesni";
+/// qemu-x86_64 -cpu Haswell: AVX2, BMI1/2, AES-NI, PCLMULQDQ; no SHA-NI (qemu 7.2), no VAES,
+/// no AVX-512.
+const X86_HASWELL: &str = "portable,x86_avx2,x86_bmi,x86_avx2_bmi,x86_aesni";
+/// QEMU_CPU=max: every aarch64 extension Tessera uses.
+const AARCH64_MAX: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_sha3,aarch64_aes";
+/// QEMU_CPU=cortex-a53: ARMv8.0 crypto (AES/PMULL, SHA-256), no SHA3/SHA512.
+const AARCH64_A53: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_aes";
+
+/// The "bench harness smoke" leg: `cargo bench -p tessera-benches --bench compare -- --smoke`
+/// (the interleaved comparison's harness, run once on tiny inputs so that it cannot rot).
+/// Off until `benches/benches/compare.rs` exists; turning this on is all the leg needs.
+const BENCH_SMOKE: bool = false;
+const BENCH_SMOKE_NAME: &str = "bench harness smoke (compare --smoke)";
+
+/// What a leg does.
+enum Action {
+    /// Passes when the command exits 0.
+    Run(Cmd),
+    /// Not run, for this reason (a missing tool or target).
+    Skip(String),
+    /// Fails without running anything, for this reason.
+    Fail(String),
+    /// Builds a constant-time example (release) and records its executable for the
+    /// [`Action::Valgrind`] legs after it.
+    BuildExample {
+        package: &'static str,
+        example: &'static str,
+        cmd: Cmd,
+    },
+    /// Runs a built constant-time example under valgrind with one argument.
+    Valgrind {
+        package: &'static str,
+        example: &'static str,
+        probe: Probe,
+    },
+}
+
+/// The argument of a valgrind leg.
+#[derive(Clone, Copy)]
+enum Probe {
+    /// A backend argument from the table: must exit 0. Exit 2 (this CPU lacks the backend) is
+    /// a failure when `TESSERA_EXPECT_BACKENDS` lists the backend, a skip otherwise.
+    Arg(&'static str),
+    /// The negative control: memcheck must report it (exit 1).
+    Canary,
+}
+
+impl Probe {
+    fn arg(self) -> &'static str {
+        match self {
+            Probe::Arg(a) => a,
+            Probe::Canary => "canary",
+        }
+    }
+}
+
+struct Leg {
+    name: String,
+    action: Action,
+}
+
+fn leg(name: impl Into<String>, action: Action) -> Leg {
+    Leg {
+        name: name.into(),
+        action,
+    }
+}
+
+enum Outcome {
+    Pass,
+    Fail,
+    /// Not run. `ci_failure`: whether it fails a CI run (every skip does, except a valgrind
+    /// backend this CPU lacks when `TESSERA_EXPECT_BACKENDS` says it lacks it).
+    Skip {
+        why: String,
+        ci_failure: bool,
+    },
+}
+
+struct Done {
+    name: String,
+    outcome: Outcome,
+    secs: f64,
+}
+
+/// `valgrind` memcheck on `bin ARG`: any branch or index on secret data exits 1.
+fn valgrind_cmd(bin: &str, arg: &str) -> Cmd {
+    Cmd::tool(
+        "valgrind",
+        &["-q", "--tool=memcheck", "--error-exitcode=1", bin, arg],
+    )
+}
+
+/// The backends `TESSERA_EXPECT_BACKENDS` lists, if it is set.
+fn expected_backends() -> Option<Vec<String>> {
+    std::env::var("TESSERA_EXPECT_BACKENDS")
+        .ok()
+        .map(|v| v.split(',').map(|b| b.trim().to_string()).collect())
+}
+
+/// Every leg of the matrix on this machine, in order.
+fn plan(quick: bool) -> Vec<Leg> {
+    let mut legs = vec![
+        leg(
+            "fmt --check",
+            Action::Run(Cmd::cargo(&["fmt", "--all", "--check"])),
+        ),
+        leg(
+            "clippy host (workspace, all targets, incl. benches check)",
+            Action::Run(Cmd::cargo(&[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ])),
+        ),
+    ];
+
+    // Native: every backend this CPU has must be exercised (CI names them).
+    let mut native = Cmd::cargo(&["test", "--workspace", "--exclude", "tessera-benches"]);
+    if let Ok(v) = std::env::var("TESSERA_EXPECT_BACKENDS") {
+        native = native.env("TESSERA_EXPECT_BACKENDS", v);
+    } else if ci() {
+        legs.push(leg(
+            "native expectations",
+            Action::Fail(
+                "CI without TESSERA_EXPECT_BACKENDS: the native leg cannot prove its backends ran"
+                    .into(),
+            ),
+        ));
+    }
+    legs.push(leg(
+        "native tests (expected backends asserted)",
+        Action::Run(native),
+    ));
+    if quick {
+        return legs;
+    }
+
+    let portable = crates::packages(|c| c.portable);
+    legs.push(leg(
+        "forced portable (TESSERA_FORCE_BACKEND)",
+        Action::Run(
+            Cmd::cargo(&["test", "--tests"])
+                .packages(&portable)
+                .env("TESSERA_FORCE_BACKEND", "portable")
+                .env("TESSERA_EXPECT_BACKENDS", "portable"),
+        ),
+    ));
+    // The build-time switch a user would set: every token compiled out. RUSTFLAGS replaces the
+    // config's flags, hence the test hooks again.
+    legs.push(leg(
+        "cfg portable (--cfg tessera_backend=\"portable\")",
+        Action::Run(
+            Cmd::cargo(&["test", "--tests"])
+                .packages(&portable)
+                .env(
+                    "RUSTFLAGS",
+                    cmd::rustflags_with_hooks("--cfg tessera_backend=\"portable\""),
+                )
+                .env(
+                    "CARGO_TARGET_DIR",
+                    root().join("target/cfg-portable").display().to_string(),
+                )
+                .env("TESSERA_EXPECT_BACKENDS", "portable"),
+        ),
+    ));
+
+    // The slot of the bench harness smoke leg (see BENCH_SMOKE).
+    if BENCH_SMOKE {
+        legs.push(leg(
+            BENCH_SMOKE_NAME,
+            Action::Run(Cmd::cargo(&[
+                "bench",
+                "-p",
+                "tessera-benches",
+                "--bench",
+                "compare",
+                "--",
+                "--smoke",
+            ])),
+        ));
+    }
+
+    // Emulated x86 CPUs run the real dispatcher; the expected set is exact.
+    let x86 = crates::packages(|c| c.qemu_x86);
+    let have_qemu_x86 = have("qemu-x86_64", "--version");
+    for (cpu, expect) in [
+        ("Nehalem", X86_NEHALEM),
+        ("Westmere", X86_WESTMERE),
+        ("Haswell", X86_HASWELL),
+    ] {
+        let name = format!("qemu-x86_64 -cpu {cpu}");
+        legs.push(if have_qemu_x86 {
+            leg(
+                name,
+                Action::Run(
+                    Cmd::cargo(&["test", "--tests"])
+                        .packages(&x86)
+                        .env(
+                            "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
+                            format!("qemu-x86_64 -cpu {cpu}"),
+                        )
+                        .env("TESSERA_EXPECT_BACKENDS", expect),
+                ),
+            )
+        } else {
+            leg(
+                name,
+                Action::Skip("qemu-x86_64 not installed (apt-get install qemu-user)".into()),
+            )
+        });
+    }
+
+    // no_std: the primitives build for a bare-metal target (no std, no allocator), so a stray
+    // `std::` outside the `std` feature fails here and not in a user's firmware. The config's
+    // test hooks apply to hosted targets only, so this is the build a user gets.
+    let name = format!("no_std build ({NO_STD})");
+    legs.push(if has_target(NO_STD) {
+        let features: Vec<String> = CRATES
+            .iter()
+            .filter_map(|c| c.no_std.map(|f| (c.package, f)))
+            .flat_map(|(p, fs)| fs.iter().map(move |f| format!("{p}/{f}")))
+            .collect();
+        let mut c = Cmd::cargo(&["check", "--lib", "--target", NO_STD])
+            .packages(&crates::packages(|c| c.no_std.is_some()));
+        if !features.is_empty() {
+            c = c.args(["--features".to_string(), features.join(",")]);
+        }
+        leg(name, Action::Run(c))
+    } else {
+        leg(name, Action::Skip(format!("rustup target add {NO_STD}")))
+    });
+
+    let aarch64_ok = has_target(AARCH64)
+        && have("aarch64-linux-gnu-gcc", "--version")
+        && have("qemu-aarch64", "--version");
+    let qemu_names = [("max", AARCH64_MAX), ("cortex-a53", AARCH64_A53)]
+        .map(|(cpu, expect)| (format!("aarch64 qemu QEMU_CPU={cpu}"), cpu, expect));
+    if aarch64_ok {
+        legs.push(leg(
+            "clippy aarch64",
+            Action::Run(
+                Cmd::cargo(&["clippy", "--target", AARCH64, "--all-targets"])
+                    .packages(&crates::packages(|c| c.aarch64 != Aarch64::No))
+                    .args(["--", "-D", "warnings"]),
+            ),
+        ));
+        let pkgs = crates::packages(|c| c.aarch64 == Aarch64::ClippyAndQemu);
+        for (name, cpu, expect) in qemu_names {
+            legs.push(leg(
+                name,
+                Action::Run(
+                    Cmd::cargo(&["test", "--tests", "--target", AARCH64])
+                        .packages(&pkgs)
+                        .env("QEMU_CPU", cpu)
+                        .env("TESSERA_EXPECT_BACKENDS", expect),
+                ),
+            ));
+        }
+    } else {
+        let why =
+            "needs rustup target aarch64-unknown-linux-gnu, aarch64-linux-gnu-gcc, qemu-aarch64";
+        legs.push(leg("clippy aarch64", Action::Skip(why.into())));
+        for (name, ..) in qemu_names {
+            legs.push(leg(name, Action::Skip(why.into())));
+        }
+    }
+
+    valgrind_legs(&mut legs);
+
+    // `cargo miri` applies `.cargo/config.toml`'s rustflags (checked with `-v`: the rustc
+    // lines of both the host and the s390x build carry `--cfg tessera_test_hooks`, and an
+    // explicit RUSTFLAGS with the same flags leaves the build fresh), so the test hooks reach
+    // Miri without a RUSTFLAGS of its own.
+    let miri_ok = cmd::have_miri();
+    for (name, target) in [
+        ("miri host", None),
+        ("miri s390x (big-endian)", Some(S390X)),
+    ] {
+        if !miri_ok {
+            legs.push(leg(
+                name,
+                Action::Skip(
+                    "nightly miri not installed (rustup component add miri rust-src --toolchain nightly)"
+                        .into(),
+                ),
+            ));
+            continue;
+        }
+        let mut c = Cmd::tool("cargo", &["+nightly", "miri", "test", "--lib"]);
+        if let Some(t) = target {
+            c = c.args(["--target", t]);
+        }
+        legs.push(leg(name, Action::Run(c.packages(&portable))));
+    }
+    legs
+}
+
+/// Constant-time checks under valgrind memcheck: per example of the table, a release build,
+/// then one leg per argument and the negative control.
+fn valgrind_legs(legs: &mut Vec<Leg>) {
+    let unavailable = if !cfg!(target_arch = "x86_64") {
+        Some("the client request helper is x86_64-only")
+    } else if !have("valgrind", "--version") {
+        Some("valgrind not installed (apt-get install valgrind)")
+    } else {
+        None
+    };
+    for c in CRATES {
+        let package = c.package;
+        for &crates::CtExample { example, args } in c.valgrind {
+            let probes = args.iter().map(|&a| Probe::Arg(a)).chain([Probe::Canary]);
+            if let Some(why) = unavailable {
+                for p in probes {
+                    legs.push(leg(
+                        valgrind_name(package, example, p),
+                        Action::Skip(why.into()),
+                    ));
+                }
+                continue;
+            }
+            legs.push(leg(
+                format!("valgrind: build {package} example {example}"),
+                Action::BuildExample {
+                    package,
+                    example,
+                    cmd: Cmd::cargo(&[
+                        "build",
+                        "--release",
+                        "-p",
+                        package,
+                        "--example",
+                        example,
+                        "--message-format=json-render-diagnostics",
+                    ]),
+                },
+            ));
+            for probe in probes {
+                legs.push(leg(
+                    valgrind_name(package, example, probe),
+                    Action::Valgrind {
+                        package,
+                        example,
+                        probe,
+                    },
+                ));
+            }
+        }
+    }
+}
+
+fn valgrind_name(package: &str, example: &str, p: Probe) -> String {
+    match p {
+        Probe::Arg(a) => format!("valgrind constant time {package} {example} {a}"),
+        Probe::Canary => {
+            format!("valgrind negative control {package} {example} canary (must be reported)")
+        }
+    }
+}
+
+/// Runs `cargo build --message-format=json-render-diagnostics` and returns the executable of
+/// example `example` (diagnostics go to stderr as usual).
+fn build_example(name: &str, cmd: &Cmd, example: &str) -> (Option<PathBuf>, f64) {
+    eprintln!("\n=== leg: {name}\n    {cmd}");
+    let t = Instant::now();
+    let out = cmd
+        .command()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .output();
+    let secs = t.elapsed().as_secs_f64();
+    let Ok(out) = out else {
+        return (None, secs);
+    };
+    if !out.status.success() {
+        return (None, secs);
+    }
+    let exe = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| {
+            m["reason"] == "compiler-artifact"
+                && m["target"]["name"] == example
+                && m["target"]["kind"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().any(|k| k == "example"))
+        })
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from));
+    if exe.is_none() {
+        eprintln!("    the build reported no executable for example {example}");
+    }
+    (exe, secs)
+}
+
+/// The outcome of a valgrind run of `probe` that exited with `code`, given the backends
+/// `TESSERA_EXPECT_BACKENDS` lists (`None`: not set).
+fn valgrind_outcome(probe: Probe, code: Option<i32>, expected: Option<&[String]>) -> Outcome {
+    match (probe, code) {
+        (Probe::Canary, Some(1)) | (Probe::Arg(_), Some(0)) => Outcome::Pass,
+        (Probe::Arg(arg), Some(2)) => {
+            let backend = arg.rsplit(':').next().unwrap_or(arg);
+            match expected {
+                Some(exp) if exp.iter().any(|b| b == backend) => {
+                    eprintln!(
+                        "    exit 2: backend {backend} is not available under valgrind, but \
+                         TESSERA_EXPECT_BACKENDS lists it"
+                    );
+                    Outcome::Fail
+                }
+                Some(_) => Outcome::Skip {
+                    why: format!(
+                        "this CPU, as valgrind presents it, lacks {backend}; \
+                         TESSERA_EXPECT_BACKENDS does not list it"
+                    ),
+                    ci_failure: false,
+                },
+                None => Outcome::Skip {
+                    why: format!(
+                        "this CPU, as valgrind presents it, lacks {backend} \
+                         (TESSERA_EXPECT_BACKENDS not set)"
+                    ),
+                    ci_failure: true,
+                },
+            }
+        }
+        (p, code) => {
+            let want = if matches!(p, Probe::Canary) {
+                "1 (memcheck must report the negative control)"
+            } else {
+                "0"
+            };
+            eprintln!("    exited with {code:?}, expected {want}");
+            Outcome::Fail
+        }
+    }
+}
+
+/// Prints every leg's name and command without running anything.
+pub fn list(quick: bool) -> bool {
+    println!("{}", tessera_cpu::features());
+    let legs = plan(quick);
+    println!(
+        "{} legs{}:",
+        legs.len(),
+        if quick { " (--quick)" } else { "" }
+    );
+    for (i, l) in legs.iter().enumerate() {
+        println!("{:2}. {}", i + 1, l.name);
+        match &l.action {
+            Action::Run(c) | Action::BuildExample { cmd: c, .. } => println!("      {c}"),
+            Action::Skip(why) => println!("      SKIP: {why}"),
+            Action::Fail(why) => println!("      FAIL: {why}"),
+            Action::Valgrind { example, probe, .. } => {
+                let bin = format!("target/release/examples/{example}");
+                let expect = match probe {
+                    Probe::Arg(_) => "exit 0; exit 2 = backend absent",
+                    Probe::Canary => "must exit 1",
+                };
+                println!("      {}    ({expect})", valgrind_cmd(&bin, probe.arg()));
+            }
+        }
+    }
+    if !quick && !BENCH_SMOKE {
+        println!("(off: {BENCH_SMOKE_NAME}; BENCH_SMOKE in xtask/src/matrix.rs)");
+    }
+    true
+}
+
+/// Runs the matrix and prints the table; true when every leg passed (and, under `CI`, none
+/// was skipped).
+pub fn test(quick: bool) -> bool {
+    println!("{}", tessera_cpu::features());
+    cmd::warn_if_hooks_dropped();
+    let mut built: HashMap<(&str, &str), PathBuf> = HashMap::new();
+    let mut done = Vec::new();
+    for l in plan(quick) {
+        let t = Instant::now();
+        let (outcome, secs) = match l.action {
+            Action::Run(c) => {
+                let (code, secs) = c.run(&l.name);
+                (pass_if(code == Some(0)), secs)
+            }
+            Action::Skip(why) => {
+                eprintln!("\n!!! WARNING: leg {} SKIPPED: {why}", l.name);
+                (
+                    Outcome::Skip {
+                        why,
+                        ci_failure: true,
+                    },
+                    0.0,
+                )
+            }
+            Action::Fail(why) => {
+                eprintln!("\n!!! leg {} FAILED: {why}", l.name);
+                (Outcome::Fail, 0.0)
+            }
+            Action::BuildExample {
+                package,
+                example,
+                cmd,
+            } => {
+                let (exe, secs) = build_example(&l.name, &cmd, example);
+                let ok = exe.is_some();
+                if let Some(exe) = exe {
+                    built.insert((package, example), exe);
+                }
+                (pass_if(ok), secs)
+            }
+            Action::Valgrind {
+                package,
+                example,
+                probe,
+            } => match built.get(&(package, example)) {
+                Some(bin) => {
+                    let c = valgrind_cmd(&bin.display().to_string(), probe.arg());
+                    let (code, secs) = c.run(&l.name);
+                    (
+                        valgrind_outcome(probe, code, expected_backends().as_deref()),
+                        secs,
+                    )
+                }
+                None => (
+                    Outcome::Skip {
+                        why: format!("{package} example {example} did not build"),
+                        ci_failure: true,
+                    },
+                    t.elapsed().as_secs_f64(),
+                ),
+            },
+        };
+        done.push(Done {
+            name: l.name,
+            outcome,
+            secs,
+        });
+    }
+    table(&done)
+}
+
+fn pass_if(ok: bool) -> Outcome {
+    if ok { Outcome::Pass } else { Outcome::Fail }
+}
+
+/// Prints the result table and the `legs:` line; true when the run passed.
+fn table(done: &[Done]) -> bool {
+    println!("\n| leg | result | time |\n|---|---|---|");
+    let mut ok = true;
+    let (mut pass, mut fail, mut skipped) = (0, 0, 0);
+    for l in done {
+        let r = match &l.outcome {
+            Outcome::Pass => {
+                pass += 1;
+                "pass".to_string()
+            }
+            Outcome::Fail => {
+                fail += 1;
+                ok = false;
+                "FAIL".to_string()
+            }
+            Outcome::Skip { why, ci_failure } => {
+                skipped += 1;
+                let fails_ci = ci() && *ci_failure;
+                ok &= !fails_ci;
+                format!(
+                    "SKIPPED ({why}){}",
+                    if fails_ci {
+                        " - a failure under CI"
+                    } else {
+                        ""
+                    }
+                )
+            }
+        };
+        println!("| {} | {} | {:.0} s |", l.name, r, l.secs);
+    }
+    println!("\nlegs: {pass} passed, {fail} failed, {skipped} skipped");
+    ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(o: &Outcome) -> &'static str {
+        match o {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Skip {
+                ci_failure: true, ..
+            } => "skip (a failure under CI)",
+            Outcome::Skip {
+                ci_failure: false, ..
+            } => "skip",
+        }
+    }
+
+    #[test]
+    fn valgrind_exit_codes() {
+        let exp: Vec<String> = ["portable", "x86_shani"].map(String::from).into();
+        let arg = |a| Probe::Arg(a);
+        let cases = [
+            (arg("sha256:portable"), Some(0), Some(&exp[..]), "pass"),
+            (arg("portable"), Some(1), Some(&exp[..]), "fail"),
+            (arg("portable"), None, Some(&exp[..]), "fail"),
+            // Exit 2: the CPU lacks the backend; a failure only if it is expected here.
+            (arg("sha256:x86_shani"), Some(2), Some(&exp[..]), "fail"),
+            (arg("sha512:x86_avx2_bmi"), Some(2), Some(&exp[..]), "skip"),
+            (arg("x86_avx2"), Some(2), None, "skip (a failure under CI)"),
+            // Exit 3: not under valgrind.
+            (arg("portable"), Some(3), None, "fail"),
+            (Probe::Canary, Some(1), None, "pass"),
+            (Probe::Canary, Some(0), Some(&exp[..]), "fail"),
+            (Probe::Canary, Some(2), Some(&exp[..]), "fail"),
+        ];
+        for (probe, code, exp, want) in cases {
+            let got = valgrind_outcome(probe, code, exp);
+            assert_eq!(kind(&got), want, "{} exit {code:?}", probe.arg());
+        }
+    }
+
+    #[test]
+    fn plan_names_are_unique() {
+        let legs = plan(false);
+        let mut names: Vec<&str> = legs.iter().map(|l| l.name.as_str()).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "two legs share a name");
+    }
+}

@@ -3,7 +3,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tessera_keccak::{X4Backend, X1Backend};
+use tessera_keccak::{X1Backend, X4Backend};
 
 /// A 64-byte aligned input buffer (see the memcpy note in the README).
 fn aligned(len: usize) -> (Vec<u8>, usize) {

@@ -5,9 +5,10 @@
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::io::{BufReader, Read, Write};
-use tessera_sha2::{Backend, HmacKey, Sha256, Sha512};
+use tessera_sha2::{HmacKey, Sha256, Sha256Backend, Sha512, Sha512Backend};
 
-/// A 64-byte aligned input buffer (see the memcpy note in the README).
+/// A 64-byte aligned input buffer (see the memcpy note in the README). The same as
+/// `tessera_testkit::aligned`, which this crate does not depend on.
 fn aligned(len: usize) -> (Vec<u8>, usize) {
     let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
     let off = v.as_ptr().align_offset(64);
@@ -20,15 +21,15 @@ fn sha256(c: &mut Criterion) {
         let data = &buf[off..off + size];
         let mut g = c.benchmark_group(format!("op=sha256,size={label}"));
         g.throughput(Throughput::Bytes(size as u64));
-        let best = Backend::detect_sha256();
-        for be in Backend::all_available().filter(|b| b.supports_sha256()) {
+        let best = Sha256Backend::detect();
+        for be in Sha256Backend::all_available() {
             let name = format!("impl=tessera/{}", be.name());
             if be == best {
                 // The public one-shot, as users call it.
                 g.bench_function(&name, |b| b.iter(|| tessera_sha2::sha256(black_box(data))));
             } else {
                 g.bench_function(&name, |b| {
-                    b.iter(|| Sha256::digest_with_backend(be, black_box(data)).unwrap())
+                    b.iter(|| Sha256::digest_with_backend(be, black_box(data)))
                 });
             }
         }
@@ -52,8 +53,8 @@ fn hmac_sha256(c: &mut Criterion) {
     let key = b"a reused 32-byte HMAC-SHA256 key";
     let mut g = c.benchmark_group("op=hmac-sha256,size=64B");
     g.throughput(Throughput::Bytes(64));
-    for be in Backend::all_available().filter(|b| b.supports_sha256()) {
-        let k = HmacKey::<Sha256>::new_with_backend(be, key).unwrap();
+    for be in Sha256Backend::all_available() {
+        let k = HmacKey::<Sha256>::new_with_backend(be, key);
         g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
             b.iter(|| k.sign(black_box(data)))
         });
@@ -75,14 +76,14 @@ fn sha512(c: &mut Criterion) {
         let data = &buf[off..off + size];
         let mut g = c.benchmark_group(format!("op=sha512,size={label}"));
         g.throughput(Throughput::Bytes(size as u64));
-        let best = Backend::detect_sha512();
-        for be in Backend::all_available().filter(|b| b.supports_sha512()) {
+        let best = Sha512Backend::detect();
+        for be in Sha512Backend::all_available() {
             let name = format!("impl=tessera/{}", be.name());
             if be == best {
                 g.bench_function(&name, |b| b.iter(|| tessera_sha2::sha512(black_box(data))));
             } else {
                 g.bench_function(&name, |b| {
-                    b.iter(|| Sha512::digest_with_backend(be, black_box(data)).unwrap())
+                    b.iter(|| Sha512::digest_with_backend(be, black_box(data)))
                 });
             }
         }
@@ -148,7 +149,7 @@ fn sha256_file(c: &mut Criterion) {
             // About 50-100 ms per hash: ten flat samples keep the default run short.
             g.sample_size(10).sampling_mode(SamplingMode::Flat);
         }
-        let name = format!("impl=tessera/{}", Backend::detect_sha256().name());
+        let name = format!("impl=tessera/{}", Sha256Backend::detect().name());
         g.bench_function(&name, |b| {
             b.iter(|| {
                 let mut r = BufReader::new(std::fs::File::open(path).unwrap());

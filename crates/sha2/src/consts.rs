@@ -1,5 +1,6 @@
 // Generated from their definitions (FIPS 180-4 sections 4.2.2, 4.2.3, 5.3): fractional parts of
 // cube roots (K) and square roots (initial hash values) of the first primes.
+#![forbid(unsafe_code)]
 
 /// SHA-224/256 round constants (FIPS 180-4 4.2.2).
 pub(crate) const K256: [u32; 64] = [

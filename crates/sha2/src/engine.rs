@@ -1,6 +1,7 @@
 //! The Merkle-Damgard engine shared by every backend: buffering, FIPS 180-4 section 5.1
 //! padding, and the whole-operation helpers (one-shot hash, one-shot HMAC) that each backend
 //! compiles inside its own target-feature island.
+#![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
 
@@ -29,8 +30,9 @@ impl Word for u64 {
 }
 
 /// A SHA-2 family (SHA-256 or SHA-512 block function) together with the backend that runs it.
-/// Implemented by the backend enums, so a value of the type is the choice made at creation.
-pub trait Family: Copy + core::fmt::Debug + 'static {
+/// Implemented by the backend tables ([`crate::Sha256Backend`], [`crate::Sha512Backend`]), so a
+/// value of the type is the choice made at creation.
+pub trait Family: tessera_cpu::BackendSet {
     /// The word type.
     type Word: Word;
     /// One block, `[u8; BLOCK]`.
@@ -45,11 +47,6 @@ pub trait Family: Copy + core::fmt::Debug + 'static {
     type Tail: AsRef<[u8]> + AsMut<[u8]> + Zeroize;
     /// An all-zero `Tail`.
     const ZERO_TAIL: Self::Tail;
-
-    /// This backend as a public [`crate::Backend`].
-    fn into_backend(self) -> crate::Backend;
-    /// The family's backend for a public one, if it implements this family.
-    fn try_from_backend(b: crate::Backend) -> Result<Self, crate::Error>;
 
     /// Compresses whole blocks (`blocks.len()` is a multiple of `BLOCK`).
     fn compress(self, state: &mut [Self::Word; 8], blocks: &[u8]);
@@ -205,7 +202,8 @@ pub(crate) fn store<W: Word>(state: &[W; 8], out: &mut [u8]) {
     }
 }
 
-/// Incremental state: chaining value, partial block, byte count, and the backend.
+/// Incremental state: chaining value, partial block, byte count, and the backend. Wiped on
+/// drop (every hasher, HMAC and clone of one holds its input in an engine).
 /// `SECRET`: the input is key-derived (HMAC), so blocks go through [`Family::compress_secret`].
 #[derive(Clone)]
 pub struct Engine<F: Family, const SECRET: bool = false> {
@@ -287,99 +285,8 @@ impl<F: Family, const SECRET: bool> Engine<F, SECRET> {
     }
 }
 
-/// Generates a backend's target-feature islands: one per public operation (compress for
-/// `update`, the one-shot hash, the one-shot HMAC), each calling the generic code above with
-/// the backend's block function so the whole operation is compiled for the ISA.
-#[allow(unused_macros)]
-macro_rules! islands {
-    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, $secret:ident) => {
-        #[target_feature(enable = $feat)]
-        fn oneshot_island(state: &mut [$word; 8], data: &[u8], prefix: u64) {
-            crate::engine::oneshot::<$fam, _>(|s, b| $compress(s, b), state, data, prefix)
-        }
-        crate::engine::islands!(
-            $fam,
-            $word,
-            $token,
-            $feat,
-            $compress,
-            $secret,
-            custom_oneshot
-        );
-    };
-    // The backend defines its own `oneshot_island` (keeping the state in registers).
-    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, $secret:ident,
-     custom_oneshot) => {
-        #[target_feature(enable = $feat)]
-        fn hmac_island(
-            ipad: &[$word; 8],
-            opad: &[$word; 8],
-            msg: &[u8],
-            words: usize,
-            out: &mut [$word; 8],
-        ) {
-            crate::engine::hmac::<$fam>(|s, b| $secret(s, b), ipad, opad, msg, words, out)
-        }
-        crate::engine::islands!(
-            $fam,
-            $word,
-            $token,
-            $feat,
-            $compress,
-            $secret,
-            custom_oneshot_hmac
-        );
-    };
-    // The backend defines its own `oneshot_island` and `hmac_island`.
-    // `$secret` is the wiping block function (the same as `$compress` for a backend whose
-    // message schedule stays in registers).
-    ($fam:ty, $word:ty, $token:ty, $feat:literal, $compress:ident, $secret:ident,
-     custom_oneshot_hmac) => {
-        #[target_feature(enable = $feat)]
-        fn compress_island(state: &mut [$word; 8], blocks: &[u8]) {
-            $compress(state, blocks)
-        }
-
-        #[target_feature(enable = $feat)]
-        fn compress_secret_island(state: &mut [$word; 8], blocks: &[u8]) {
-            $secret(state, blocks)
-        }
-
-        /// Compresses whole blocks of key-derived input, wiping the schedule.
-        #[inline(always)]
-        pub(crate) fn compress_secret(_t: $token, state: &mut [$word; 8], blocks: &[u8]) {
-            // SAFETY: the token proves the CPU has every feature the island is compiled for.
-            unsafe { compress_secret_island(state, blocks) }
-        }
-
-        /// Compresses whole blocks.
-        #[inline(always)]
-        pub(crate) fn compress(_t: $token, state: &mut [$word; 8], blocks: &[u8]) {
-            // SAFETY: the token proves the CPU has every feature the island is compiled for.
-            unsafe { compress_island(state, blocks) }
-        }
-
-        /// The whole hash after `prefix` compressed bytes.
-        #[inline(always)]
-        pub(crate) fn oneshot(_t: $token, state: &mut [$word; 8], data: &[u8], prefix: u64) {
-            // SAFETY: the token proves the CPU has every feature the island is compiled for.
-            unsafe { oneshot_island(state, data, prefix) }
-        }
-
-        /// One-shot HMAC from the key states.
-        #[inline(always)]
-        pub(crate) fn hmac(
-            _t: $token,
-            ipad: &[$word; 8],
-            opad: &[$word; 8],
-            msg: &[u8],
-            words: usize,
-            out: &mut [$word; 8],
-        ) {
-            // SAFETY: the token proves the CPU has every feature the island is compiled for.
-            unsafe { hmac_island(ipad, opad, msg, words, out) }
-        }
-    };
+impl<F: Family, const SECRET: bool> Drop for Engine<F, SECRET> {
+    fn drop(&mut self) {
+        self.wipe();
+    }
 }
-#[allow(unused_imports)]
-pub(crate) use islands;

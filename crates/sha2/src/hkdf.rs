@@ -14,6 +14,7 @@
 //! assert!(too_long.iter().all(|&b| b == 0)); // left untouched
 //! # Ok::<(), tessera_sha2::Error>(())
 //! ```
+#![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
 
@@ -148,14 +149,14 @@ pub fn extract_parts<H: Sha2>(salt: &[u8], ikm: &[&[u8]]) -> Prk<H> {
 }
 
 /// [`extract_parts`] on a pinned backend (the returned PRK expands on it too), for tests and
-/// benches; an error when the backend does not implement `H`.
+/// benches.
 #[doc(hidden)]
 pub fn extract_parts_with_backend<H: Sha2>(
-    backend: crate::Backend,
+    backend: H::Backend,
     salt: &[u8],
     ikm: &[&[u8]],
-) -> Result<Prk<H>, Error> {
-    Ok(extract_on(HmacKey::new_with_backend(backend, salt)?, ikm))
+) -> Prk<H> {
+    extract_on(HmacKey::new_with_backend(backend, salt), ikm)
 }
 
 fn extract_on<H: Sha2>(salt: HmacKey<H>, ikm: &[&[u8]]) -> Prk<H> {
@@ -164,11 +165,8 @@ fn extract_on<H: Sha2>(salt: HmacKey<H>, ikm: &[&[u8]]) -> Prk<H> {
         m.update(part);
     }
     let bytes = m.finalize();
-    let backend = salt.backend();
     Prk {
-        // The salt key's backend implements `H`, so this cannot fail.
-        key: HmacKey::new_with_backend(backend, bytes.as_ref())
-            .unwrap_or_else(|_| HmacKey::new(bytes.as_ref())),
+        key: HmacKey::new_with_backend(salt.backend(), bytes.as_ref()),
         bytes,
     }
 }

@@ -2,13 +2,15 @@
 //!
 //! The ipad and opad chaining values are computed once per key ([`HmacKey`]), so each MAC under
 //! that key costs only the message blocks plus one outer block.
+#![forbid(unsafe_code)]
 
 use subtle::ConstantTimeEq;
+use tessera_cpu::BackendSet;
 use zeroize::Zeroize;
 
 use crate::engine::{self, Engine, Family};
 use crate::sealed::Variant;
-use crate::{Backend, Error, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use crate::{Error, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 
 type State<H> = [<<H as Variant>::F as Family>::Word; 8];
 
@@ -58,24 +60,21 @@ impl<H: Sha2> HmacKey<H> {
     /// keys longer than the block are hashed first (RFC 2104 section 2).
     #[inline]
     pub fn new(key: &[u8]) -> Self {
-        Self::with(H::detect(), key)
+        Self::new_with_backend(H::Backend::detect(), key)
     }
 
-    /// The same on `backend`; an error when it does not implement `H`. For tests and benches.
+    /// The same on `backend` (a row of `H`'s table, `Sha256Backend` or `Sha512Backend`). For
+    /// tests and benches.
     #[doc(hidden)]
-    pub fn new_with_backend(backend: Backend, key: &[u8]) -> Result<Self, Error> {
-        Ok(Self::with(H::F::try_from_backend(backend)?, key))
-    }
-
-    fn with(backend: H::F, key: &[u8]) -> Self {
+    pub fn new_with_backend(backend: H::Backend, key: &[u8]) -> Self {
         let mut k = <H::F as Family>::ZERO;
         if key.len() > H::BLOCK_LEN {
             // Through an engine (not the one-shot path) so the buffered key tail is wiped too.
+            // (Wiped when it drops.)
             let mut e: Engine<H::F, true> = Engine::with_state(backend, H::IV, 0);
             e.update(key);
             e.finish_in_place();
             engine::store(&e.state, &mut k.as_mut()[..H::OUTPUT_LEN]);
-            e.wipe();
         } else {
             k.as_mut()[..key.len()].copy_from_slice(key);
         }
@@ -101,8 +100,8 @@ impl<H: Sha2> HmacKey<H> {
 
     /// The backend this key runs on (for tests and benches).
     #[doc(hidden)]
-    pub fn backend(&self) -> Backend {
-        self.backend.into_backend()
+    pub fn backend(&self) -> H::Backend {
+        self.backend
     }
 
     /// HMAC of `msg` under this key, in one pass.
@@ -132,7 +131,7 @@ impl<H: Sha2> HmacKey<H> {
     /// The caller states the truncation its protocol uses: a tag whose length is not exactly
     /// `expected_len` is rejected, so an attacker cannot pick a shorter (easier to forge)
     /// truncation. `expected_len` must be in [`min_truncated_len`]`(H::OUTPUT_LEN)..=H::OUTPUT_LEN`
-    /// (16 bytes, or 14 for SHA-224); any other value is an error ([`Error::InvalidTag`]).
+    /// (16 bytes, or 14 for SHA-224); any other value is an error ([`Error::Authentication`]).
     /// RFC 2104 section 5 recommends keeping at least half the hash output (and never fewer
     /// than 80 bits).
     ///
@@ -187,7 +186,7 @@ fn check_truncated(full: &[u8], tag: &[u8], expected_len: usize) -> Result<(), E
         || expected_len > full.len()
         || tag.len() != expected_len
     {
-        return Err(Error::InvalidTag);
+        return Err(Error::Authentication);
     }
     check(full, tag, expected_len)
 }
@@ -196,16 +195,16 @@ fn check_truncated(full: &[u8], tag: &[u8], expected_len: usize) -> Result<(), E
 /// must be in `min..=full.len()`.
 fn check(full: &[u8], tag: &[u8], min: usize) -> Result<(), Error> {
     if tag.len() < min || tag.len() > full.len() {
-        return Err(Error::InvalidTag);
+        return Err(Error::Authentication);
     }
     if bool::from(full[..tag.len()].ct_eq(tag)) {
         Ok(())
     } else {
-        Err(Error::InvalidTag)
+        Err(Error::Authentication)
     }
 }
 
-/// Incremental HMAC. Wiped on drop.
+/// Incremental HMAC. Wiped on drop (the inner engine, and the key states it holds).
 ///
 /// ```
 /// use tessera_sha2::{Hmac, Sha512};
@@ -227,12 +226,6 @@ impl<H: Sha2> Clone for Hmac<H> {
             inner: self.inner.clone(),
             key: self.key.clone(),
         }
-    }
-}
-
-impl<H: Sha2> Drop for Hmac<H> {
-    fn drop(&mut self) {
-        self.inner.wipe();
     }
 }
 
@@ -268,10 +261,9 @@ impl<H: Sha2> Hmac<H> {
     /// The tag of everything absorbed so far (the MAC is left unchanged). To check a
     /// received tag use [`Hmac::verify`]: `==` is not constant time.
     pub fn finalize(&self) -> H::Digest {
+        // The padded copy is wiped when it drops.
         let mut inner = self.inner.clone();
-        let out = self.finish(&mut inner);
-        inner.wipe();
-        out
+        self.finish(&mut inner)
     }
 
     fn finish(&self, inner: &mut Engine<H::F, true>) -> H::Digest {
@@ -283,7 +275,6 @@ impl<H: Sha2> Hmac<H> {
         outer.update(d.as_ref());
         outer.finish_in_place();
         engine::store(&outer.state, d.as_mut());
-        outer.wipe();
         d
     }
 
@@ -293,14 +284,11 @@ impl<H: Sha2> Hmac<H> {
             &mut self.inner,
             Engine::with_state(self.key.backend, self.key.ipad, H::BLOCK_LEN as u64),
         );
-        let out = self.finish(&mut inner);
-        inner.wipe();
-        out
+        self.finish(&mut inner)
     }
 
-    /// Back to the fresh state under the same key.
+    /// Back to the fresh state under the same key (the old state is wiped).
     pub fn reset(&mut self) {
-        self.inner.wipe();
         self.inner = Engine::with_state(self.key.backend, self.key.ipad, H::BLOCK_LEN as u64);
     }
 

@@ -6,7 +6,8 @@
 
 use proptest::prelude::*;
 use sha2::Digest;
-use tessera_sha2::{Backend, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use tessera_sha2::{Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512_256, Sha512Backend};
+use tessera_testkit::check_backends;
 
 /// 55, 56, 63, 64, 111, 112, 119, 120, 127, 128 and their multiples up to 8x, plus +-1.
 fn boundary_lengths() -> Vec<usize> {
@@ -41,46 +42,39 @@ fn ring_digest(alg: &'static ring::digest::Algorithm, m: &[u8]) -> Vec<u8> {
     ring::digest::digest(alg, m).as_ref().to_vec()
 }
 
+/// Every backend against portable (`check_backends`), then portable against RustCrypto `sha2`
+/// and ring.
 fn check_all(m: &[u8]) {
-    for be in Backend::all_available() {
-        if be.supports_sha256() {
-            let a = Sha256::digest_with_backend(be, m).unwrap();
-            assert_eq!(
-                a[..],
-                sha2::Sha256::digest(m)[..],
-                "len {} {}",
-                m.len(),
-                be.name()
-            );
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            assert_eq!(a.to_vec(), ring_digest(&ring::digest::SHA256, m));
-            let b = Sha224::digest_with_backend(be, m).unwrap();
-            assert_eq!(
-                b[..],
-                sha2::Sha224::digest(m)[..],
-                "len {} {}",
-                m.len(),
-                be.name()
-            );
-        }
-        if be.supports_sha512() {
-            let a = Sha512::digest_with_backend(be, m).unwrap();
-            assert_eq!(
-                a[..],
-                sha2::Sha512::digest(m)[..],
-                "len {} {}",
-                m.len(),
-                be.name()
-            );
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            assert_eq!(a.to_vec(), ring_digest(&ring::digest::SHA512, m));
-            let b = Sha384::digest_with_backend(be, m).unwrap();
-            assert_eq!(b[..], sha2::Sha384::digest(m)[..]);
-            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-            assert_eq!(b.to_vec(), ring_digest(&ring::digest::SHA384, m));
-            let c = Sha512_256::digest_with_backend(be, m).unwrap();
-            assert_eq!(c[..], sha2::Sha512_256::digest(m)[..]);
-        }
+    let len = m.len();
+    let (d256, d224) = check_backends::<Sha256Backend, _>(format!("SHA-224/256 len {len}"), |be| {
+        (
+            Sha256::digest_with_backend(be, m),
+            Sha224::digest_with_backend(be, m),
+        )
+    });
+    assert_eq!(d256[..], sha2::Sha256::digest(m)[..], "SHA-256 len {len}");
+    assert_eq!(d224[..], sha2::Sha224::digest(m)[..], "SHA-224 len {len}");
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    assert_eq!(d256.to_vec(), ring_digest(&ring::digest::SHA256, m));
+    let (d512, d384, d512_256) =
+        check_backends::<Sha512Backend, _>(format!("SHA-384/512 len {len}"), |be| {
+            (
+                Sha512::digest_with_backend(be, m),
+                Sha384::digest_with_backend(be, m),
+                Sha512_256::digest_with_backend(be, m),
+            )
+        });
+    assert_eq!(d512[..], sha2::Sha512::digest(m)[..], "SHA-512 len {len}");
+    assert_eq!(d384[..], sha2::Sha384::digest(m)[..], "SHA-384 len {len}");
+    assert_eq!(
+        d512_256[..],
+        sha2::Sha512_256::digest(m)[..],
+        "SHA-512/256 len {len}"
+    );
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        assert_eq!(d512.to_vec(), ring_digest(&ring::digest::SHA512, m));
+        assert_eq!(d384.to_vec(), ring_digest(&ring::digest::SHA384, m));
     }
 }
 
@@ -106,7 +100,7 @@ proptest! {
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod with_ring {
     use super::*;
-    use tessera_sha2::{HmacKey, hkdf};
+    use tessera_sha2::{HmacKey, Sha2, hkdf};
 
     fn ring_hmac(alg: ring::hmac::Algorithm, key: &[u8], m: &[u8]) -> Vec<u8> {
         ring::hmac::sign(&ring::hmac::Key::new(alg, key), m)
@@ -118,37 +112,40 @@ mod with_ring {
     fn hmac_boundary_lengths_against_ring() {
         let lens = boundary_lengths();
         let mut n = 0;
-        for be in Backend::all_available() {
-            for (i, &len) in lens.iter().enumerate() {
-                let m = data(len, 1000 + i as u64);
-                // Keys shorter than, equal to and longer than each block.
-                for klen in [0usize, 32, 64, 65, 128, 129] {
-                    let key = data(klen, 77 + klen as u64);
-                    if let Ok(k) = HmacKey::<Sha256>::new_with_backend(be, &key) {
-                        assert_eq!(
-                            k.sign(&m).to_vec(),
-                            ring_hmac(ring::hmac::HMAC_SHA256, &key, &m)
-                        );
-                        n += 1;
-                    }
-                    if let Ok(k) = HmacKey::<Sha384>::new_with_backend(be, &key) {
-                        assert_eq!(
-                            k.sign(&m).to_vec(),
-                            ring_hmac(ring::hmac::HMAC_SHA384, &key, &m)
-                        );
-                        n += 1;
-                    }
-                    if let Ok(k) = HmacKey::<Sha512>::new_with_backend(be, &key) {
-                        assert_eq!(
-                            k.sign(&m).to_vec(),
-                            ring_hmac(ring::hmac::HMAC_SHA512, &key, &m)
-                        );
-                        n += 1;
-                    }
-                }
+        for (i, &len) in lens.iter().enumerate() {
+            let m = data(len, 1000 + i as u64);
+            // Keys shorter than, equal to and longer than each block.
+            for klen in [0usize, 32, 64, 65, 128, 129] {
+                let key = data(klen, 77 + klen as u64);
+                let what = format!("HMAC len {len} key {klen}");
+                let t256 = check_backends::<Sha256Backend, _>(&what, |be| {
+                    HmacKey::<Sha256>::new_with_backend(be, &key).sign(&m)
+                });
+                assert_eq!(
+                    t256.to_vec(),
+                    ring_hmac(ring::hmac::HMAC_SHA256, &key, &m),
+                    "{what}"
+                );
+                let (t384, t512) = check_backends::<Sha512Backend, _>(&what, |be| {
+                    (
+                        HmacKey::<Sha384>::new_with_backend(be, &key).sign(&m),
+                        HmacKey::<Sha512>::new_with_backend(be, &key).sign(&m),
+                    )
+                });
+                assert_eq!(
+                    t384.to_vec(),
+                    ring_hmac(ring::hmac::HMAC_SHA384, &key, &m),
+                    "{what}"
+                );
+                assert_eq!(
+                    t512.to_vec(),
+                    ring_hmac(ring::hmac::HMAC_SHA512, &key, &m),
+                    "{what}"
+                );
+                n += 3;
             }
         }
-        eprintln!("HMAC differential cases: {n}");
+        eprintln!("HMAC differential cases (each on every backend): {n}");
     }
 
     /// ring's HKDF output length type.
@@ -190,6 +187,23 @@ mod with_ring {
             prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA384, &salt, &ikm, &parts, l));
             hkdf::hkdf::<Sha512>(&salt, &ikm, &parts, &mut out).unwrap();
             prop_assert_eq!(&out, &ring_hkdf(ring::hkdf::HKDF_SHA512, &salt, &ikm, &parts, l));
+            // Extract and expand pinned to every backend, against ring.
+            fn pinned<H: Sha2>(salt: &[u8], ikm: &[u8], parts: &[&[u8]], l: usize) -> Vec<u8> {
+                check_backends::<H::Backend, _>("HKDF", |be| {
+                    let prk = hkdf::extract_parts_with_backend::<H>(be, salt, &[ikm]);
+                    let mut out = vec![0u8; l];
+                    prk.expand(parts, &mut out).unwrap();
+                    out
+                })
+            }
+            prop_assert_eq!(
+                pinned::<Sha256>(&salt, &ikm, &parts, l),
+                ring_hkdf(ring::hkdf::HKDF_SHA256, &salt, &ikm, &parts, l)
+            );
+            prop_assert_eq!(
+                pinned::<Sha512>(&salt, &ikm, &parts, l),
+                ring_hkdf(ring::hkdf::HKDF_SHA512, &salt, &ikm, &parts, l)
+            );
         }
     }
 }

@@ -1,44 +1,58 @@
-//! Every available backend against portable (one-shot, incremental, HMAC); incremental against
-//! one-shot at every split point; `io::Write` through `io::copy`.
+//! Every available backend against portable (one-shot, incremental, HMAC, HKDF) through
+//! `tessera_testkit::check_backends`; incremental against one-shot at every split point;
+//! `io::Write` through `io::copy`.
 
 use proptest::prelude::*;
-use tessera_sha2::{Backend, Hmac, HmacKey, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use tessera_cpu::BackendSet;
+use tessera_sha2::{
+    Hmac, HmacKey, Sha2, Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512_256, Sha512Backend,
+    hkdf,
+};
 use tessera_testkit::strategies::bytes_near_blocks;
+use tessera_testkit::{check_backends, expect_backends, for_each_backend};
 
 #[test]
 fn expected_backends_present() {
-    let names: Vec<&str> = Backend::all_available().map(|b| b.name()).collect();
-    tessera_testkit::expect_backends("tessera-sha2", Backend::KNOWN, &names);
-    // The dispatcher picks an available backend for each family.
-    assert!(names.contains(&Backend::detect_sha256().name()));
-    assert!(names.contains(&Backend::detect_sha512().name()));
-    assert_eq!(Sha256::new().backend(), Backend::detect_sha256());
-    assert_eq!(Sha512::new().backend(), Backend::detect_sha512());
+    expect_backends::<Sha256Backend>();
+    expect_backends::<Sha512Backend>();
+    // The dispatcher picks the best available row of each table (each table has at most one
+    // row per architecture after portable) for every kind of object.
+    let best256 = Sha256Backend::all_available().last().unwrap();
+    let best512 = Sha512Backend::all_available().last().unwrap();
+    assert_eq!(Sha256Backend::detect(), best256);
+    assert_eq!(Sha512Backend::detect(), best512);
+    assert_eq!(Sha224::new().backend(), best256);
+    assert_eq!(Sha256::new().backend(), best256);
+    assert_eq!(Sha384::new().backend(), best512);
+    assert_eq!(Sha512::new().backend(), best512);
+    assert_eq!(Sha512_256::new().backend(), best512);
+    assert_eq!(HmacKey::<Sha256>::new(b"k").backend(), best256);
+    assert_eq!(HmacKey::<Sha384>::new(b"k").backend(), best512);
+    for name in Sha256Backend::KNOWN {
+        let b = Sha256Backend::from_name(name);
+        assert_eq!(
+            b.is_some(),
+            Sha256Backend::all_available().any(|x| x.name() == *name)
+        );
+    }
 }
 
-/// Incremental hashing of `m` in the chunks given by `cuts` on backend `be`.
-fn chunked256(be: Backend, m: &[u8], cuts: &[usize]) -> [u8; 32] {
-    let mut h = Sha256::new_with_backend(be).unwrap();
+/// Incremental hashing of `m` in the chunks given by `cuts`.
+fn chunked<H: Sha2>(
+    mut h: H,
+    m: &[u8],
+    cuts: &[usize],
+    update: fn(&mut H, &[u8]),
+    fin: fn(&H) -> H::Digest,
+) -> H::Digest {
     let mut at = 0;
     for &c in cuts {
         let end = (at + c).min(m.len());
-        h.update(&m[at..end]);
+        update(&mut h, &m[at..end]);
         at = end;
     }
-    h.update(&m[at..]);
-    h.finalize()
-}
-
-fn chunked512(be: Backend, m: &[u8], cuts: &[usize]) -> [u8; 64] {
-    let mut h = Sha512::new_with_backend(be).unwrap();
-    let mut at = 0;
-    for &c in cuts {
-        let end = (at + c).min(m.len());
-        h.update(&m[at..end]);
-        at = end;
-    }
-    h.update(&m[at..]);
-    h.finalize()
+    update(&mut h, &m[at..]);
+    fin(&h)
 }
 
 proptest! {
@@ -50,34 +64,33 @@ proptest! {
         cuts in proptest::collection::vec(0usize..200, 0..6),
         key in proptest::collection::vec(any::<u8>(), 0..200),
     ) {
-        let p = Backend::Portable;
-        let e256 = Sha256::digest_with_backend(p, &m).unwrap();
-        let e224 = Sha224::digest_with_backend(p, &m).unwrap();
-        let e512 = Sha512::digest_with_backend(p, &m).unwrap();
-        let e384 = Sha384::digest_with_backend(p, &m).unwrap();
-        let e512_256 = Sha512_256::digest_with_backend(p, &m).unwrap();
-        let m256 = HmacKey::<Sha256>::new_with_backend(p, &key).unwrap().sign(&m);
-        let m512 = HmacKey::<Sha512>::new_with_backend(p, &key).unwrap().sign(&m);
-        for be in Backend::all_available() {
-            if be.supports_sha256() {
-                prop_assert_eq!(Sha256::digest_with_backend(be, &m).unwrap(), e256, "{}", be.name());
-                prop_assert_eq!(Sha224::digest_with_backend(be, &m).unwrap(), e224, "{}", be.name());
-                prop_assert_eq!(chunked256(be, &m, &cuts), e256, "{}", be.name());
-                let k = HmacKey::<Sha256>::new_with_backend(be, &key).unwrap();
-                prop_assert_eq!(k.sign(&m), m256, "{}", be.name());
-                let mut inc = k.hasher();
-                inc.update(&m[..m.len() / 2]).update(&m[m.len() / 2..]);
-                prop_assert_eq!(inc.finalize(), m256, "{}", be.name());
-            }
-            if be.supports_sha512() {
-                prop_assert_eq!(Sha512::digest_with_backend(be, &m).unwrap(), e512, "{}", be.name());
-                prop_assert_eq!(Sha384::digest_with_backend(be, &m).unwrap(), e384, "{}", be.name());
-                prop_assert_eq!(Sha512_256::digest_with_backend(be, &m).unwrap(), e512_256, "{}", be.name());
-                prop_assert_eq!(chunked512(be, &m, &cuts), e512, "{}", be.name());
-                let k = HmacKey::<Sha512>::new_with_backend(be, &key).unwrap();
-                prop_assert_eq!(k.sign(&m), m512, "{}", be.name());
-            }
-        }
+        let len = m.len();
+        check_backends::<Sha256Backend, _>(format!("SHA-224/256 len {len}"), |be| {
+            let d256 = Sha256::digest_with_backend(be, &m);
+            let c256 = chunked(Sha256::new_with_backend(be), &m, &cuts, |h, d| {
+                h.update(d);
+            }, |h| h.finalize());
+            assert_eq!(c256, d256, "chunked on {}", be.name());
+            let k = HmacKey::<Sha256>::new_with_backend(be, &key);
+            let mac = k.sign(&m);
+            let mut inc = k.hasher();
+            inc.update(&m[..len / 2]).update(&m[len / 2..]);
+            assert_eq!(inc.finalize(), mac, "incremental HMAC on {}", be.name());
+            (d256, Sha224::digest_with_backend(be, &m), mac)
+        });
+        check_backends::<Sha512Backend, _>(format!("SHA-384/512 len {len}"), |be| {
+            let d512 = Sha512::digest_with_backend(be, &m);
+            let c512 = chunked(Sha512::new_with_backend(be), &m, &cuts, |h, d| {
+                h.update(d);
+            }, |h| h.finalize());
+            assert_eq!(c512, d512, "chunked on {}", be.name());
+            (
+                d512,
+                Sha384::digest_with_backend(be, &m),
+                Sha512_256::digest_with_backend(be, &m),
+                HmacKey::<Sha512>::new_with_backend(be, &key).sign(&m),
+            )
+        });
     }
 
     #[test]
@@ -92,43 +105,65 @@ proptest! {
             prop_assert_eq!(key.hasher().update(&m[..s]).update(&m[s..]).finalize(), mac);
         }
     }
+
+    /// HKDF extract and expand pinned to each backend against portable.
+    #[test]
+    fn hkdf_every_backend_matches_portable(
+        salt in proptest::collection::vec(any::<u8>(), 0..150),
+        ikm in proptest::collection::vec(any::<u8>(), 0..150),
+        info in proptest::collection::vec(any::<u8>(), 0..40),
+        l in 0usize..600,
+    ) {
+        fn run<H: Sha2>(be: H::Backend, salt: &[u8], ikm: &[u8], info: &[u8], l: usize) -> Vec<u8> {
+            let prk = hkdf::extract_parts_with_backend::<H>(be, salt, &[ikm]);
+            let mut out = vec![0u8; l];
+            prk.expand(&[info], &mut out).unwrap();
+            [prk.as_bytes(), &out].concat()
+        }
+        check_backends::<Sha256Backend, _>("HKDF-SHA-256", |be| {
+            run::<Sha256>(be, &salt, &ikm, &info, l)
+        });
+        check_backends::<Sha512Backend, _>("HKDF-SHA-384/512", |be| {
+            (run::<Sha384>(be, &salt, &ikm, &info, l), run::<Sha512>(be, &salt, &ikm, &info, l))
+        });
+    }
 }
 
 #[test]
 fn finalize_reset_and_clone() {
     let m: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
-    for be in Backend::all_available() {
-        if be.supports_sha256() {
-            let mut h = Sha256::new_with_backend(be).unwrap();
-            h.update(&m[..100]);
-            let c = h.clone();
-            h.update(&m[100..]);
-            assert_eq!(h.finalize(), tessera_sha2::sha256(&m));
-            assert_eq!(h.finalize_reset(), tessera_sha2::sha256(&m));
-            assert_eq!(h.backend(), be);
-            h.update(b"abc");
-            assert_eq!(h.finalize(), tessera_sha2::sha256(b"abc"));
-            assert_eq!(c.finalize(), tessera_sha2::sha256(&m[..100]));
-        }
-        if be.supports_sha512() {
-            let mut h = Sha384::new_with_backend(be).unwrap();
-            h.update(&m);
-            assert_eq!(h.finalize_reset(), tessera_sha2::sha384(&m));
-            h.update(b"abc");
-            assert_eq!(h.finalize(), tessera_sha2::sha384(b"abc"));
-        }
+    for_each_backend::<Sha256Backend>(|be| {
+        let mut h = Sha256::new_with_backend(be);
+        h.update(&m[..100]);
+        let c = h.clone();
+        h.update(&m[100..]);
+        assert_eq!(h.finalize(), tessera_sha2::sha256(&m));
+        assert_eq!(h.finalize_reset(), tessera_sha2::sha256(&m));
+        assert_eq!(h.backend(), be);
+        h.update(b"abc");
+        assert_eq!(h.finalize(), tessera_sha2::sha256(b"abc"));
+        assert_eq!(c.finalize(), tessera_sha2::sha256(&m[..100]));
+        assert_eq!(c.backend(), be);
+    });
+    for_each_backend::<Sha512Backend>(|be| {
+        let mut h = Sha384::new_with_backend(be);
+        h.update(&m);
+        assert_eq!(h.finalize_reset(), tessera_sha2::sha384(&m));
+        h.update(b"abc");
+        assert_eq!(h.finalize(), tessera_sha2::sha384(b"abc"));
         let k = HmacKey::<Sha512>::new_with_backend(be, b"key");
-        if let Ok(k) = k {
-            let mut mac = k.hasher();
-            mac.update(&m);
-            let t = mac.finalize_reset();
-            assert_eq!(t, tessera_sha2::hmac_sha512(b"key", &m));
-            mac.update(b"x");
-            mac.reset();
-            mac.update(&m);
-            assert_eq!(mac.finalize(), t);
-        }
-    }
+        let mut mac = k.hasher();
+        mac.update(&m);
+        let t = mac.finalize_reset();
+        assert_eq!(t, tessera_sha2::hmac_sha512(b"key", &m));
+        mac.update(b"x");
+        mac.reset();
+        mac.update(&m);
+        assert_eq!(mac.finalize(), t);
+        let c = mac.clone();
+        drop(mac);
+        assert_eq!(c.finalize(), t, "a clone outlives the original");
+    });
 }
 
 #[test]
@@ -158,37 +193,26 @@ fn io_copy_hashes_a_stream() {
     assert_eq!(mac.finalize(), tessera_sha2::hmac_sha256(b"k", &data));
 }
 
-/// HMAC of `msg` under `key` on every backend implementing `H`, against portable: one-shot
-/// `sign`, incremental in two pieces, and `verify`. Returns how many backends ran.
-fn hmac_matches_portable<H: Sha2>(
-    key: &[u8],
-    msg: &[u8],
-    cut: usize,
-) -> Result<usize, TestCaseError> {
-    let want = HmacKey::<H>::new_with_backend(Backend::Portable, key)
-        .unwrap()
-        .sign(msg);
-    let mut ran = 0;
-    for be in Backend::all_available() {
-        let Ok(k) = HmacKey::<H>::new_with_backend(be, key) else {
-            continue;
-        };
-        prop_assert_eq!(k.sign(msg), want, "sign on {}", be.name());
+/// HMAC of `msg` under `key` on every backend of `H`'s table against portable: one-shot
+/// `sign`, incremental in two pieces, and `verify`; and the default-backend `Hmac`.
+fn hmac_matches_portable<H: Sha2>(key: &[u8], msg: &[u8], cut: usize) {
+    let want = check_backends::<H::Backend, _>(format!("HMAC len {}", msg.len()), |be| {
+        let k = HmacKey::<H>::new_with_backend(be, key);
+        let tag = k.sign(msg);
         let cut = cut.min(msg.len());
         let mut m = k.hasher();
         m.update(&msg[..cut]).update(&msg[cut..]);
-        prop_assert_eq!(m.finalize(), want, "incremental on {}", be.name());
-        prop_assert!(
-            k.verify(msg, want.as_ref()).is_ok(),
+        assert_eq!(m.finalize(), tag, "incremental on {}", be.name());
+        assert!(
+            k.verify(msg, tag.as_ref()).is_ok(),
             "verify on {}",
             be.name()
         );
-        let mut m = Hmac::<H>::new(key);
-        m.update(msg);
-        prop_assert_eq!(m.finalize(), want, "default backend");
-        ran += 1;
-    }
-    Ok(ran)
+        tag
+    });
+    let mut m = Hmac::<H>::new(key);
+    m.update(msg);
+    assert_eq!(m.finalize(), want, "default backend");
 }
 
 proptest! {
@@ -202,12 +226,10 @@ proptest! {
         msg in bytes_near_blocks(64, 3 * 128 + 1),
         cut in 0usize..400,
     ) {
-        let n256 = Backend::all_available().filter(|b| b.supports_sha256()).count();
-        let n512 = Backend::all_available().filter(|b| b.supports_sha512()).count();
-        prop_assert_eq!(hmac_matches_portable::<Sha224>(&key, &msg, cut)?, n256);
-        prop_assert_eq!(hmac_matches_portable::<Sha256>(&key, &msg, cut)?, n256);
-        prop_assert_eq!(hmac_matches_portable::<Sha384>(&key, &msg, cut)?, n512);
-        prop_assert_eq!(hmac_matches_portable::<Sha512>(&key, &msg, cut)?, n512);
-        prop_assert_eq!(hmac_matches_portable::<Sha512_256>(&key, &msg, cut)?, n512);
+        hmac_matches_portable::<Sha224>(&key, &msg, cut);
+        hmac_matches_portable::<Sha256>(&key, &msg, cut);
+        hmac_matches_portable::<Sha384>(&key, &msg, cut);
+        hmac_matches_portable::<Sha512>(&key, &msg, cut);
+        hmac_matches_portable::<Sha512_256>(&key, &msg, cut);
     }
 }

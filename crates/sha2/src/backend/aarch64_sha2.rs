@@ -10,100 +10,117 @@ use core::arch::aarch64::{
     vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
 };
 
-use crate::backend::B256;
+use crate::backend::Sha256Backend;
 use crate::consts::K256;
 
 /// The chaining value as `[abcd, efgh]`.
 type Regs = [uint32x4_t; 2];
 
-#[target_feature(enable = "neon,sha2")]
-#[inline]
-fn load(state: &[u32; 8]) -> Regs {
-    // SAFETY: `state` is 8 words: two 4-word loads.
-    unsafe { [vld1q_u32(state.as_ptr()), vld1q_u32(state.as_ptr().add(4))] }
-}
-
-#[target_feature(enable = "neon,sha2")]
-#[inline]
-fn store(regs: &Regs, state: &mut [u32; 8]) {
-    // SAFETY: `state` is 8 words: two 4-word stores.
-    unsafe {
-        vst1q_u32(state.as_mut_ptr(), regs[0]);
-        vst1q_u32(state.as_mut_ptr().add(4), regs[1]);
+tessera_cpu::island! {
+    /// SHA-256 compression of whole 64-byte blocks. Also the wiping block function of this
+    /// backend: the message schedule stays in vector registers, with no stack array to wipe.
+    pub(super) fn compress(_t: Aarch64Sha2, state: &mut [u32; 8], blocks: &[u8]) {
+        compress256(state, blocks)
     }
 }
 
-/// Compression of whole 64-byte blocks on the register state.
-#[target_feature(enable = "neon,sha2")]
-#[inline]
-fn compress_regs(regs: &mut Regs, blocks: &[u8]) {
-    let [mut abcd, mut efgh] = *regs;
-    for block in blocks.chunks_exact(64) {
-        let (abcd0, efgh0) = (abcd, efgh);
-        let p = block.as_ptr();
-        // SAFETY: `block` is 64 bytes: four 16-byte loads; words byte-swapped (big-endian).
-        let mut w: [uint32x4_t; 4] = core::array::from_fn(|i| unsafe {
-            vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p.add(16 * i))))
-        });
-        macro_rules! rounds4 {
-            ($w:expr, $i:expr) => {
-                // SAFETY: `4 * i + 4 <= 64`: a 4-word load inside `K256`.
-                let wk = vaddq_u32($w, unsafe { vld1q_u32(K256.as_ptr().add(4 * $i)) });
-                let prev = abcd;
-                abcd = vsha256hq_u32(abcd, efgh, wk);
-                efgh = vsha256h2q_u32(efgh, prev, wk);
-            };
-        }
-        macro_rules! schedule {
-            ($a:expr, $b:expr, $c:expr, $d:expr) => {
-                $a = vsha256su1q_u32(vsha256su0q_u32($a, $b), $c, $d);
-            };
-        }
-        let [w0, w1, w2, w3] = &mut w;
-        rounds4!(*w0, 0);
-        rounds4!(*w1, 1);
-        rounds4!(*w2, 2);
-        rounds4!(*w3, 3);
-        for j in 1..4 {
-            schedule!(*w0, *w1, *w2, *w3);
-            rounds4!(*w0, 4 * j);
-            schedule!(*w1, *w2, *w3, *w0);
-            rounds4!(*w1, 4 * j + 1);
-            schedule!(*w2, *w3, *w0, *w1);
-            rounds4!(*w2, 4 * j + 2);
-            schedule!(*w3, *w0, *w1, *w2);
-            rounds4!(*w3, 4 * j + 3);
-        }
-        abcd = vaddq_u32(abcd, abcd0);
-        efgh = vaddq_u32(efgh, efgh0);
+tessera_cpu::island! {
+    /// The one-shot hash after `prefix` compressed bytes, with the chaining value in registers
+    /// from the first block to the last.
+    pub(super) fn oneshot(_t: Aarch64Sha2, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        let mut regs = load(state);
+        let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
+        crate::engine::oneshot::<Sha256Backend, _>(compress, &mut regs, data, prefix);
+        store(&regs, state);
     }
-    *regs = [abcd, efgh];
 }
 
-/// SHA-256 compression of whole 64-byte blocks.
-#[target_feature(enable = "neon,sha2")]
-#[inline]
-fn compress256(state: &mut [u32; 8], blocks: &[u8]) {
-    let mut regs = load(state);
-    compress_regs(&mut regs, blocks);
-    store(&regs, state);
+tessera_cpu::island! {
+    /// HMAC from the key states (the generic one-pass HMAC on this backend's block function).
+    pub(super) fn hmac(
+        _t: Aarch64Sha2,
+        ipad: &[u32; 8],
+        opad: &[u32; 8],
+        msg: &[u8],
+        words: usize,
+        out: &mut [u32; 8],
+    ) {
+        let compress = |s: &mut [u32; 8], b: &[u8]| compress256(s, b);
+        crate::engine::hmac::<Sha256Backend>(compress, ipad, opad, msg, words, out)
+    }
 }
 
-/// The one-shot hash with the chaining value in registers from the first block to the last.
-#[target_feature(enable = "neon,sha2")]
-fn oneshot_island(state: &mut [u32; 8], data: &[u8], prefix: u64) {
-    let mut regs = load(state);
-    crate::engine::oneshot::<B256, _>(|r, b| compress_regs(r, b), &mut regs, data, prefix);
-    store(&regs, state);
-}
+tessera_cpu::with_features! { Aarch64Sha2;
+    /// The chaining value into registers.
+    #[inline]
+    fn load(state: &[u32; 8]) -> Regs {
+        // SAFETY: `state` is 8 words: two 4-word loads.
+        unsafe { [vld1q_u32(state.as_ptr()), vld1q_u32(state.as_ptr().add(4))] }
+    }
 
-crate::engine::islands!(
-    B256,
-    u32,
-    tessera_cpu::Aarch64Sha2,
-    "neon,sha2",
-    compress256,
-    // The schedule stays in vector registers: no stack array to wipe.
-    compress256,
-    custom_oneshot
-);
+    /// The chaining value back to memory.
+    #[inline]
+    fn store(regs: &Regs, state: &mut [u32; 8]) {
+        // SAFETY: `state` is 8 words: two 4-word stores.
+        unsafe {
+            vst1q_u32(state.as_mut_ptr(), regs[0]);
+            vst1q_u32(state.as_mut_ptr().add(4), regs[1]);
+        }
+    }
+
+    /// Compression of whole 64-byte blocks on the register state.
+    #[inline]
+    fn compress_regs(regs: &mut Regs, blocks: &[u8]) {
+        let [mut abcd, mut efgh] = *regs;
+        for block in blocks.chunks_exact(64) {
+            let (abcd0, efgh0) = (abcd, efgh);
+            let p = block.as_ptr();
+            // Words byte-swapped (big-endian).
+            let mut w: [uint32x4_t; 4] = core::array::from_fn(|i| {
+                // SAFETY: `block` is 64 bytes: four 16-byte loads (`i < 4`).
+                let v = unsafe { vld1q_u8(p.add(16 * i)) };
+                vreinterpretq_u32_u8(vrev32q_u8(v))
+            });
+            macro_rules! rounds4 {
+                ($w:expr, $i:expr) => {
+                    // SAFETY: `4 * i + 4 <= 64`: a 4-word load inside `K256`.
+                    let wk = vaddq_u32($w, unsafe { vld1q_u32(K256.as_ptr().add(4 * $i)) });
+                    let prev = abcd;
+                    abcd = vsha256hq_u32(abcd, efgh, wk);
+                    efgh = vsha256h2q_u32(efgh, prev, wk);
+                };
+            }
+            macro_rules! schedule {
+                ($a:expr, $b:expr, $c:expr, $d:expr) => {
+                    $a = vsha256su1q_u32(vsha256su0q_u32($a, $b), $c, $d);
+                };
+            }
+            let [w0, w1, w2, w3] = &mut w;
+            rounds4!(*w0, 0);
+            rounds4!(*w1, 1);
+            rounds4!(*w2, 2);
+            rounds4!(*w3, 3);
+            for j in 1..4 {
+                schedule!(*w0, *w1, *w2, *w3);
+                rounds4!(*w0, 4 * j);
+                schedule!(*w1, *w2, *w3, *w0);
+                rounds4!(*w1, 4 * j + 1);
+                schedule!(*w2, *w3, *w0, *w1);
+                rounds4!(*w2, 4 * j + 2);
+                schedule!(*w3, *w0, *w1, *w2);
+                rounds4!(*w3, 4 * j + 3);
+            }
+            abcd = vaddq_u32(abcd, abcd0);
+            efgh = vaddq_u32(efgh, efgh0);
+        }
+        *regs = [abcd, efgh];
+    }
+
+    /// SHA-256 compression of whole 64-byte blocks.
+    #[inline]
+    fn compress256(state: &mut [u32; 8], blocks: &[u8]) {
+        let mut regs = load(state);
+        compress_regs(&mut regs, blocks);
+        store(&regs, state);
+    }
+}

@@ -13,64 +13,90 @@ use core::arch::aarch64::{
     vsha512h2q_u64, vsha512hq_u64, vsha512su0q_u64, vsha512su1q_u64, vst1q_u64,
 };
 
-use crate::backend::B512;
+use crate::backend::Sha512Backend;
 use crate::consts::K512;
 
-/// SHA-512 compression of whole 128-byte blocks.
-#[target_feature(enable = "neon,sha3")]
-#[inline]
-fn compress512(state: &mut [u64; 8], blocks: &[u8]) {
-    let sp = state.as_ptr();
-    // SAFETY: `state` is 8 words: four 2-word loads.
-    let [mut ab, mut cd, mut ef, mut gh]: [uint64x2_t; 4] =
-        core::array::from_fn(|i| unsafe { vld1q_u64(sp.add(2 * i)) });
-    for block in blocks.chunks_exact(128) {
-        let saved = [ab, cd, ef, gh];
-        let p = block.as_ptr();
-        // SAFETY: `block` is 128 bytes: eight 16-byte loads; words byte-swapped (big-endian).
-        let mut m: [uint64x2_t; 8] = core::array::from_fn(|i| unsafe {
-            vreinterpretq_u64_u8(vrev64q_u8(vld1q_u8(p.add(16 * i))))
-        });
-        for j in 0..40 {
-            if j >= 8 {
-                let i = j % 8;
-                let y = vextq_u64::<1>(m[(i + 4) % 8], m[(i + 5) % 8]);
-                m[i] = vsha512su1q_u64(vsha512su0q_u64(m[i], m[(i + 1) % 8]), m[(i + 7) % 8], y);
-            }
-            // SAFETY: `2 * j + 2 <= 80`: a 2-word load inside `K512`.
-            let wk = vaddq_u64(m[j % 8], unsafe { vld1q_u64(K512.as_ptr().add(2 * j)) });
-            let wk = vextq_u64::<1>(wk, wk);
-            let fg = vextq_u64::<1>(ef, gh);
-            let de = vextq_u64::<1>(cd, ef);
-            let t1 = vsha512hq_u64(vaddq_u64(gh, wk), fg, de);
-            let new_ef = vaddq_u64(cd, t1);
-            let new_ab = vsha512h2q_u64(t1, cd, ab);
-            gh = ef;
-            ef = new_ef;
-            cd = ab;
-            ab = new_ab;
-        }
-        ab = vaddq_u64(ab, saved[0]);
-        cd = vaddq_u64(cd, saved[1]);
-        ef = vaddq_u64(ef, saved[2]);
-        gh = vaddq_u64(gh, saved[3]);
-    }
-    let out = state.as_mut_ptr();
-    // SAFETY: `state` is 8 words: four 2-word stores.
-    unsafe {
-        vst1q_u64(out, ab);
-        vst1q_u64(out.add(2), cd);
-        vst1q_u64(out.add(4), ef);
-        vst1q_u64(out.add(6), gh);
+tessera_cpu::island! {
+    /// SHA-512 compression of whole 128-byte blocks. Also the wiping block function of this
+    /// backend: the message schedule stays in vector registers, with no stack array to wipe.
+    pub(super) fn compress(_t: Aarch64Sha3, state: &mut [u64; 8], blocks: &[u8]) {
+        compress512(state, blocks)
     }
 }
 
-crate::engine::islands!(
-    B512,
-    u64,
-    tessera_cpu::Aarch64Sha3,
-    "neon,sha3",
-    compress512,
-    // The schedule stays in vector registers: no stack array to wipe.
-    compress512
-);
+tessera_cpu::island! {
+    /// The one-shot hash after `prefix` compressed bytes (the generic one on this backend's
+    /// block function).
+    pub(super) fn oneshot(_t: Aarch64Sha3, state: &mut [u64; 8], data: &[u8], prefix: u64) {
+        let compress = |s: &mut [u64; 8], b: &[u8]| compress512(s, b);
+        crate::engine::oneshot::<Sha512Backend, _>(compress, state, data, prefix)
+    }
+}
+
+tessera_cpu::island! {
+    /// HMAC from the key states (the generic one-pass HMAC on this backend's block function).
+    pub(super) fn hmac(
+        _t: Aarch64Sha3,
+        ipad: &[u64; 8],
+        opad: &[u64; 8],
+        msg: &[u8],
+        words: usize,
+        out: &mut [u64; 8],
+    ) {
+        let compress = |s: &mut [u64; 8], b: &[u8]| compress512(s, b);
+        crate::engine::hmac::<Sha512Backend>(compress, ipad, opad, msg, words, out)
+    }
+}
+
+tessera_cpu::with_features! { Aarch64Sha3;
+    /// SHA-512 compression of whole 128-byte blocks.
+    #[inline]
+    fn compress512(state: &mut [u64; 8], blocks: &[u8]) {
+        let sp = state.as_ptr();
+        // SAFETY: `state` is 8 words: four 2-word loads.
+        let [mut ab, mut cd, mut ef, mut gh]: [uint64x2_t; 4] =
+            core::array::from_fn(|i| unsafe { vld1q_u64(sp.add(2 * i)) });
+        for block in blocks.chunks_exact(128) {
+            let saved = [ab, cd, ef, gh];
+            let p = block.as_ptr();
+            // Words byte-swapped (big-endian).
+            let mut m: [uint64x2_t; 8] = core::array::from_fn(|i| {
+                // SAFETY: `block` is 128 bytes: eight 16-byte loads (`i < 8`).
+                let v = unsafe { vld1q_u8(p.add(16 * i)) };
+                vreinterpretq_u64_u8(vrev64q_u8(v))
+            });
+            for j in 0..40 {
+                if j >= 8 {
+                    let i = j % 8;
+                    let y = vextq_u64::<1>(m[(i + 4) % 8], m[(i + 5) % 8]);
+                    let s0 = vsha512su0q_u64(m[i], m[(i + 1) % 8]);
+                    m[i] = vsha512su1q_u64(s0, m[(i + 7) % 8], y);
+                }
+                // SAFETY: `2 * j + 2 <= 80`: a 2-word load inside `K512`.
+                let wk = vaddq_u64(m[j % 8], unsafe { vld1q_u64(K512.as_ptr().add(2 * j)) });
+                let wk = vextq_u64::<1>(wk, wk);
+                let fg = vextq_u64::<1>(ef, gh);
+                let de = vextq_u64::<1>(cd, ef);
+                let t1 = vsha512hq_u64(vaddq_u64(gh, wk), fg, de);
+                let new_ef = vaddq_u64(cd, t1);
+                let new_ab = vsha512h2q_u64(t1, cd, ab);
+                gh = ef;
+                ef = new_ef;
+                cd = ab;
+                ab = new_ab;
+            }
+            ab = vaddq_u64(ab, saved[0]);
+            cd = vaddq_u64(cd, saved[1]);
+            ef = vaddq_u64(ef, saved[2]);
+            gh = vaddq_u64(gh, saved[3]);
+        }
+        let out = state.as_mut_ptr();
+        // SAFETY: `state` is 8 words: four 2-word stores.
+        unsafe {
+            vst1q_u64(out, ab);
+            vst1q_u64(out.add(2), cd);
+            vst1q_u64(out.add(4), ef);
+            vst1q_u64(out.add(6), gh);
+        }
+    }
+}

@@ -1,6 +1,8 @@
-//! Portable block functions (FIPS 180-4 sections 6.2.2 and 6.4.2). Also compiled inside the
-//! x86 BMI island, where the rotations become RORX.
+//! Portable block functions (FIPS 180-4 sections 6.2.2 and 6.4.2) and the whole operations
+//! (one-shot hash, one-shot HMAC) built on them.
+#![forbid(unsafe_code)]
 
+use crate::backend::{Sha256Backend, Sha512Backend};
 use crate::consts::{K256, K512};
 
 /// A block function over `$w` words: rounds unrolled 16 at a time with the eight working
@@ -121,37 +123,38 @@ pub(crate) fn compress512_secret(state: &mut [u64; 8], blocks: &[u8]) {
     compress512_wipe::<true>(state, blocks)
 }
 
-/// Portable islands (no target features): the same generic operations as the ISA backends.
-pub(crate) mod ops {
-    use super::{compress256, compress256_secret, compress512, compress512_secret};
-    use crate::backend::{B256, B512};
+/// The one-shot SHA-224/256 hash (see [`Family::oneshot`](crate::engine::Family)).
+#[inline(always)]
+pub(crate) fn oneshot256(state: &mut [u32; 8], data: &[u8], prefix: u64) {
+    crate::engine::oneshot::<Sha256Backend, _>(compress256, state, data, prefix)
+}
 
-    #[inline(always)]
-    pub(crate) fn oneshot256(state: &mut [u32; 8], data: &[u8], prefix: u64) {
-        crate::engine::oneshot::<B256, _>(compress256, state, data, prefix)
-    }
-    #[inline(always)]
-    pub(crate) fn hmac256(
-        ipad: &[u32; 8],
-        opad: &[u32; 8],
-        msg: &[u8],
-        words: usize,
-        out: &mut [u32; 8],
-    ) {
-        crate::engine::hmac::<B256>(compress256_secret, ipad, opad, msg, words, out)
-    }
-    #[inline(always)]
-    pub(crate) fn oneshot512(state: &mut [u64; 8], data: &[u8], prefix: u64) {
-        crate::engine::oneshot::<B512, _>(compress512, state, data, prefix)
-    }
-    #[inline(always)]
-    pub(crate) fn hmac512(
-        ipad: &[u64; 8],
-        opad: &[u64; 8],
-        msg: &[u8],
-        words: usize,
-        out: &mut [u64; 8],
-    ) {
-        crate::engine::hmac::<B512>(compress512_secret, ipad, opad, msg, words, out)
-    }
+/// The one-shot HMAC-SHA-224/256 (see [`Family::hmac`](crate::engine::Family)).
+#[inline(always)]
+pub(crate) fn hmac256(
+    ipad: &[u32; 8],
+    opad: &[u32; 8],
+    msg: &[u8],
+    words: usize,
+    out: &mut [u32; 8],
+) {
+    crate::engine::hmac::<Sha256Backend>(compress256_secret, ipad, opad, msg, words, out)
+}
+
+/// The one-shot SHA-384/512 hash.
+#[inline(always)]
+pub(crate) fn oneshot512(state: &mut [u64; 8], data: &[u8], prefix: u64) {
+    crate::engine::oneshot::<Sha512Backend, _>(compress512, state, data, prefix)
+}
+
+/// The one-shot HMAC-SHA-384/512.
+#[inline(always)]
+pub(crate) fn hmac512(
+    ipad: &[u64; 8],
+    opad: &[u64; 8],
+    msg: &[u8],
+    words: usize,
+    out: &mut [u64; 8],
+) {
+    crate::engine::hmac::<Sha512Backend>(compress512_secret, ipad, opad, msg, words, out)
 }

@@ -20,11 +20,47 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_xor_si256,
 };
 
-use crate::backend::B512;
+use crate::backend::Sha512Backend;
 use crate::consts::K512;
 
-/// The token pair this backend needs.
-pub(crate) type Token = (tessera_cpu::X86Avx2, tessera_cpu::X86Bmi);
+tessera_cpu::island! {
+    /// SHA-512 compression of whole 128-byte blocks.
+    pub(super) fn compress(_t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
+        compress512::<false>(state, blocks)
+    }
+}
+
+tessera_cpu::island! {
+    /// The same for key-derived input (HMAC key setup and the HMAC hashes): the `W + K` arrays
+    /// on the stack are wiped afterwards. The vector registers holding the schedule are not.
+    pub(super) fn compress_secret(_t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
+        compress512::<true>(state, blocks)
+    }
+}
+
+tessera_cpu::island! {
+    /// The one-shot hash after `prefix` compressed bytes (the generic one on this backend's
+    /// block function).
+    pub(super) fn oneshot(_t: X86Avx2Bmi, state: &mut [u64; 8], data: &[u8], prefix: u64) {
+        let compress = |s: &mut [u64; 8], b: &[u8]| compress512::<false>(s, b);
+        crate::engine::oneshot::<Sha512Backend, _>(compress, state, data, prefix)
+    }
+}
+
+tessera_cpu::island! {
+    /// HMAC from the key states (the generic one-pass HMAC on the wiping block function).
+    pub(super) fn hmac(
+        _t: X86Avx2Bmi,
+        ipad: &[u64; 8],
+        opad: &[u64; 8],
+        msg: &[u8],
+        words: usize,
+        out: &mut [u64; 8],
+    ) {
+        let compress = |s: &mut [u64; 8], b: &[u8]| compress512::<true>(s, b);
+        crate::engine::hmac::<Sha512Backend>(compress, ipad, opad, msg, words, out)
+    }
+}
 
 /// `K512` as pairs, `(K[2j], K[2j+1])`: the addend of an xmm register holding pair `j`.
 static K512X1: [[u64; 2]; 40] = {
@@ -48,33 +84,6 @@ static K512X2: [[u64; 4]; 40] = {
     }
     t
 };
-
-/// SHA-512 compression of whole 128-byte blocks.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-#[inline]
-fn compress512(state: &mut [u64; 8], blocks: &[u8]) {
-    compress512_impl::<false>(state, blocks)
-}
-
-/// The same for key-derived input (HMAC key setup and the HMAC hashes): the `W + K` arrays on
-/// the stack are wiped afterwards. The vector registers holding the schedule are not.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-#[inline]
-fn compress512_secret(state: &mut [u64; 8], blocks: &[u8]) {
-    compress512_impl::<true>(state, blocks)
-}
-
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-#[inline]
-fn compress512_impl<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
-    let pairs = blocks.len() / 256 * 256;
-    if pairs > 0 {
-        compress512_x2::<WIPE>(state, &blocks[..pairs]);
-    }
-    if blocks.len() - pairs >= 128 {
-        compress512_x1::<WIPE>(state, &blocks[pairs..pairs + 128]);
-    }
-}
 
 /// One SHA-512 round (FIPS 180-4 6.4.2 step 3) with the register roles rotated by the caller.
 /// `$hk` is this round's `h + W + K`, and is left holding the next round's (this round's `g`
@@ -265,107 +274,108 @@ macro_rules! schedule_pair {
         let n = $add($add($m[$i], s0), $add(y, s1));
         $m[$i] = n;
         let at = $j + 8;
-        // SAFETY: `j + 8 < 40`: one row of `$k` and of `wk` (both rows of one vector).
-        unsafe {
-            let k = $load($k.as_ptr().add(at).cast::<$v>());
-            $store($wk.as_mut_ptr().add(at).cast::<$v>(), $add(n, k));
-        }
+        // SAFETY: `j + 8 < 40`: one row of `$k` (one vector).
+        let k = unsafe { $load($k.as_ptr().add(at).cast::<$v>()) };
+        let nk = $add(n, k);
+        // SAFETY: `j + 8 < 41`: one row of `wk` (one vector).
+        unsafe { $store($wk.as_mut_ptr().add(at).cast::<$v>(), nk) };
     };
 }
 
-/// Whole blocks one at a time (`blocks.len()` a multiple of 128), the schedule in xmm
-/// registers.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-#[inline]
-// The last round's `b ^ c` carry and next `h + W + K` are not read.
-#[allow(unused_assignments)]
-fn compress512_x1<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
-    // Byte swap of each 64-bit word (the message is big-endian).
-    let bswap = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
-    // Row j: W + K of pair j (rounds 2j, 2j + 1); row 40 is padding.
-    let mut wk = [[0u64; 2]; 41];
-    for block in blocks.chunks_exact(128) {
-        let p = block.as_ptr().cast::<__m128i>();
-        // SAFETY: `block` is 128 bytes: eight unaligned 16-byte loads.
-        let mut m: [__m128i; 8] =
-            core::array::from_fn(|i| unsafe { _mm_shuffle_epi8(_mm_loadu_si128(p.add(i)), bswap) });
-        for (i, mi) in m.iter().enumerate() {
-            // SAFETY: `i < 8 < 40`: row `i` of `K512X1` and of `wk`.
-            unsafe {
-                let k = _mm_loadu_si128(K512X1.as_ptr().add(i).cast::<__m128i>());
-                _mm_storeu_si128(
-                    wk.as_mut_ptr().add(i).cast::<__m128i>(),
-                    _mm_add_epi64(*mi, k),
-                );
-            }
+tessera_cpu::with_features! { X86Avx2Bmi;
+    /// Whole blocks, in pairs while there are two, the last odd one alone. With `WIPE` (for
+    /// key-derived input) the `W + K` arrays are wiped afterwards.
+    #[inline]
+    fn compress512<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
+        let pairs = blocks.len() / 256 * 256;
+        if pairs > 0 {
+            compress512_x2::<WIPE>(state, &blocks[..pairs]);
         }
-
-        macro_rules! schedule {
-            ($j:expr, $i:literal) => {
-                schedule_pair!(m, wk, xmm, $j, $i);
-            };
+        if blocks.len() - pairs >= 128 {
+            compress512_x1::<WIPE>(state, &blocks[pairs..pairs + 128]);
         }
-        block80!(state, wk, 0, schedule);
     }
-    if WIPE {
-        zeroize::Zeroize::zeroize(wk.as_flattened_mut());
+
+    /// Whole blocks one at a time (`blocks.len()` a multiple of 128), the schedule in xmm
+    /// registers.
+    #[inline]
+    // The last round's `b ^ c` carry and next `h + W + K` are not read.
+    #[allow(unused_assignments)]
+    fn compress512_x1<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
+        // Byte swap of each 64-bit word (the message is big-endian).
+        let bswap = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
+        // Row j: W + K of pair j (rounds 2j, 2j + 1); row 40 is padding.
+        let mut wk = [[0u64; 2]; 41];
+        for block in blocks.chunks_exact(128) {
+            let p = block.as_ptr().cast::<__m128i>();
+            let mut m: [__m128i; 8] = core::array::from_fn(|i| {
+                // SAFETY: `block` is 128 bytes: eight unaligned 16-byte loads (`i < 8`).
+                let v = unsafe { _mm_loadu_si128(p.add(i)) };
+                _mm_shuffle_epi8(v, bswap)
+            });
+            for (i, mi) in m.iter().enumerate() {
+                // SAFETY: `i < 8 < 40`: row `i` of `K512X1`.
+                let k = unsafe { _mm_loadu_si128(K512X1.as_ptr().add(i).cast::<__m128i>()) };
+                let v = _mm_add_epi64(*mi, k);
+                // SAFETY: `i < 8 < 41`: row `i` of `wk`.
+                unsafe { _mm_storeu_si128(wk.as_mut_ptr().add(i).cast::<__m128i>(), v) };
+            }
+
+            macro_rules! schedule {
+                ($j:expr, $i:literal) => {
+                    schedule_pair!(m, wk, xmm, $j, $i);
+                };
+            }
+            block80!(state, wk, 0, schedule);
+        }
+        if WIPE {
+            zeroize::Zeroize::zeroize(wk.as_flattened_mut());
+        }
+    }
+
+    /// Whole pairs of blocks (`blocks.len()` a multiple of 256): lane 0 of each ymm register holds
+    /// a word pair of the first block, lane 1 the same pair of the second.
+    #[inline]
+    // The last round's `b ^ c` carry and next `h + W + K` are not read.
+    #[allow(unused_assignments)]
+    fn compress512_x2<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
+        let bswap = _mm256_set_epi64x(
+            0x0809_0a0b_0c0d_0e0f,
+            0x0001_0203_0405_0607,
+            0x0809_0a0b_0c0d_0e0f,
+            0x0001_0203_0405_0607,
+        );
+        // Row j: W + K of pair j, (first block: 2j, 2j + 1; second block: 2j, 2j + 1); row 40 is
+        // padding.
+        let mut wk = [[0u64; 4]; 41];
+        for pair in blocks.chunks_exact(256) {
+            let p = pair.as_ptr().cast::<__m128i>();
+            let mut m: [__m256i; 8] = core::array::from_fn(|i| {
+                // SAFETY: `pair` is 256 bytes: sixteen unaligned 16-byte loads, pair `i < 8` of
+                // the first block at `p + i`, of the second at `p + 8 + i`.
+                let v = unsafe { _mm256_loadu2_m128i(p.add(8 + i), p.add(i)) };
+                _mm256_shuffle_epi8(v, bswap)
+            });
+            for (i, mi) in m.iter().enumerate() {
+                // SAFETY: `i < 8 < 40`: a 32-byte row of `K512X2`.
+                let k = unsafe { _mm256_loadu_si256(K512X2.as_ptr().add(i).cast::<__m256i>()) };
+                let v = _mm256_add_epi64(*mi, k);
+                // SAFETY: `i < 8 < 41`: a 32-byte row of `wk`.
+                unsafe { _mm256_storeu_si256(wk.as_mut_ptr().add(i).cast::<__m256i>(), v) };
+            }
+
+            // The schedule of both blocks at once.
+            macro_rules! schedule {
+                ($j:expr, $i:literal) => {
+                    schedule_pair!(m, wk, ymm, $j, $i);
+                };
+            }
+            // First block: its rounds run the schedule of both; the second reads lanes 2 and 3.
+            block80!(state, wk, 0, schedule);
+            block80!(state, wk, 2);
+        }
+        if WIPE {
+            zeroize::Zeroize::zeroize(wk.as_flattened_mut());
+        }
     }
 }
-
-/// Whole pairs of blocks (`blocks.len()` a multiple of 256): lane 0 of each ymm register holds
-/// a word pair of the first block, lane 1 the same pair of the second.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-#[inline]
-// The last round's `b ^ c` carry and next `h + W + K` are not read.
-#[allow(unused_assignments)]
-fn compress512_x2<const WIPE: bool>(state: &mut [u64; 8], blocks: &[u8]) {
-    let bswap = _mm256_set_epi64x(
-        0x0809_0a0b_0c0d_0e0f,
-        0x0001_0203_0405_0607,
-        0x0809_0a0b_0c0d_0e0f,
-        0x0001_0203_0405_0607,
-    );
-    // Row j: W + K of pair j, (first block: 2j, 2j + 1; second block: 2j, 2j + 1); row 40 is
-    // padding.
-    let mut wk = [[0u64; 4]; 41];
-    for pair in blocks.chunks_exact(256) {
-        let p = pair.as_ptr().cast::<__m128i>();
-        // SAFETY: `pair` is 256 bytes: sixteen unaligned 16-byte loads, pair i of the first
-        // block at `p + i`, of the second at `p + 8 + i`.
-        let mut m: [__m256i; 8] = core::array::from_fn(|i| unsafe {
-            _mm256_shuffle_epi8(_mm256_loadu2_m128i(p.add(8 + i), p.add(i)), bswap)
-        });
-        for (i, mi) in m.iter().enumerate() {
-            // SAFETY: `i < 8 < 40`: a 32-byte row of `K512X2` and of `wk`.
-            unsafe {
-                let k = _mm256_loadu_si256(K512X2.as_ptr().add(i).cast::<__m256i>());
-                _mm256_storeu_si256(
-                    wk.as_mut_ptr().add(i).cast::<__m256i>(),
-                    _mm256_add_epi64(*mi, k),
-                );
-            }
-        }
-
-        // The schedule of both blocks at once.
-        macro_rules! schedule {
-            ($j:expr, $i:literal) => {
-                schedule_pair!(m, wk, ymm, $j, $i);
-            };
-        }
-        // First block: its rounds run the schedule of both; the second reads lanes 2 and 3.
-        block80!(state, wk, 0, schedule);
-        block80!(state, wk, 2);
-    }
-    if WIPE {
-        zeroize::Zeroize::zeroize(wk.as_flattened_mut());
-    }
-}
-
-crate::engine::islands!(
-    B512,
-    u64,
-    Token,
-    "avx2,bmi1,bmi2",
-    compress512,
-    compress512_secret
-);

@@ -5,8 +5,6 @@
 
 #![forbid(unsafe_code)]
 
-use zeroize::Zeroize;
-
 /// What a backend provides: one AES block, GHASH, and the bulk CTR + GHASH pass.
 pub(crate) trait GcmOps {
     /// `block = E_K(block)`.
@@ -60,9 +58,6 @@ fn finish<O: GcmOps>(
     for (t, e) in y.iter_mut().zip(ek) {
         *t ^= e;
     }
-    // `E_K(J0)` masks the GHASH value in the (public) tag: with it, the tag gives away
-    // `GHASH_H(A, C)`, a polynomial in `H` over known blocks.
-    ek.zeroize();
     y
 }
 

@@ -3,6 +3,13 @@
 //! around multiples of 16 and of the 8- and 16-block strides and of 256-byte chunks, and
 //! pre-counter blocks whose 32-bit counter wraps inside the message.
 
+// `counter_wrap_matches_portable` needs the test hook `AesGcm::__seal_with_j0`.
+#[cfg(not(tessera_test_hooks))]
+compile_error!(
+    "tests/equivalence.rs needs --cfg tessera_test_hooks (set by this workspace's \
+     .cargo/config.toml; add it when RUSTFLAGS overrides that list)"
+);
+
 use proptest::prelude::*;
 use tessera_aes_gcm::{AesGcm, Backend, Tag};
 use tessera_testkit::check_backends;

@@ -41,14 +41,9 @@ impl Key {
 }
 
 impl GcmOps for Key {
-    /// One block through the four-block cipher. The temporary holds `H = E_K(0)` at key set-up
-    /// and `E_K(J0)` at every seal and open: wiped.
     #[inline]
     fn encrypt_block(&self, block: &mut [u8; 16]) {
-        let mut b = [*block, [0; 16], [0; 16], [0; 16]];
-        self.aes.encrypt4(&mut b);
-        *block = b[0];
-        b.zeroize();
+        self.aes.encrypt1(block);
     }
 
     #[inline]

@@ -60,6 +60,20 @@ impl Key {
         unpack(&mut s, blocks);
     }
 
+    /// One block: the four-block cipher with three zero blocks beside it, of which only the
+    /// first is unpacked. The other three come out as `E_K(0) = H`, the GHASH key: they exist
+    /// only in the planes and words, which are wiped (no block temporary holds them).
+    #[inline]
+    pub(crate) fn encrypt1(&self, block: &mut [u8; 16]) {
+        let mut s = pack1(block);
+        add_round_key(&mut s, &self.rk[0]);
+        self.rounds(&mut s);
+        let mut w = unpack_words(&mut s);
+        block[..8].copy_from_slice(&w[0].to_le_bytes());
+        block[8..].copy_from_slice(&w[1].to_le_bytes());
+        w.zeroize();
+    }
+
     /// Rounds 1..=Nr on a state that already holds the first round key. Not inlined: one copy
     /// of the unrolled rounds serves `encrypt4` (and so `E_K(J0)`) and CTR, which keeps the hot
     /// code of a short message small.
@@ -245,6 +259,18 @@ fn pack(blocks: &[[u8; 16]; 4]) -> State {
     w
 }
 
+/// [`pack`] of `block` followed by three zero blocks.
+#[inline(always)]
+fn pack1(block: &[u8; 16]) -> State {
+    let lo = u64::from_le_bytes(block[..8].try_into().unwrap());
+    let hi = u64::from_le_bytes(block[8..].try_into().unwrap());
+    let mut w = [0u64; 8];
+    w[0] = zip_bytes((lo & 0xffff_ffff) | (hi << 32));
+    w[4] = zip_bytes((lo >> 32) | (hi & 0xffff_ffff_0000_0000));
+    ortho(&mut w);
+    w
+}
+
 /// Inverse of [`pack`] to little-endian words (bytes 0..8 and 8..16 of each block); clears
 /// the planes.
 #[inline(always)]
@@ -403,6 +429,28 @@ mod tests {
         k.decrypt4(&mut b);
         assert_eq!(b[0], pt);
         assert_eq!(b[1], [0; 16]);
+    }
+
+    /// The one-block cipher is block 0 of the four-block one (FIPS 197 appendix C.2 key,
+    /// AES-192), including the all-zero block (`H`).
+    #[test]
+    fn encrypt1_is_block_0_of_encrypt4() {
+        let key: [u8; 24] = core::array::from_fn(|i| i as u8);
+        let k = Key::new(&key);
+        for pt in [[0u8; 16], core::array::from_fn(|i| (i as u8) * 0x11)] {
+            let mut four = [pt, [0x5a; 16], [0xa5; 16], pt];
+            k.encrypt4(&mut four);
+            let mut one = pt;
+            k.encrypt1(&mut one);
+            assert_eq!(one, four[0]);
+            assert_eq!(one, four[3]);
+        }
+        let mut b: [u8; 16] = core::array::from_fn(|i| (i as u8) * 0x11);
+        k.encrypt1(&mut b);
+        assert_eq!(
+            b,
+            *b"\xdd\xa9\x7c\xa4\x86\x4c\xdf\xe0\x6e\xaf\x70\xa0\xec\x0d\x71\x91"
+        );
     }
 
     /// FIPS 197 appendix C.3 (AES-256).

@@ -9,9 +9,11 @@
 
 /// Implements [`gcm::GcmOps`] for a SIMD backend's per-operation `Ops` type (which holds its
 /// token in a field `t`) from its target-feature methods `encrypt_block_tf`, `ghash_v` and
-/// `ctr_ghash::<SEAL>`. Each trait method is an island taking the token: inlined into the
-/// backend's `run` island (same features), the bridge costs nothing. `x86` / `aarch64` say how
-/// `ghash_v` takes the running hash (a byte-reflected `__m128i`, or a `u128`).
+/// `ctr_ghash::<SEAL>`. Each trait method is an island taking the token (the generic framing
+/// in `gcm` cannot call target-feature functions itself); called from the backend's `run`
+/// island, which has the same features, it is inlined there or stays one plain call, as the
+/// target-feature methods were before. `x86` / `aarch64` say how `ghash_v` takes the running
+/// hash (a byte-reflected `__m128i`, or a `u128`).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! simd_gcm_ops {
     ($ops:ident, $token:ident, x86) => {

@@ -66,7 +66,11 @@ proptest! {
         key in key_strategy(),
         prefix in any::<[u8; 12]>(),
         before_wrap in 0u32..=40,
-        len in prop_oneof![len_near_blocks(16, 16 * 16 * 2 + 40), len_near_blocks(256, 256 * 4 + 40), len_near_blocks(512, 512 * 3 + 40)],
+        len in prop_oneof![
+            len_near_blocks(16, 16 * 16 * 2 + 40),
+            len_near_blocks(256, 256 * 4 + 40),
+            len_near_blocks(512, 512 * 3 + 40),
+        ],
     ) {
         // J0's counter sits `before_wrap` steps below 2^32, so the message's counters wrap.
         let mut j0 = [0u8; 16];

@@ -339,7 +339,12 @@ tessera_cpu::with_features! { X86AesClmul;
         /// batch as the keystream, and the length block is absorbed with the data under the one
         /// reduction. Returns `None` (nothing touched) when the inputs do not fit.
         #[inline]
-        fn short<const SEAL: bool>(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
+        fn short<const SEAL: bool>(
+            &self,
+            iv: Iv<'_>,
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> Option<[u8; 16]> {
             let Iv::Nonce(nonce) = iv else {
                 return None;
             };
@@ -419,7 +424,8 @@ tessera_cpu::with_features! { X86AesClmul;
                 *v = bswap(*v);
             }
             // The reflected length block `len(A)_64 || len(C)_64` is that 128-bit integer.
-            x[m - 1] = _mm_set_epi64x((aad.len() as u64 * 8) as i64, (buf.len() as u64 * 8) as i64);
+            x[m - 1] =
+                _mm_set_epi64x((aad.len() as u64 * 8) as i64, (buf.len() as u64 * 8) as i64);
             let y = self.ghash_n(_mm_setzero_si128(), &x[..m]);
             let mut tag = [0u8; 16];
             store(&mut tag, _mm_xor_si128(bswap(y), ks[0]));

@@ -6,7 +6,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use tessera_aes_gcm::Backend;
-use tessera_benches::{AAD, NONCE, RustCryptoGcm, TesseraGcm, aligned};
+use tessera_benches::{AAD, NONCE, RustCryptoGcm, tessera_gcm};
+use tessera_testkit::aligned;
 
 const SIZES: [(usize, &str); 4] = [
     (64, "64B"),
@@ -42,10 +43,15 @@ fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
             .measurement_time(Duration::from_secs(2))
             .sample_size(20);
         for be in Backend::all_available() {
-            let t = TesseraGcm::new(&key, be);
+            let t = tessera_gcm(&key, be);
             g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
                 let buf = &mut v[off..off + size];
-                b.iter(|| black_box(t.seal(black_box(buf))))
+                b.iter(|| {
+                    black_box(
+                        t.encrypt_in_place_detached(&NONCE, &AAD, black_box(buf))
+                            .unwrap(),
+                    )
+                })
             });
         }
         g.bench_function("impl=ring", |b| {
@@ -103,12 +109,13 @@ fn bench_aes_gcm(c: &mut Criterion, bits: usize) {
             0usize
         };
         for be in Backend::all_available() {
-            let t = TesseraGcm::new(&key, be);
+            let t = tessera_gcm(&key, be);
             g.bench_function(format!("impl=tessera/{}", be.name()), |b| {
                 let mut s = reset(&mut v);
                 let buf = &mut v[off..off + size];
                 b.iter(|| {
-                    t.open(black_box(&mut *buf), &tags[s]);
+                    t.decrypt_in_place_detached(&NONCE, &AAD, black_box(&mut *buf), &tags[s])
+                        .unwrap();
                     s ^= 1;
                 })
             });

@@ -1,98 +1,59 @@
 //! Constant-time check, run under valgrind memcheck by `cargo xtask test`:
 //!
 //! ```sh
-//! cargo build --release -p tessera-aes-gcm --features __testing --example ct_valgrind
-//! valgrind --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind portable
-//! valgrind --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind canary # exits 1
+//! cargo build --release -p tessera-aes-gcm --example ct_valgrind
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind portable
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind x86_aesni
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind canary # exits 1
 //! ```
 //!
-//! Keys and plaintexts are marked undefined with memcheck client requests, so any branch or
-//! memory index that depends on them (key schedule, AES, GHASH, GCM sealing, decryption, the tag
-//! comparison, the clearing of the buffer when the tag is wrong) is reported as a use of
-//! uninitialised data. Outputs that are public by design (ciphertexts, tags, the comparison's
-//! result, through the `__testing` declassify hook) are marked defined before they are checked.
-//! Refuses to run outside valgrind, so the check cannot pass vacuously.
+//! Keys and plaintexts are marked secret (undefined for memcheck, `tessera_testkit::ct`), so any
+//! branch or memory index that depends on them (key schedule, AES, GHASH, GCM sealing,
+//! decryption, the tag comparison, the clearing of the buffer when the tag is wrong) is
+//! reported as a use of uninitialised data. Outputs that are public by design (ciphertexts,
+//! tags, the comparison's result, through the test-only declassify hook) are marked public
+//! before they are checked. `tessera_testkit::ct::main` refuses to run outside valgrind, so the
+//! check cannot pass vacuously, and runs the negative control for `canary`: a branch on a
+//! secret byte, which memcheck must report (exit code 1; exit 0 means the harness detects
+//! nothing).
 //!
-//! `canary` is the negative control: it branches on a secret key byte, so memcheck must report
-//! it and the process must exit with valgrind's error code 1. If it exits 0, the harness is not
-//! detecting anything.
+//! The declassify hook exists only with `--cfg tessera_test_hooks`, which this workspace's
+//! `.cargo/config.toml` sets for every build; without it the example says so and fails.
 
+#[cfg(tessera_test_hooks)]
 use tessera_aes_gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, Backend, Error, hazmat};
+#[cfg(tessera_test_hooks)]
+use tessera_testkit::ct;
 
-/// Memcheck requests (valgrind's memcheck.h: `VG_USERREQ_TOOL_BASE('M','C') + n`).
-const MAKE_MEM_UNDEFINED: u64 = 0x4d43_0001;
-const MAKE_MEM_DEFINED: u64 = 0x4d43_0002;
-/// Core request `VG_USERREQ__RUNNING_ON_VALGRIND`.
-const RUNNING_ON_VALGRIND: u64 = 0x1001;
-
-/// A valgrind client request: the documented amd64 magic sequence (rotations of `rdi` by 3, 13,
-/// 61 and 51 bits, 128 in all, then `xchg rbx, rbx`), with `rax` pointing at
-/// `[request, arg1..arg5]` and the result in `rdx` (the default when not under valgrind).
-#[cfg(target_arch = "x86_64")]
-fn client_request(request: u64, a1: u64, a2: u64) -> u64 {
-    let args: [u64; 6] = [request, a1, a2, 0, 0, 0];
-    let mut result: u64 = 0;
-    // SAFETY: outside valgrind the sequence does nothing (rdi is rotated by a multiple of 64,
-    // rbx exchanged with itself); under valgrind it reads the six words at `rax`, which point
-    // to `args`, alive for the whole statement. rdi is declared clobbered, flags are clobbered
-    // by default, and the asm may read memory (no `nomem`).
-    unsafe {
-        core::arch::asm!(
-            "rol rdi, 3",
-            "rol rdi, 13",
-            "rol rdi, 61",
-            "rol rdi, 51",
-            "xchg rbx, rbx",
-            in("rax") args.as_ptr(),
-            inout("rdx") result,
-            out("rdi") _,
-            options(nostack),
-        );
-    }
-    result
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn client_request(_request: u64, _a1: u64, _a2: u64) -> u64 {
-    0
-}
-
-fn undefined(b: &[u8]) {
-    client_request(MAKE_MEM_UNDEFINED, b.as_ptr() as u64, b.len() as u64);
-}
-
-fn defined(b: &[u8]) {
-    client_request(MAKE_MEM_DEFINED, b.as_ptr() as u64, b.len() as u64);
-}
-
+#[cfg(tessera_test_hooks)]
 macro_rules! gcm_round {
     ($t:ty, $n:literal, $be:expr, $seed:expr) => {{
         let mut key: [u8; $n] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ $seed);
-        undefined(&key);
-        let g = <$t>::new_with_backend(&key, $be);
+        ct::secret(&key);
+        let g = <$t>::new_with_backend($be, &key);
         let mut runs = 0;
         for len in [0usize, 1, 15, 16, 17, 64, 127, 128, 129, 300, 1000] {
             for nonce in [&[0x5au8; 12][..], &[0xa5; 16][..], &[1; 1][..]] {
                 let aad: Vec<u8> = (0..(len % 37)).map(|i| i as u8).collect();
                 let pt: Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
                 let mut buf = pt.clone();
-                undefined(&buf);
+                ct::secret(&buf);
                 let tag = g.encrypt_in_place_detached(nonce, &aad, &mut buf).unwrap();
-                defined(&buf);
-                defined(&tag);
+                ct::public(&buf);
+                ct::public(&tag);
                 // Decryption through the public API: the tag comparison runs on the secret
                 // expected tag; only its one-byte result is declassified (hook in the crate).
                 g.decrypt_in_place_detached(nonce, &aad, &mut buf, &tag)
                     .expect("tag mismatch");
-                defined(&buf);
+                ct::public(&buf);
                 assert_eq!(buf, pt, "round trip");
                 // A wrong tag: the unauthenticated plaintext (secret) must be cleared. The buffer
-                // is not marked defined here: zeroing writes constants, so any byte that were
+                // is not marked public here: zeroing writes constants, so any byte that were
                 // left over would still be undefined and the comparison below would be reported.
                 let mut forged = buf.clone();
                 g.encrypt_in_place_detached(nonce, &aad, &mut forged)
                     .unwrap();
-                defined(&forged);
+                ct::public(&forged);
                 let mut bad = tag;
                 bad[15] ^= 0x80;
                 let r = g.decrypt_in_place_detached(nonce, &aad, &mut forged, &bad);
@@ -102,13 +63,13 @@ macro_rules! gcm_round {
             }
         }
         // The raw block cipher, many blocks at once and one at a time.
-        let c = <$t as Cipher>::Hazmat::new_with_backend(&key, $be);
+        let c = <$t as Cipher>::Hazmat::new_with_backend($be, &key);
         let mut blocks: Vec<[u8; 16]> = (0..19).map(|i| [i as u8; 16]).collect();
         let orig = blocks.clone();
-        undefined(blocks.as_flattened());
+        ct::secret(blocks.as_flattened());
         c.encrypt_blocks(&mut blocks);
         c.decrypt_blocks(&mut blocks);
-        defined(blocks.as_flattened());
+        ct::public(blocks.as_flattened());
         assert_eq!(blocks, orig);
         key.fill(0);
         runs
@@ -116,53 +77,38 @@ macro_rules! gcm_round {
 }
 
 /// Maps an AEAD type to its block cipher.
+#[cfg(tessera_test_hooks)]
 trait Cipher {
     type Hazmat;
 }
+#[cfg(tessera_test_hooks)]
 impl Cipher for Aes128Gcm {
     type Hazmat = hazmat::Aes128;
 }
+#[cfg(tessera_test_hooks)]
 impl Cipher for Aes192Gcm {
     type Hazmat = hazmat::Aes192;
 }
+#[cfg(tessera_test_hooks)]
 impl Cipher for Aes256Gcm {
     type Hazmat = hazmat::Aes256;
 }
 
-/// The negative control: a branch on a secret key byte, which memcheck must report.
-fn canary() {
-    let key = [0x5au8; 16];
-    undefined(&key);
-    // `black_box` hides the key's (constant) contents from the optimiser, so the comparison is
-    // a real conditional jump on the byte in memory, which memcheck considers undefined.
-    if core::hint::black_box(&key)[0] > 0x40 {
-        println!("ct_valgrind canary: branched on a secret byte");
-    } else {
-        println!("ct_valgrind canary: took the other branch");
-    }
+#[cfg(tessera_test_hooks)]
+fn main() {
+    tessera_aes_gcm::testing::set_declassify(ct::public);
+    ct::main::<Backend>("ct_valgrind", |be| {
+        gcm_round!(Aes128Gcm, 16, be, 0x11)
+            + gcm_round!(Aes192Gcm, 24, be, 0x22)
+            + gcm_round!(Aes256Gcm, 32, be, 0x33)
+    });
 }
 
+#[cfg(not(tessera_test_hooks))]
 fn main() {
-    let want = std::env::args().nth(1).unwrap_or_else(|| "portable".into());
-    if client_request(RUNNING_ON_VALGRIND, 0, 0) == 0 {
-        eprintln!("ct_valgrind: not running under valgrind; the check would prove nothing");
-        std::process::exit(3);
-    }
-    if want == "canary" {
-        canary();
-        return;
-    }
-    tessera_aes_gcm::testing::set_declassify(defined);
-    let Some(be) = Backend::all_available().find(|b| b.name() == want) else {
-        eprintln!("ct_valgrind: backend {want} is not available on this CPU");
-        std::process::exit(2);
-    };
-    let mut runs = 0;
-    runs += gcm_round!(Aes128Gcm, 16, be, 0x11);
-    runs += gcm_round!(Aes192Gcm, 24, be, 0x22);
-    runs += gcm_round!(Aes256Gcm, 32, be, 0x33);
-    println!(
-        "ct_valgrind: {runs} seal/open runs on {} with secret key and plaintext",
-        be.name()
+    eprintln!(
+        "ct_valgrind: built without --cfg tessera_test_hooks (the tag comparison's declassify \
+         hook is missing); build it inside this workspace, whose .cargo/config.toml sets it"
     );
+    std::process::exit(4);
 }

@@ -1,4 +1,9 @@
-//! The AES key schedule (FIPS 197 section 5.2), shared by every backend.
+//! The AES key schedule (FIPS 197 section 5.2), shared by every backend, and the constant-time
+//! S-box circuit it (and the portable backend) evaluates.
+
+#![forbid(unsafe_code)]
+
+pub(crate) mod sbox;
 
 use zeroize::Zeroize;
 
@@ -16,11 +21,11 @@ pub(crate) fn expand(key: &[u8]) -> ([[u8; 16]; 15], usize) {
     for i in nk..4 * (nr + 1) {
         let mut t = w[i - 1];
         if i % nk == 0 {
-            t = crate::backend::portable::sub_word(t.rotate_left(8)) ^ (rcon << 24);
+            t = sub_word(t.rotate_left(8)) ^ (rcon << 24);
             // xtime of the public round constant.
             rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
         } else if nk > 6 && i % nk == 4 {
-            t = crate::backend::portable::sub_word(t);
+            t = sub_word(t);
         }
         w[i] = w[i - nk] ^ t;
     }
@@ -32,4 +37,37 @@ pub(crate) fn expand(key: &[u8]) -> ([[u8; 16]; 15], usize) {
     }
     w.zeroize();
     (rk, nr)
+}
+
+/// SubWord of the key schedule (FIPS 197 section 5.2) through the S-box circuit: byte `j` of
+/// `w` (big-endian) in bit `j` of each plane.
+fn sub_word(w: u32) -> u32 {
+    let bytes = w.to_be_bytes();
+    let mut s = [0u64; 8];
+    for (b, plane) in s.iter_mut().enumerate() {
+        for (j, x) in bytes.iter().enumerate() {
+            *plane |= u64::from((x >> b) & 1) << j;
+        }
+    }
+    sbox::sub_bytes(&mut s);
+    let mut out = [0u8; 4];
+    for (b, plane) in s.iter().enumerate() {
+        for (j, x) in out.iter_mut().enumerate() {
+            *x |= (((plane >> j) & 1) as u8) << b;
+        }
+    }
+    s.zeroize();
+    u32::from_be_bytes(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// S-box entries from FIPS 197 figure 7.
+    #[test]
+    fn sub_word_fips197() {
+        assert_eq!(sub_word(0x0001_5310), 0x637c_edca);
+        assert_eq!(sub_word(0xffc9_8e2a), 0x16dd_19e5);
+    }
 }

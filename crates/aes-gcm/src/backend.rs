@@ -1,169 +1,131 @@
 //! Backend selection. AES and GHASH are decided together when a key is expanded: the round keys
 //! and the table of `H` powers have a backend-specific layout.
+//!
+//! This file is the backend table and its match arms; it calls only safe functions (each SIMD
+//! backend's entry points are `tessera_cpu::island!`s taking the backend's token). `unsafe`
+//! appears only in the SIMD backend files, at pointer loads and stores.
 
-/// Implements [`gcm::GcmOps`] for a SIMD backend's per-operation `Ops` type from its
-/// target-feature methods `encrypt_block_tf`, `ghash_v` and `ctr_ghash::<SEAL>`; `$features`
-/// are the backend's target features, and `x86` / `aarch64` say how `ghash_v` takes the
-/// running hash (a byte-reflected `__m128i`, or a `u128`).
+#![deny(unsafe_code)]
+
+/// Implements [`gcm::GcmOps`] for a SIMD backend's per-operation `Ops` type (which holds its
+/// token in a field `t`) from its target-feature methods `encrypt_block_tf`, `ghash_v` and
+/// `ctr_ghash::<SEAL>`. Each trait method is an island taking the token (the generic framing
+/// in `gcm` cannot call target-feature functions itself); called from the backend's `run`
+/// island, which has the same features, it is inlined there or stays one plain call, as the
+/// target-feature methods were before. `x86` / `aarch64` say how `ghash_v` takes the running
+/// hash (a byte-reflected `__m128i`, or a `u128`).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! simd_gcm_ops {
-    ($ops:ty, $features:literal, x86) => {
-        impl $ops {
-            #[target_feature(enable = $features)]
-            #[inline]
-            fn ghash_tf(&self, y: &mut [u8; 16], data: &[u8]) {
-                use super::x86_aesni::{bswap, load, store};
-                store(y, bswap(self.ghash_v(bswap(load(y)), data)))
+    ($ops:ident, $token:ident, x86) => {
+        tessera_cpu::with_features! { $token;
+            impl $ops<'_> {
+                #[inline]
+                fn ghash_tf(&self, y: &mut [u8; 16], data: &[u8]) {
+                    use super::x86_clmul::{bswap, load, store};
+                    store(y, bswap(self.ghash_v(bswap(load(y)), data)))
+                }
             }
         }
-        simd_gcm_ops!($ops);
+        simd_gcm_ops!($ops, $token);
     };
-    ($ops:ty, $features:literal, aarch64) => {
-        impl $ops {
-            #[target_feature(enable = $features)]
-            #[inline]
-            fn ghash_tf(&self, y: &mut [u8; 16], data: &[u8]) {
-                *y = self.ghash_v(u128::from_be_bytes(*y), data).to_be_bytes();
+    ($ops:ident, $token:ident, aarch64) => {
+        tessera_cpu::with_features! { $token;
+            impl $ops<'_> {
+                #[inline]
+                fn ghash_tf(&self, y: &mut [u8; 16], data: &[u8]) {
+                    *y = self.ghash_v(u128::from_be_bytes(*y), data).to_be_bytes();
+                }
             }
         }
-        simd_gcm_ops!($ops);
+        simd_gcm_ops!($ops, $token);
     };
-    ($ops:ty) => {
-        impl crate::gcm::GcmOps for $ops {
+    ($ops:ident, $token:ident) => {
+        tessera_cpu::island! {
+            fn ops_encrypt_block(_t: $token, o: &$ops<'_>, block: &mut [u8; 16]) {
+                o.encrypt_block_tf(block)
+            }
+        }
+        tessera_cpu::island! {
+            fn ops_ghash(_t: $token, o: &$ops<'_>, y: &mut [u8; 16], data: &[u8]) {
+                o.ghash_tf(y, data)
+            }
+        }
+        tessera_cpu::island! {
+            fn ops_ctr_ghash<const SEAL: bool>(
+                _t: $token,
+                o: &$ops<'_>,
+                ctr: &[u8; 16],
+                y: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                o.ctr_ghash::<SEAL>(ctr, y, buf)
+            }
+        }
+
+        impl crate::gcm::GcmOps for $ops<'_> {
             #[inline(always)]
             fn encrypt_block(&self, block: &mut [u8; 16]) {
-                // SAFETY: an `Ops` can only be built from its backend's token (kept in its `_t`
-                // field), which proves the CPU has every feature of the backend's islands.
-                unsafe { self.encrypt_block_tf(block) }
+                ops_encrypt_block(self.t, self, block)
             }
 
             #[inline(always)]
             fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
-                // SAFETY: as in `encrypt_block`.
-                unsafe { self.ghash_tf(y, data) }
+                ops_ghash(self.t, self, y, data)
             }
 
             #[inline(always)]
             fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-                // SAFETY: as in `encrypt_block`.
-                unsafe { self.ctr_ghash::<true>(ctr, y, buf) }
+                ops_ctr_ghash::<true>(self.t, self, ctr, y, buf)
             }
 
             #[inline(always)]
             fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-                // SAFETY: as in `encrypt_block`.
-                unsafe { self.ctr_ghash::<false>(ctr, y, buf) }
+                ops_ctr_ghash::<false>(self.t, self, ctr, y, buf)
             }
         }
     };
 }
 
 #[cfg(target_arch = "aarch64")]
-pub(crate) mod aarch64_aes;
-pub(crate) mod portable;
+#[allow(unsafe_code)]
+mod aarch64_aes;
+mod portable;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_aesni;
+#[allow(unsafe_code)]
+mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_vaes;
+#[allow(unsafe_code)]
+mod x86_clmul;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_vaes512;
+#[allow(unsafe_code)]
+mod x86_vaes;
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86_vaes512;
 
 use crate::gcm::{self, Iv};
 
-/// An AES-GCM backend, carrying the capability token that proves it can run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// Constant-time plain Rust: bitsliced AES, GHASH by masked integer multiplications.
-    Portable,
-    /// x86_64 AES-NI + PCLMULQDQ: eight blocks in flight, GHASH reduced once per eight blocks.
-    #[cfg(target_arch = "x86_64")]
-    X86Aesni(tessera_cpu::X86AesClmul),
-    /// x86_64 VAES + VPCLMULQDQ on 256-bit vectors: sixteen blocks in flight, one reduction per
-    /// 512 bytes; tails and inputs under 256 bytes run the AES-NI code.
-    #[cfg(target_arch = "x86_64")]
-    X86Vaes(tessera_cpu::X86VaesClmul),
-    /// x86_64 VAES + VPCLMULQDQ on 512-bit vectors (AVX-512 F/BW/VL): thirty-two blocks in
-    /// flight, one reduction per 512 bytes; inputs under 512 bytes and tails run the 256-bit
-    /// VAES code (and below 256 bytes the AES-NI code).
-    #[cfg(target_arch = "x86_64")]
-    X86Vaes512(tessera_cpu::X86Vaes512),
-    /// aarch64 AES + PMULL: eight blocks in flight, GHASH reduced once per eight blocks.
-    #[cfg(target_arch = "aarch64")]
-    Aarch64Aes(tessera_cpu::Aarch64AesPmull),
-}
-
-impl Backend {
-    /// The best backend this CPU can run.
-    pub fn detect() -> Self {
+tessera_cpu::backends! {
+    /// An AES-GCM backend, carrying the capability token that proves it can run.
+    pub enum Backend {
+        /// Constant-time plain Rust: bitsliced AES, GHASH by masked integer multiplications.
+        Portable = "portable",
+        /// x86_64 VAES + VPCLMULQDQ on 512-bit vectors (AVX-512 F/BW/VL): thirty-two blocks in
+        /// flight, one reduction per 512 bytes; inputs under 512 bytes and tails run the 256-bit
+        /// VAES code (and below 256 bytes the AES-NI code).
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = tessera_cpu::X86Vaes512::detect() {
-            return Backend::X86Vaes512(t);
-        }
+        X86Vaes512(X86Vaes512) = "x86_vaes512",
+        /// x86_64 VAES + VPCLMULQDQ on 256-bit vectors: sixteen blocks in flight, one reduction
+        /// per 512 bytes; tails and inputs under 256 bytes run the AES-NI code.
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = tessera_cpu::X86VaesClmul::detect() {
-            return Backend::X86Vaes(t);
-        }
+        X86Vaes(X86VaesClmul) = "x86_vaes",
+        /// x86_64 AES-NI + PCLMULQDQ: eight blocks in flight, GHASH reduced once per eight
+        /// blocks.
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = tessera_cpu::X86AesClmul::detect() {
-            return Backend::X86Aesni(t);
-        }
+        X86Aesni(X86AesClmul) = "x86_aesni",
+        /// aarch64 AES + PMULL: eight blocks in flight, GHASH reduced once per eight blocks.
         #[cfg(target_arch = "aarch64")]
-        if let Some(t) = tessera_cpu::Aarch64AesPmull::detect() {
-            return Backend::Aarch64Aes(t);
-        }
-        Backend::Portable
-    }
-
-    /// Every backend this CPU can run (portable first), for tests and benches.
-    pub fn all_available() -> impl Iterator<Item = Backend> {
-        let isa: [Option<Backend>; 3] = {
-            #[cfg(target_arch = "x86_64")]
-            {
-                [
-                    tessera_cpu::X86AesClmul::detect().map(Backend::X86Aesni),
-                    tessera_cpu::X86VaesClmul::detect().map(Backend::X86Vaes),
-                    tessera_cpu::X86Vaes512::detect().map(Backend::X86Vaes512),
-                ]
-            }
-            #[cfg(target_arch = "aarch64")]
-            {
-                [
-                    tessera_cpu::Aarch64AesPmull::detect().map(Backend::Aarch64Aes),
-                    None,
-                    None,
-                ]
-            }
-            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-            {
-                [None, None, None]
-            }
-        };
-        core::iter::once(Backend::Portable).chain(isa.into_iter().flatten())
-    }
-
-    /// Every backend name this crate can have on any CPU.
-    pub const KNOWN: &'static [&'static str] = &[
-        "portable",
-        "x86_aesni",
-        "x86_vaes",
-        "x86_vaes512",
-        "aarch64_aes",
-    ];
-
-    /// The backend's stable name (`portable`, `x86_aesni`, `x86_vaes`, `x86_vaes512`,
-    /// `aarch64_aes`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Backend::Portable => "portable",
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Aesni(_) => "x86_aesni",
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes(_) => "x86_vaes",
-            #[cfg(target_arch = "x86_64")]
-            Backend::X86Vaes512(_) => "x86_vaes512",
-            #[cfg(target_arch = "aarch64")]
-            Backend::Aarch64Aes(_) => "aarch64_aes",
-        }
+        Aarch64Aes(Aarch64AesPmull) = "aarch64_aes",
     }
 }
 
@@ -196,12 +158,6 @@ const VAES_MIN_LEN: usize = 256;
 #[cfg(target_arch = "x86_64")]
 const VAES512_MIN_LEN: usize = 512;
 
-/// The AES-NI token implied by a VAES token (which requires AES-NI, PCLMULQDQ and SSSE3).
-#[cfg(target_arch = "x86_64")]
-fn aes_clmul_of(t: tessera_cpu::X86VaesClmul) -> tessera_cpu::X86AesClmul {
-    t.aes_clmul()
-}
-
 /// The 256-bit VAES backend's seal (`SEAL`) or open: the AES-NI code below
 /// [`VAES_MIN_LEN`].
 #[cfg(target_arch = "x86_64")]
@@ -215,12 +171,9 @@ fn vaes_run<const SEAL: bool>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
-        // SAFETY: the AES-NI token derived from the VAES token proves AES-NI, PCLMULQDQ and
-        // SSSE3.
-        unsafe { x86_aesni::run::<SEAL>(aes_clmul_of(t), k, iv, aad, buf) }
+        x86_aesni::run::<SEAL>(t.aes_clmul(), k, iv, aad, buf)
     } else {
-        // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { x86_vaes::run::<SEAL>(t, k, w, iv, aad, buf) }
+        x86_vaes::run::<SEAL>(t, k, w, iv, aad, buf)
     }
 }
 
@@ -239,42 +192,31 @@ fn vaes512_run<const SEAL: bool>(
     if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
         vaes_run::<SEAL>(t.vaes_clmul(), k, w, iv, aad, buf)
     } else {
-        // SAFETY: the token proves AVX-512 F/BW/VL, VAES, VPCLMULQDQ, AVX2, AES-NI, PCLMULQDQ
-        // and SSSE3.
-        unsafe { x86_vaes512::run::<SEAL>(t, k, w, iv, aad, buf) }
+        x86_vaes512::run::<SEAL>(t, k, w, iv, aad, buf)
     }
 }
 
 impl Key {
-    /// `key` is 16, 24 or 32 bytes (checked by the typed constructors).
+    /// `key` is 16, 24 or 32 bytes (checked by the constructors).
     pub(crate) fn new(backend: Backend, key: &[u8]) -> Self {
         match backend {
             Backend::Portable => Key::Portable(portable::Key::new(key)),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
-            Backend::X86Aesni(t) => Key::X86Aesni(t, unsafe { x86_aesni::Key::new(t, key) }),
+            Backend::X86Aesni(t) => Key::X86Aesni(t, x86_aesni::new_key(t, key)),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Vaes(t) => {
-                // SAFETY: the AES-NI token derived from the VAES token proves AES-NI,
-                // PCLMULQDQ and SSSE3.
-                let k = unsafe { x86_aesni::Key::new(aes_clmul_of(t), key) };
-                // SAFETY: the token proves AVX2, VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-                let w = unsafe { x86_vaes::Wide::new(t, &k) };
+                let k = x86_aesni::new_key(t.aes_clmul(), key);
+                let w = x86_vaes::new_wide(t, &k);
                 Key::X86Vaes(t, k, w)
             }
             #[cfg(target_arch = "x86_64")]
             Backend::X86Vaes512(t) => {
-                // SAFETY: the AES-NI token derived from the VAES-512 token proves AES-NI,
-                // PCLMULQDQ and SSSE3.
-                let k = unsafe { x86_aesni::Key::new(t.aes_clmul(), key) };
-                // SAFETY: the VAES token derived from the VAES-512 token proves AVX2, VAES,
-                // VPCLMULQDQ, AES-NI, PCLMULQDQ and SSSE3.
-                let w = unsafe { x86_vaes::Wide::new(t.vaes_clmul(), &k) };
+                let k = x86_aesni::new_key(t.aes_clmul(), key);
+                let w = x86_vaes::new_wide(t.vaes_clmul(), &k);
                 Key::X86Vaes512(t, k, w)
             }
             #[cfg(target_arch = "aarch64")]
-            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Backend::Aarch64Aes(t) => Key::Aarch64Aes(t, unsafe { aarch64_aes::Key::new(t, key) }),
+            Backend::Aarch64Aes(t) => Key::Aarch64Aes(t, aarch64_aes::new_key(t, key)),
         }
     }
 
@@ -298,15 +240,13 @@ impl Key {
         match self {
             Key::Portable(k) => gcm::run::<SEAL, _>(k, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
-            Key::X86Aesni(t, k) => unsafe { x86_aesni::run::<SEAL>(*t, k, iv, aad, buf) },
+            Key::X86Aesni(t, k) => x86_aesni::run::<SEAL>(*t, k, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
             Key::X86Vaes(t, k, w) => vaes_run::<SEAL>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
             Key::X86Vaes512(t, k, w) => vaes512_run::<SEAL>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "aarch64")]
-            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::run::<SEAL>(*t, k, iv, aad, buf) },
+            Key::Aarch64Aes(t, k) => aarch64_aes::run::<SEAL>(*t, k, iv, aad, buf),
         }
     }
 
@@ -335,12 +275,11 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             Key::X86Aesni(t, k) => aesni_blocks::<ENC>(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k, _) => aesni_blocks::<ENC>(aes_clmul_of(*t), k, blocks),
+            Key::X86Vaes(t, k, _) => aesni_blocks::<ENC>(t.aes_clmul(), k, blocks),
             #[cfg(target_arch = "x86_64")]
             Key::X86Vaes512(t, k, _) => aesni_blocks::<ENC>(t.aes_clmul(), k, blocks),
             #[cfg(target_arch = "aarch64")]
-            // SAFETY: the token proves the CPU has the AES and PMULL instructions.
-            Key::Aarch64Aes(t, k) => unsafe { aarch64_aes::crypt_blocks::<ENC>(*t, k, blocks) },
+            Key::Aarch64Aes(t, k) => aarch64_aes::crypt_blocks::<ENC>(*t, k, blocks),
         }
     }
 }
@@ -353,10 +292,8 @@ fn aesni_blocks<const ENC: bool>(
     blocks: &mut [[u8; 16]],
 ) {
     if ENC {
-        // SAFETY: the token proves the CPU has AES-NI, PCLMULQDQ and SSSE3.
-        unsafe { x86_aesni::encrypt_blocks(t, k, blocks) }
+        x86_aesni::encrypt_blocks(t, k, blocks)
     } else {
-        // SAFETY: as above.
-        unsafe { x86_aesni::decrypt_blocks(t, k, blocks) }
+        x86_aesni::decrypt_blocks(t, k, blocks)
     }
 }

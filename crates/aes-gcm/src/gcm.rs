@@ -3,6 +3,8 @@
 //! Everything here is `#[inline(always)]` so that a backend's target-feature island compiles the
 //! whole operation for its ISA.
 
+#![forbid(unsafe_code)]
+
 /// What a backend provides: one AES block, GHASH, and the bulk CTR + GHASH pass.
 pub(crate) trait GcmOps {
     /// `block = E_K(block)`.
@@ -64,8 +66,8 @@ fn finish<O: GcmOps>(
 #[derive(Clone, Copy)]
 pub(crate) enum Iv<'a> {
     Nonce(&'a [u8]),
-    /// Built only by the `__testing` hook `__seal_with_j0` (and unit tests).
-    #[cfg_attr(not(any(test, feature = "__testing")), allow(dead_code))]
+    /// Built only by the test hook `__seal_with_j0` (`--cfg tessera_test_hooks`) and unit tests.
+    #[cfg_attr(not(any(test, tessera_test_hooks)), allow(dead_code))]
     J0(&'a [u8; 16]),
 }
 

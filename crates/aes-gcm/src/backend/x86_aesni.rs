@@ -1,12 +1,10 @@
 //! x86_64 AES-NI + PCLMULQDQ backend.
 //!
-//! CTR runs eight blocks in flight. GHASH works on byte-reflected blocks (a block loaded
-//! big-endian, so the constant term is the top bit) and multiplies by `H^i * x^-1`, which makes
-//! the 256-bit carry-less product of two reflected operands the reflection of the true product,
-//! without the one-bit shift. Eight blocks are multiplied by `H^8 .. H^1`, summed unreduced and
-//! reduced once (aggregated reduction), folding 64 bits at a time with the constant
-//! `x^-1 mod P` (`0xC2 << 56` in the low half plus a swap for its `1` term).
+//! CTR runs eight blocks in flight. GHASH uses the reflected representation of
+//! [`super::x86_clmul`]: eight blocks are multiplied by `H^8 .. H^1`, summed unreduced and
+//! reduced once (aggregated reduction).
 
+use super::x86_clmul::{bswap, gf_mul, load, mul_acc, mul_xinv, reduce, store};
 use crate::gcm::{self, Iv};
 use core::arch::x86_64::*;
 use tessera_cpu::X86AesClmul;
@@ -27,29 +25,9 @@ impl Drop for Key {
     }
 }
 
-/// Zeroes vector temporaries on the stack (volatile writes, through `zeroize` on their bytes).
-pub(super) fn wipe(v: &mut [__m128i]) {
-    // SAFETY: `__m128i` is 16 plain bytes (every bit pattern valid, no padding); the byte slice
-    // covers exactly the memory of `v`, borrowed mutably for its lifetime.
-    let b = unsafe {
-        core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), core::mem::size_of_val(v))
-    };
-    b.zeroize();
-}
-
-/// `x^-1 mod P` in the reflected representation.
-const XINV: u128 = 0xC200_0000_0000_0000_0000_0000_0000_0001;
-
-/// `R(a) -> R(a * x^-1)`: a one-bit shift towards higher degree in reflected form, plus
-/// `x^-1` when the constant term falls out (a mask, not a branch).
-fn mul_xinv(r: u128) -> u128 {
-    let mask = (r >> 127).wrapping_neg();
-    (r << 1) ^ (mask & XINV)
-}
-
-impl Key {
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    pub(crate) fn new(_t: X86AesClmul, key: &[u8]) -> Self {
+tessera_cpu::island! {
+    /// Expands `key` (16, 24 or 32 bytes) and derives the thirty-two `H` powers.
+    pub(crate) fn new_key(_t: X86AesClmul, key: &[u8]) -> Key {
         let (rk, nr) = crate::aes::expand(key);
         let mut k = Key {
             rk,
@@ -58,342 +36,287 @@ impl Key {
         };
         let mut rks = k.round_keys();
         let mut h = [0u8; 16];
-        let hb = aes1(&rks, nr, load(&h));
+        let mut hb = aes1(&rks, nr, load(&h));
         store(&mut h, hb);
-        let rh = u128::from_be_bytes(h);
-        let h1 = mul_xinv(rh);
+        let mut rh = u128::from_be_bytes(h);
+        let mut h1 = mul_xinv(rh);
         k.hp[0] = h1.to_le_bytes();
-        let h1v = load(&k.hp[0]);
+        let mut h1v = load(&k.hp[0]);
         let mut p = load(&rh.to_le_bytes());
+        let mut b = [0u8; 16];
         for i in 1..32 {
             // R(h^(i+1)) = R(h^i) * R(h x^-1)
             p = gf_mul(p, h1v);
-            let mut b = [0u8; 16];
             store(&mut b, p);
             k.hp[i] = mul_xinv(u128::from_le_bytes(b)).to_le_bytes();
-            b.zeroize();
         }
+        // Every temporary holds H or one of its powers.
+        b.zeroize();
         h.zeroize();
-        wipe(&mut rks);
+        hb.zeroize();
+        rh.zeroize();
+        h1.zeroize();
+        h1v.zeroize();
+        p.zeroize();
+        rks.zeroize();
         k
     }
+}
 
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
+tessera_cpu::with_features! { X86AesClmul;
+    impl Key {
+        #[inline]
+        pub(super) fn round_keys(&self) -> [__m128i; 15] {
+            let mut r = [_mm_setzero_si128(); 15];
+            for (d, s) in r.iter_mut().zip(&self.rk) {
+                *d = load(s);
+            }
+            r
+        }
+    }
+}
+
+tessera_cpu::with_features! { X86AesClmul;
+    /// Loads 16 bytes at `s[..16]` (the caller passes a slice of at least 16 bytes).
     #[inline]
-    pub(super) fn round_keys(&self) -> [__m128i; 15] {
-        let mut r = [_mm_setzero_si128(); 15];
-        for (d, s) in r.iter_mut().zip(&self.rk) {
-            *d = load(s);
+    pub(super) fn load_s(s: &[u8]) -> __m128i {
+        assert!(s.len() >= 16);
+        // SAFETY: at least 16 readable bytes (checked above); unaligned load.
+        unsafe { _mm_loadu_si128(s.as_ptr().cast()) }
+    }
+
+    #[inline]
+    pub(super) fn store_s(s: &mut [u8], v: __m128i) {
+        assert!(s.len() >= 16);
+        // SAFETY: at least 16 writable bytes (checked above); unaligned store.
+        unsafe { _mm_storeu_si128(s.as_mut_ptr().cast(), v) }
+    }
+
+    /// Loads `s` (at most `16 * out.len()` bytes) into blocks, zero-padding the last one.
+    #[inline]
+    fn load_blocks(s: &[u8], out: &mut [__m128i]) {
+        let mut chunks = s.chunks_exact(16);
+        let mut n = 0;
+        for (c, o) in (&mut chunks).zip(out.iter_mut()) {
+            *o = load_s(c);
+            n += 1;
         }
-        r
-    }
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn load(b: &[u8; 16]) -> __m128i {
-    // SAFETY: `b` is 16 readable bytes; unaligned load.
-    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn store(b: &mut [u8; 16], v: __m128i) {
-    // SAFETY: `b` is 16 writable bytes; unaligned store.
-    unsafe { _mm_storeu_si128(b.as_mut_ptr().cast(), v) }
-}
-
-/// Loads 16 bytes at `s[..16]` (the caller passes a slice of at least 16 bytes).
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn load_s(s: &[u8]) -> __m128i {
-    assert!(s.len() >= 16);
-    // SAFETY: at least 16 readable bytes (checked above); unaligned load.
-    unsafe { _mm_loadu_si128(s.as_ptr().cast()) }
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn store_s(s: &mut [u8], v: __m128i) {
-    assert!(s.len() >= 16);
-    // SAFETY: at least 16 writable bytes (checked above); unaligned store.
-    unsafe { _mm_storeu_si128(s.as_mut_ptr().cast(), v) }
-}
-
-/// Loads `s` (at most `16 * out.len()` bytes) into blocks, zero-padding the last one.
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-fn load_blocks(s: &[u8], out: &mut [__m128i]) {
-    let mut chunks = s.chunks_exact(16);
-    let mut n = 0;
-    for (c, o) in (&mut chunks).zip(out.iter_mut()) {
-        *o = load_s(c);
-        n += 1;
-    }
-    let r = chunks.remainder();
-    if !r.is_empty() {
-        let mut b = [0u8; 16];
-        b[..r.len()].copy_from_slice(r);
-        out[n] = load(&b);
-    }
-}
-
-/// Stores blocks into `s` (the last one truncated to what `s` has left).
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-fn store_blocks(v: &[__m128i], s: &mut [u8]) {
-    for (o, c) in v.iter().zip(s.chunks_mut(16)) {
-        if c.len() == 16 {
-            store_s(c, *o);
-        } else {
+        let r = chunks.remainder();
+        if !r.is_empty() {
             let mut b = [0u8; 16];
-            store(&mut b, *o);
-            c.copy_from_slice(&b[..c.len()]);
+            b[..r.len()].copy_from_slice(r);
+            out[n] = load(&b);
         }
     }
-}
 
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn bswap(v: __m128i) -> __m128i {
-    _mm_shuffle_epi8(
-        v,
-        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-    )
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn aes1(rk: &[__m128i; 15], nr: usize, b: __m128i) -> __m128i {
-    let mut x = _mm_xor_si128(b, rk[0]);
-    for k in &rk[1..nr] {
-        x = _mm_aesenc_si128(x, *k);
+    /// Stores blocks into `s` (the last one truncated to what `s` has left).
+    #[inline]
+    fn store_blocks(v: &[__m128i], s: &mut [u8]) {
+        for (o, c) in v.iter().zip(s.chunks_mut(16)) {
+            if c.len() == 16 {
+                store_s(c, *o);
+            } else {
+                let mut b = [0u8; 16];
+                store(&mut b, *o);
+                c.copy_from_slice(&b[..c.len()]);
+            }
+        }
     }
-    _mm_aesenclast_si128(x, rk[nr])
-}
 
-/// AES on `N` independent blocks, round by round (the blocks' rounds overlap in the pipeline).
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-fn aes_n<const N: usize>(rk: &[__m128i; 15], nr: usize, b: &mut [__m128i; N]) {
-    for x in b.iter_mut() {
-        *x = _mm_xor_si128(*x, rk[0]);
+    #[inline]
+    pub(super) fn aes1(rk: &[__m128i; 15], nr: usize, b: __m128i) -> __m128i {
+        let mut x = _mm_xor_si128(b, rk[0]);
+        for k in &rk[1..nr] {
+            x = _mm_aesenc_si128(x, *k);
+        }
+        _mm_aesenclast_si128(x, rk[nr])
     }
-    for k in &rk[1..nr] {
+
+    /// AES on `N` independent blocks, round by round (the blocks' rounds overlap in the pipeline).
+    #[inline]
+    fn aes_n<const N: usize>(rk: &[__m128i; 15], nr: usize, b: &mut [__m128i; N]) {
         for x in b.iter_mut() {
-            *x = _mm_aesenc_si128(*x, *k);
+            *x = _mm_xor_si128(*x, rk[0]);
+        }
+        for k in &rk[1..nr] {
+            for x in b.iter_mut() {
+                *x = _mm_aesenc_si128(*x, *k);
+            }
+        }
+        for x in b.iter_mut() {
+            *x = _mm_aesenclast_si128(*x, rk[nr]);
         }
     }
-    for x in b.iter_mut() {
-        *x = _mm_aesenclast_si128(*x, rk[nr]);
-    }
 }
 
-/// Accumulates the unreduced 256-bit product `x * h` into `(lo, mid, hi)`.
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-fn mul_acc(x: __m128i, h: __m128i, acc: &mut [__m128i; 3]) {
-    acc[0] = _mm_xor_si128(acc[0], _mm_clmulepi64_si128(x, h, 0x00));
-    acc[1] = _mm_xor_si128(acc[1], _mm_clmulepi64_si128(x, h, 0x01));
-    acc[1] = _mm_xor_si128(acc[1], _mm_clmulepi64_si128(x, h, 0x10));
-    acc[2] = _mm_xor_si128(acc[2], _mm_clmulepi64_si128(x, h, 0x11));
-}
-
-/// Reduces a reflected 256-bit product, given as `(lo, mid, hi)` partial products, modulo
-/// `P`: two 64-bit folds of the low half.
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn reduce(acc: &[__m128i; 3]) -> __m128i {
-    let lo = _mm_xor_si128(acc[0], _mm_slli_si128(acc[1], 8));
-    let hi = _mm_xor_si128(acc[2], _mm_srli_si128(acc[1], 8));
-    let c = _mm_set_epi64x(0, 0xC200_0000_0000_0000u64 as i64);
-    let t = _mm_clmulepi64_si128(lo, c, 0x00);
-    let lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
-    let t = _mm_clmulepi64_si128(lo, c, 0x00);
-    let lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4e), t);
-    _mm_xor_si128(hi, lo)
-}
-
-/// `R(a) * R(b x^-1) = R(a b)`.
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-#[inline]
-pub(super) fn gf_mul(a: __m128i, b: __m128i) -> __m128i {
-    let mut acc = [_mm_setzero_si128(); 3];
-    mul_acc(a, b, &mut acc);
-    reduce(&acc)
-}
-
-/// Per-operation view of the key with registers loaded. It holds the token, so its safe
-/// methods (which run AES-NI, PCLMULQDQ and SSSE3 instructions) can only be reached on a CPU
-/// that has them, wherever an `Ops` is built.
+/// Per-operation view of the key with registers loaded. Its methods are compiled for AES-NI,
+/// PCLMULQDQ and SSSE3 (callable from this backend's islands); it holds the token, which the
+/// [`crate::gcm::GcmOps`] implementation hands to the islands that bridge to them.
 pub(super) struct Ops<'a> {
-    _t: X86AesClmul,
+    t: X86AesClmul,
     pub(super) rk: [__m128i; 15],
     hp: [__m128i; 8],
     pub(super) key: &'a Key,
 }
 
-impl<'a> Ops<'a> {
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    pub(super) fn new(t: X86AesClmul, key: &'a Key) -> Self {
-        let mut hp = [_mm_setzero_si128(); 8];
-        for (d, s) in hp.iter_mut().zip(&key.hp) {
-            *d = load(s);
-        }
-        Ops {
-            _t: t,
-            rk: key.round_keys(),
-            hp,
-            key,
-        }
-    }
-
-    /// Absorbs `x.len() <= 8` byte-reflected blocks into `y` with one reduction: block `i` is
-    /// multiplied by `H^(n-i)`.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    pub(super) fn ghash_n(&self, y: __m128i, x: &[__m128i]) -> __m128i {
-        let n = x.len();
-        debug_assert!((1..=8).contains(&n));
-        let mut acc = [_mm_setzero_si128(); 3];
-        mul_acc(_mm_xor_si128(y, x[0]), self.hp[n - 1], &mut acc);
-        for (xi, h) in x[1..].iter().zip(self.hp[..n - 1].iter().rev()) {
-            mul_acc(*xi, *h, &mut acc);
-        }
-        reduce(&acc)
-    }
-
-    /// Absorbs a tail of fewer than 128 bytes (zero-padded to whole blocks).
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    fn ghash_tail(&self, y: __m128i, tail: &[u8]) -> __m128i {
-        if tail.is_empty() {
-            return y;
-        }
-        let n = tail.len().div_ceil(16);
-        let mut x = [_mm_setzero_si128(); 8];
-        load_blocks(tail, &mut x[..n]);
-        for v in x[..n].iter_mut() {
-            *v = bswap(*v);
-        }
-        self.ghash_n(y, &x[..n])
-    }
-
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    pub(super) fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
-        let mut y = y;
-        let mut chunks = data.chunks_exact(128);
-        for c in &mut chunks {
-            let mut x = [_mm_setzero_si128(); 8];
-            for (i, v) in x.iter_mut().enumerate() {
-                *v = bswap(load_s(&c[16 * i..]));
+tessera_cpu::with_features! { X86AesClmul;
+    impl Ops<'_> {
+        #[inline]
+        pub(super) fn new(t: X86AesClmul, key: &Key) -> Ops<'_> {
+            let mut hp = [_mm_setzero_si128(); 8];
+            for (d, s) in hp.iter_mut().zip(&key.hp) {
+                *d = load(s);
             }
-            y = self.ghash_n(y, &x);
+            Ops {
+                t,
+                rk: key.round_keys(),
+                hp,
+                key,
+            }
         }
-        self.ghash_tail(y, chunks.remainder())
-    }
 
-    /// CTR (+ GHASH of the ciphertext) over `buf`; `SEAL` says whether GHASH reads the output
-    /// (sealing) or the input (opening). The GHASH multiplications of a chunk (the previous
-    /// one when sealing) are interleaved with the AES rounds of the current one.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    pub(super) fn ctr_ghash<const SEAL: bool>(
-        &self,
-        ctr: &[u8; 16],
-        y: &mut [u8; 16],
-        buf: &mut [u8],
-    ) {
-        let nr = self.key.nr;
-        let mut yv = bswap(load(y));
-        // Counter with the 32-bit big-endian word in lane 0 as a little-endian integer.
-        let mut c = bswap(load(ctr));
-        let one = _mm_set_epi32(0, 0, 0, 1);
-        let mut chunks = buf.chunks_exact_mut(128);
-        // Sealing: reflected ciphertext of the previous chunk, not yet absorbed.
-        let mut pending = [_mm_setzero_si128(); 8];
-        let mut have = false;
-        for ch in &mut chunks {
-            let mut x = pending;
-            let mut hash = have;
-            if !SEAL {
-                for (i, v) in x.iter_mut().enumerate() {
-                    *v = bswap(load_s(&ch[16 * i..]));
-                }
-                hash = true;
-            }
-            x[0] = _mm_xor_si128(x[0], yv);
-            let mut ks = [_mm_setzero_si128(); 8];
-            for k in ks.iter_mut() {
-                *k = _mm_xor_si128(bswap(c), self.rk[0]);
-                c = _mm_add_epi32(c, one);
-            }
+        /// Absorbs `x.len() <= 8` byte-reflected blocks into `y` with one reduction: block `i` is
+        /// multiplied by `H^(n-i)`.
+        #[inline]
+        pub(super) fn ghash_n(&self, y: __m128i, x: &[__m128i]) -> __m128i {
+            let n = x.len();
+            debug_assert!((1..=8).contains(&n));
             let mut acc = [_mm_setzero_si128(); 3];
-            for (r, rk) in self.rk[1..nr].iter().enumerate() {
-                for k in ks.iter_mut() {
-                    *k = _mm_aesenc_si128(*k, *rk);
-                }
-                // Block 0 (which carries the running hash) goes last, so the chain from one
-                // chunk's reduction to the next is as short as possible.
-                if hash && r < 8 {
-                    let j = (r + 1) % 8;
-                    mul_acc(x[j], self.hp[7 - j], &mut acc);
-                }
+            mul_acc(_mm_xor_si128(y, x[0]), self.hp[n - 1], &mut acc);
+            for (xi, h) in x[1..].iter().zip(self.hp[..n - 1].iter().rev()) {
+                mul_acc(*xi, *h, &mut acc);
             }
-            if hash {
-                yv = reduce(&acc);
-            }
-            for (i, k) in ks.iter().enumerate() {
-                let input = load_s(&ch[16 * i..]);
-                let out = _mm_xor_si128(input, _mm_aesenclast_si128(*k, self.rk[nr]));
-                store_s(&mut ch[16 * i..], out);
-                pending[i] = bswap(out);
-            }
-            have = SEAL;
+            reduce(&acc)
         }
-        if have {
-            yv = self.ghash_n(yv, &pending);
-        }
-        let rem = chunks.into_remainder();
-        if !rem.is_empty() {
-            // At most 127 bytes: all blocks at once, one GHASH reduction.
-            let n = rem.len().div_ceil(16);
+
+        /// Absorbs a tail of fewer than 128 bytes (zero-padded to whole blocks).
+        #[inline]
+        fn ghash_tail(&self, y: __m128i, tail: &[u8]) -> __m128i {
+            if tail.is_empty() {
+                return y;
+            }
+            let n = tail.len().div_ceil(16);
             let mut x = [_mm_setzero_si128(); 8];
-            if n <= 4 {
-                let mut ks = [_mm_setzero_si128(); 4];
-                for k in ks.iter_mut() {
-                    *k = bswap(c);
-                    c = _mm_add_epi32(c, one);
-                }
-                aes_n(&self.rk, nr, &mut ks);
-                x[..4].copy_from_slice(&ks);
-            } else {
-                for k in x.iter_mut() {
-                    *k = bswap(c);
-                    c = _mm_add_epi32(c, one);
-                }
-                aes_n(&self.rk, nr, &mut x);
-            }
-            let mut input = [_mm_setzero_si128(); 8];
-            load_blocks(rem, &mut input[..n]);
-            for (k, i) in x[..n].iter_mut().zip(&input) {
-                *k = _mm_xor_si128(*k, *i);
-            }
-            store_blocks(&x[..n], rem);
-            if SEAL {
-                // GHASH sees the ciphertext zero-padded to a block: reload what was stored.
-                load_blocks(rem, &mut x[..n]);
-            } else {
-                x = input;
-            }
+            load_blocks(tail, &mut x[..n]);
             for v in x[..n].iter_mut() {
                 *v = bswap(*v);
             }
-            yv = self.ghash_n(yv, &x[..n]);
+            self.ghash_n(y, &x[..n])
         }
-        store(y, bswap(yv));
+
+        #[inline]
+        pub(super) fn ghash_v(&self, y: __m128i, data: &[u8]) -> __m128i {
+            let mut y = y;
+            let mut chunks = data.chunks_exact(128);
+            for c in &mut chunks {
+                let mut x = [_mm_setzero_si128(); 8];
+                for (i, v) in x.iter_mut().enumerate() {
+                    *v = bswap(load_s(&c[16 * i..]));
+                }
+                y = self.ghash_n(y, &x);
+            }
+            self.ghash_tail(y, chunks.remainder())
+        }
+
+        /// CTR (+ GHASH of the ciphertext) over `buf`; `SEAL` says whether GHASH reads the output
+        /// (sealing) or the input (opening). The GHASH multiplications of a chunk (the previous
+        /// one when sealing) are interleaved with the AES rounds of the current one.
+        #[inline]
+        pub(super) fn ctr_ghash<const SEAL: bool>(
+            &self,
+            ctr: &[u8; 16],
+            y: &mut [u8; 16],
+            buf: &mut [u8],
+        ) {
+            let nr = self.key.nr;
+            let mut yv = bswap(load(y));
+            // Counter with the 32-bit big-endian word in lane 0 as a little-endian integer.
+            let mut c = bswap(load(ctr));
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let mut chunks = buf.chunks_exact_mut(128);
+            // Sealing: reflected ciphertext of the previous chunk, not yet absorbed.
+            let mut pending = [_mm_setzero_si128(); 8];
+            let mut have = false;
+            for ch in &mut chunks {
+                let mut x = pending;
+                let mut hash = have;
+                if !SEAL {
+                    for (i, v) in x.iter_mut().enumerate() {
+                        *v = bswap(load_s(&ch[16 * i..]));
+                    }
+                    hash = true;
+                }
+                x[0] = _mm_xor_si128(x[0], yv);
+                let mut ks = [_mm_setzero_si128(); 8];
+                for k in ks.iter_mut() {
+                    *k = _mm_xor_si128(bswap(c), self.rk[0]);
+                    c = _mm_add_epi32(c, one);
+                }
+                let mut acc = [_mm_setzero_si128(); 3];
+                for (r, rk) in self.rk[1..nr].iter().enumerate() {
+                    for k in ks.iter_mut() {
+                        *k = _mm_aesenc_si128(*k, *rk);
+                    }
+                    // Block 0 (which carries the running hash) goes last, so the chain from one
+                    // chunk's reduction to the next is as short as possible.
+                    if hash && r < 8 {
+                        let j = (r + 1) % 8;
+                        mul_acc(x[j], self.hp[7 - j], &mut acc);
+                    }
+                }
+                if hash {
+                    yv = reduce(&acc);
+                }
+                for (i, k) in ks.iter().enumerate() {
+                    let input = load_s(&ch[16 * i..]);
+                    let out = _mm_xor_si128(input, _mm_aesenclast_si128(*k, self.rk[nr]));
+                    store_s(&mut ch[16 * i..], out);
+                    pending[i] = bswap(out);
+                }
+                have = SEAL;
+            }
+            if have {
+                yv = self.ghash_n(yv, &pending);
+            }
+            let rem = chunks.into_remainder();
+            if !rem.is_empty() {
+                // At most 127 bytes: all blocks at once, one GHASH reduction.
+                let n = rem.len().div_ceil(16);
+                let mut x = [_mm_setzero_si128(); 8];
+                if n <= 4 {
+                    let mut ks = [_mm_setzero_si128(); 4];
+                    for k in ks.iter_mut() {
+                        *k = bswap(c);
+                        c = _mm_add_epi32(c, one);
+                    }
+                    aes_n(&self.rk, nr, &mut ks);
+                    x[..4].copy_from_slice(&ks);
+                } else {
+                    for k in x.iter_mut() {
+                        *k = bswap(c);
+                        c = _mm_add_epi32(c, one);
+                    }
+                    aes_n(&self.rk, nr, &mut x);
+                }
+                let mut input = [_mm_setzero_si128(); 8];
+                load_blocks(rem, &mut input[..n]);
+                for (k, i) in x[..n].iter_mut().zip(&input) {
+                    *k = _mm_xor_si128(*k, *i);
+                }
+                store_blocks(&x[..n], rem);
+                if SEAL {
+                    // GHASH sees the ciphertext zero-padded to a block: reload what was stored.
+                    load_blocks(rem, &mut x[..n]);
+                } else {
+                    x = input;
+                }
+                for v in x[..n].iter_mut() {
+                    *v = bswap(*v);
+                }
+                yv = self.ghash_n(yv, &x[..n]);
+            }
+            store(y, bswap(yv));
+        }
     }
 }
 
@@ -409,164 +332,172 @@ static KEEP: [u8; 32] = {
     m
 };
 
-impl Ops<'_> {
-    /// Whole GCM operation for a 96-bit nonce when AAD blocks + message blocks + the length
-    /// block fit one aggregated GHASH (at most eight blocks): `E_K(J0)` runs in the same AES
-    /// batch as the keystream, and the length block is absorbed with the data under the one
-    /// reduction. Returns `None` (nothing touched) when the inputs do not fit.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    fn short<const SEAL: bool>(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
-        let Iv::Nonce(nonce) = iv else {
-            return None;
-        };
-        let nct = buf.len().div_ceil(16);
-        let naad = aad.len().div_ceil(16);
-        if nonce.len() != 12 || nct > 7 || naad + nct + 1 > 8 {
-            return None;
+tessera_cpu::with_features! { X86AesClmul;
+    impl Ops<'_> {
+        /// Whole GCM operation for a 96-bit nonce when AAD blocks + message blocks + the length
+        /// block fit one aggregated GHASH (at most eight blocks): `E_K(J0)` runs in the same AES
+        /// batch as the keystream, and the length block is absorbed with the data under the one
+        /// reduction. Returns `None` (nothing touched) when the inputs do not fit.
+        #[inline]
+        fn short<const SEAL: bool>(
+            &self,
+            iv: Iv<'_>,
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> Option<[u8; 16]> {
+            let Iv::Nonce(nonce) = iv else {
+                return None;
+            };
+            let nct = buf.len().div_ceil(16);
+            let naad = aad.len().div_ceil(16);
+            if nonce.len() != 12 || nct > 7 || naad + nct + 1 > 8 {
+                return None;
+            }
+            Some(match nct {
+                0 => self.short_n::<SEAL, 1>(nonce, aad, buf),
+                1 => self.short_n::<SEAL, 2>(nonce, aad, buf),
+                2 => self.short_n::<SEAL, 3>(nonce, aad, buf),
+                3 => self.short_n::<SEAL, 4>(nonce, aad, buf),
+                4 => self.short_n::<SEAL, 5>(nonce, aad, buf),
+                5 => self.short_n::<SEAL, 6>(nonce, aad, buf),
+                6 => self.short_n::<SEAL, 7>(nonce, aad, buf),
+                _ => self.short_n::<SEAL, 8>(nonce, aad, buf),
+            })
         }
-        Some(match nct {
-            0 => self.short_n::<SEAL, 1>(nonce, aad, buf),
-            1 => self.short_n::<SEAL, 2>(nonce, aad, buf),
-            2 => self.short_n::<SEAL, 3>(nonce, aad, buf),
-            3 => self.short_n::<SEAL, 4>(nonce, aad, buf),
-            4 => self.short_n::<SEAL, 5>(nonce, aad, buf),
-            5 => self.short_n::<SEAL, 6>(nonce, aad, buf),
-            6 => self.short_n::<SEAL, 7>(nonce, aad, buf),
-            _ => self.short_n::<SEAL, 8>(nonce, aad, buf),
-        })
-    }
 
-    /// [`Self::short`] with `N - 1` message blocks: block 0 of the AES batch is `J0`, blocks
-    /// `1..N` the counters `inc32^i(J0)`. A 12-byte nonce starts the counter at 1, so at most
-    /// seven increments never wrap.
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    fn short_n<const SEAL: bool, const N: usize>(
-        &self,
-        nonce: &[u8],
+        /// [`Self::short`] with `N - 1` message blocks: block 0 of the AES batch is `J0`, blocks
+        /// `1..N` the counters `inc32^i(J0)`. A 12-byte nonce starts the counter at 1, so at most
+        /// seven increments never wrap.
+        #[inline]
+        fn short_n<const SEAL: bool, const N: usize>(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> [u8; 16] {
+            let nr = self.key.nr;
+            let mut j = [0u8; 16];
+            j[..12].copy_from_slice(nonce);
+            j[15] = 1;
+            let mut c = bswap(load(&j));
+            let one = _mm_set_epi32(0, 0, 0, 1);
+            let mut ks = [_mm_setzero_si128(); N];
+            for k in ks.iter_mut() {
+                *k = _mm_xor_si128(bswap(c), self.rk[0]);
+                c = _mm_add_epi32(c, one);
+            }
+            // GHASH input: AAD blocks, message blocks, the length block (all reflected).
+            let mut x = [_mm_setzero_si128(); 8];
+            let naad = aad.len().div_ceil(16);
+            load_blocks(aad, &mut x[..naad]);
+            let nct = N - 1;
+            let mut input = [_mm_setzero_si128(); 8];
+            load_blocks(buf, &mut input[..nct]);
+            if !SEAL {
+                x[naad..naad + nct].copy_from_slice(&input[..nct]);
+            }
+            for k in &self.rk[1..nr] {
+                for v in ks.iter_mut() {
+                    *v = _mm_aesenc_si128(*v, *k);
+                }
+            }
+            for v in ks.iter_mut() {
+                *v = _mm_aesenclast_si128(*v, self.rk[nr]);
+            }
+            let mut out = [_mm_setzero_si128(); 8];
+            for ((o, k), i) in out[..nct].iter_mut().zip(&ks[1..]).zip(&input) {
+                *o = _mm_xor_si128(*k, *i);
+            }
+            store_blocks(&out[..nct], buf);
+            if SEAL {
+                let r = buf.len() % 16;
+                if r != 0 {
+                    // GHASH sees the last ciphertext block zero-padded.
+                    // SAFETY: `16 - r + 16 <= 32` bytes of `KEEP`; unaligned load.
+                    let m = unsafe { _mm_loadu_si128(KEEP[16 - r..].as_ptr().cast()) };
+                    out[nct - 1] = _mm_and_si128(out[nct - 1], m);
+                }
+                x[naad..naad + nct].copy_from_slice(&out[..nct]);
+            }
+            let m = naad + nct + 1;
+            for v in x[..m - 1].iter_mut() {
+                *v = bswap(*v);
+            }
+            // The reflected length block `len(A)_64 || len(C)_64` is that 128-bit integer.
+            x[m - 1] =
+                _mm_set_epi64x((aad.len() as u64 * 8) as i64, (buf.len() as u64 * 8) as i64);
+            let y = self.ghash_n(_mm_setzero_si128(), &x[..m]);
+            let mut tag = [0u8; 16];
+            store(&mut tag, _mm_xor_si128(bswap(y), ks[0]));
+            tag
+        }
+
+        #[inline]
+        pub(super) fn encrypt_block_tf(&self, block: &mut [u8; 16]) {
+            store(block, aes1(&self.rk, self.key.nr, load(block)))
+        }
+    }
+}
+
+simd_gcm_ops!(Ops, X86AesClmul, x86);
+
+tessera_cpu::island! {
+    /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island:
+    /// the one-pass path when the inputs fit it, else the general one.
+    pub(crate) fn run<const SEAL: bool>(
+        t: X86AesClmul,
+        key: &Key,
+        iv: Iv<'_>,
         aad: &[u8],
         buf: &mut [u8],
     ) -> [u8; 16] {
-        let nr = self.key.nr;
-        let mut j = [0u8; 16];
-        j[..12].copy_from_slice(nonce);
-        j[15] = 1;
-        let mut c = bswap(load(&j));
-        let one = _mm_set_epi32(0, 0, 0, 1);
-        let mut ks = [_mm_setzero_si128(); N];
-        for k in ks.iter_mut() {
-            *k = _mm_xor_si128(bswap(c), self.rk[0]);
-            c = _mm_add_epi32(c, one);
+        let ops = Ops::new(t, key);
+        if let Some(tag) = ops.short::<SEAL>(iv, aad, buf) {
+            return tag;
         }
-        // GHASH input: AAD blocks, message blocks, the length block (all reflected).
-        let mut x = [_mm_setzero_si128(); 8];
-        let naad = aad.len().div_ceil(16);
-        load_blocks(aad, &mut x[..naad]);
-        let nct = N - 1;
-        let mut input = [_mm_setzero_si128(); 8];
-        load_blocks(buf, &mut input[..nct]);
-        if !SEAL {
-            x[naad..naad + nct].copy_from_slice(&input[..nct]);
-        }
-        for k in &self.rk[1..nr] {
-            for v in ks.iter_mut() {
-                *v = _mm_aesenc_si128(*v, *k);
+        gcm::run::<SEAL, _>(&ops, iv, aad, buf)
+    }
+}
+
+tessera_cpu::island! {
+    /// The block cipher on independent blocks, eight in flight.
+    pub(crate) fn encrypt_blocks(_t: X86AesClmul, key: &Key, blocks: &mut [[u8; 16]]) {
+        let rk = key.round_keys();
+        let mut chunks = blocks.chunks_exact_mut(8);
+        for ch in &mut chunks {
+            let mut x = [_mm_setzero_si128(); 8];
+            for (v, b) in x.iter_mut().zip(ch.iter()) {
+                *v = load(b);
+            }
+            aes_n(&rk, key.nr, &mut x);
+            for (v, b) in x.iter().zip(ch.iter_mut()) {
+                store(b, *v);
             }
         }
-        for v in ks.iter_mut() {
-            *v = _mm_aesenclast_si128(*v, self.rk[nr]);
+        for b in chunks.into_remainder() {
+            store(b, aes1(&rk, key.nr, load(b)));
         }
-        let mut out = [_mm_setzero_si128(); 8];
-        for ((o, k), i) in out[..nct].iter_mut().zip(&ks[1..]).zip(&input) {
-            *o = _mm_xor_si128(*k, *i);
+    }
+}
+
+tessera_cpu::island! {
+    /// The inverse cipher, block by block.
+    pub(crate) fn decrypt_blocks(_t: X86AesClmul, key: &Key, blocks: &mut [[u8; 16]]) {
+        let rk = key.round_keys();
+        let nr = key.nr;
+        // Equivalent inverse cipher (FIPS 197 section 5.3.5): InvMixColumns on the inner keys.
+        let mut dk = [_mm_setzero_si128(); 15];
+        dk[0] = rk[nr];
+        for i in 1..nr {
+            dk[i] = _mm_aesimc_si128(rk[nr - i]);
         }
-        store_blocks(&out[..nct], buf);
-        if SEAL {
-            let r = buf.len() % 16;
-            if r != 0 {
-                // GHASH sees the last ciphertext block zero-padded.
-                // SAFETY: `16 - r + 16 <= 32` bytes of `KEEP`; unaligned load.
-                let m = unsafe { _mm_loadu_si128(KEEP[16 - r..].as_ptr().cast()) };
-                out[nct - 1] = _mm_and_si128(out[nct - 1], m);
+        dk[nr] = rk[0];
+        for b in blocks.iter_mut() {
+            let mut x = _mm_xor_si128(load(b), dk[0]);
+            for k in &dk[1..nr] {
+                x = _mm_aesdec_si128(x, *k);
             }
-            x[naad..naad + nct].copy_from_slice(&out[..nct]);
+            store(b, _mm_aesdeclast_si128(x, dk[nr]));
         }
-        let m = naad + nct + 1;
-        for v in x[..m - 1].iter_mut() {
-            *v = bswap(*v);
-        }
-        // The reflected length block `len(A)_64 || len(C)_64` is that 128-bit integer.
-        x[m - 1] = _mm_set_epi64x((aad.len() as u64 * 8) as i64, (buf.len() as u64 * 8) as i64);
-        let y = self.ghash_n(_mm_setzero_si128(), &x[..m]);
-        let mut tag = [0u8; 16];
-        store(&mut tag, _mm_xor_si128(bswap(y), ks[0]));
-        tag
-    }
-}
-
-impl Ops<'_> {
-    #[target_feature(enable = "aes,pclmulqdq,ssse3")]
-    #[inline]
-    pub(super) fn encrypt_block_tf(&self, block: &mut [u8; 16]) {
-        store(block, aes1(&self.rk, self.key.nr, load(block)))
-    }
-}
-
-simd_gcm_ops!(Ops<'_>, "aes,pclmulqdq,ssse3", x86);
-
-/// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island:
-/// the one-pass path when the inputs fit it, else the general one.
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-pub(crate) fn run<const SEAL: bool>(
-    t: X86AesClmul,
-    key: &Key,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    let ops = Ops::new(t, key);
-    if let Some(tag) = ops.short::<SEAL>(iv, aad, buf) {
-        return tag;
-    }
-    gcm::run::<SEAL, _>(&ops, iv, aad, buf)
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-pub(crate) fn encrypt_blocks(_t: X86AesClmul, key: &Key, blocks: &mut [[u8; 16]]) {
-    let rk = key.round_keys();
-    let mut chunks = blocks.chunks_exact_mut(8);
-    for ch in &mut chunks {
-        let mut x = [_mm_setzero_si128(); 8];
-        for (v, b) in x.iter_mut().zip(ch.iter()) {
-            *v = load(b);
-        }
-        aes_n(&rk, key.nr, &mut x);
-        for (v, b) in x.iter().zip(ch.iter_mut()) {
-            store(b, *v);
-        }
-    }
-    for b in chunks.into_remainder() {
-        store(b, aes1(&rk, key.nr, load(b)));
-    }
-}
-
-#[target_feature(enable = "aes,pclmulqdq,ssse3")]
-pub(crate) fn decrypt_blocks(_t: X86AesClmul, key: &Key, blocks: &mut [[u8; 16]]) {
-    let rk = key.round_keys();
-    let nr = key.nr;
-    // Equivalent inverse cipher (FIPS 197 section 5.3.5): InvMixColumns on the inner keys.
-    let mut dk = [_mm_setzero_si128(); 15];
-    dk[0] = rk[nr];
-    for i in 1..nr {
-        dk[i] = _mm_aesimc_si128(rk[nr - i]);
-    }
-    dk[nr] = rk[0];
-    for b in blocks.iter_mut() {
-        let mut x = _mm_xor_si128(load(b), dk[0]);
-        for k in &dk[1..nr] {
-            x = _mm_aesdec_si128(x, *k);
-        }
-        store(b, _mm_aesdeclast_si128(x, dk[nr]));
     }
 }

@@ -4,13 +4,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use tessera_keccak::{X1Backend, X4Backend};
-
-/// A 64-byte aligned input buffer (see the memcpy note in the README).
-fn aligned(len: usize) -> (Vec<u8>, usize) {
-    let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
-    let off = v.as_ptr().align_offset(64);
-    (v, off)
-}
+use tessera_testkit::aligned;
 
 fn sha3_256(c: &mut Criterion) {
     for (size, label) in [(64usize, "64B"), (4096, "4KiB"), (1 << 20, "1MiB")] {

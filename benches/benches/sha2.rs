@@ -6,14 +6,7 @@ use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_
 use std::hint::black_box;
 use std::io::{BufReader, Read, Write};
 use tessera_sha2::{HmacKey, Sha256, Sha256Backend, Sha512, Sha512Backend};
-
-/// A 64-byte aligned input buffer (see the memcpy note in the README). The same as
-/// `tessera_testkit::aligned`, which this crate does not depend on.
-fn aligned(len: usize) -> (Vec<u8>, usize) {
-    let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
-    let off = v.as_ptr().align_offset(64);
-    (v, off)
-}
+use tessera_testkit::aligned;
 
 fn sha256(c: &mut Criterion) {
     for (size, label) in [(64usize, "64B"), (16 << 10, "16KiB"), (1 << 20, "1MiB")] {

@@ -1,0 +1,278 @@
+//! BMI2/ADX backend: four 64-bit limbs (the representation of [`super::fe64`]), with the
+//! field multiplication and squaring in inline assembly using MULX (BMI2) and the two
+//! independent carry chains of ADCX/ADOX (ADX), which the compiler does not keep apart by
+//! itself. Everything else (additions, the ladder, the Edwards arithmetic) is the shared Rust
+//! code compiled in this backend's islands with BMI2 and ADX enabled.
+//!
+//! The field is implemented on the [`X86Bmi2Adx`] token: a value of it proves that the CPU
+//! executes MULX, ADCX and ADOX, so the methods that run them are safe to call.
+#![allow(unsafe_code)]
+
+use core::arch::asm;
+
+use subtle::Choice;
+use tessera_cpu::X86Bmi2Adx;
+
+use super::fe64::{self, Fe};
+use crate::field::{Field, Table};
+
+/// Folds the eight-limb product in `t0..t7` to four limbs `< 2^256` in `t0..t3`:
+/// `t0..t3 + 38 (t4..t7)` (`2^256 = 38 mod p`) with MULX and the two carry chains, then the
+/// carry limb (at most 38) times 38 once more, and a last carry as 38 (after which the low
+/// limb is below 38 * 39, so nothing carries again). Clobbers `rdx`, `lo`, `hi`, `t4`.
+macro_rules! reduce_38 {
+    () => {
+        concat!(
+            "mov edx, 38\n",
+            "xor {lo:e}, {lo:e}\n",
+            "mulx {hi}, {lo}, {t4}\n",
+            "adcx {t0}, {lo}\n",
+            "adox {t1}, {hi}\n",
+            "mulx {hi}, {lo}, {t5}\n",
+            "adcx {t1}, {lo}\n",
+            "adox {t2}, {hi}\n",
+            "mulx {hi}, {lo}, {t6}\n",
+            "adcx {t2}, {lo}\n",
+            "adox {t3}, {hi}\n",
+            "mulx {t4}, {lo}, {t7}\n",
+            "adcx {t3}, {lo}\n",
+            "mov {lo:e}, 0\n",
+            "adox {t4}, {lo}\n",
+            "adcx {t4}, {lo}\n",
+            "imul {t4}, {t4}, 38\n",
+            "add {t0}, {t4}\n",
+            "adc {t1}, 0\n",
+            "adc {t2}, 0\n",
+            "adc {t3}, 0\n",
+            "sbb {lo}, {lo}\n",
+            "and {lo:e}, 38\n",
+            "add {t0}, {lo}\n",
+        )
+    };
+}
+
+/// One row `i >= 1` of the schoolbook product: `t_i.. += a * b[i]`, the low halves on the
+/// CF chain (ADCX) and the high halves on the OF chain (ADOX); the row's top limb `t_{i+4}`
+/// starts as the last high half and takes both final carries (the partial product stays
+/// below `2^(64 (i + 5))`, so it cannot overflow).
+macro_rules! mul_row {
+    ($off:literal, $ti:literal, $ti1:literal, $ti2:literal, $ti3:literal, $ti4:literal) => {
+        concat!(
+            "mov rdx, [{b} + ", $off, "]\n",
+            "xor {lo:e}, {lo:e}\n",
+            "mulx {hi}, {lo}, [{a}]\n",
+            "adcx {", $ti, "}, {lo}\n",
+            "adox {", $ti1, "}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 8]\n",
+            "adcx {", $ti1, "}, {lo}\n",
+            "adox {", $ti2, "}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 16]\n",
+            "adcx {", $ti2, "}, {lo}\n",
+            "adox {", $ti3, "}, {hi}\n",
+            "mulx {", $ti4, "}, {lo}, [{a} + 24]\n",
+            "adcx {", $ti3, "}, {lo}\n",
+            "mov {lo:e}, 0\n",
+            "adox {", $ti4, "}, {lo}\n",
+            "adcx {", $ti4, "}, {lo}\n",
+        )
+    };
+}
+
+/// `a * b` mod p, any inputs `< 2^256`, output `< 2^256`.
+#[inline(always)]
+fn mul(_t: X86Bmi2Adx, a: &Fe, b: &Fe) -> Fe {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: the token proves BMI2 (MULX) and ADX (ADCX, ADOX). The assembly only reads the
+    // 32 bytes behind `a` and `b` (live references to `[u64; 4]`), writes only the declared
+    // output and scratch registers (rdx included) and the flags, and touches no stack.
+    unsafe {
+        asm!(
+            // Row 0: t0..t4 = a * b[0] on one carry chain.
+            "mov rdx, [{b}]",
+            "mulx {t1}, {t0}, [{a}]",
+            "mulx {t2}, {lo}, [{a} + 8]",
+            "add {t1}, {lo}",
+            "mulx {t3}, {lo}, [{a} + 16]",
+            "adc {t2}, {lo}",
+            "mulx {t4}, {lo}, [{a} + 24]",
+            "adc {t3}, {lo}",
+            "adc {t4}, 0",
+            mul_row!("8", "t1", "t2", "t3", "t4", "t5"),
+            mul_row!("16", "t2", "t3", "t4", "t5", "t6"),
+            mul_row!("24", "t3", "t4", "t5", "t6", "t7"),
+            reduce_38!(),
+            a = in(reg) a.as_ptr(),
+            b = in(reg) b.as_ptr(),
+            t0 = out(reg) r0,
+            t1 = out(reg) r1,
+            t2 = out(reg) r2,
+            t3 = out(reg) r3,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a^2` mod p, any input `< 2^256`, output `< 2^256`: the six cross products once (one
+/// carry chain), then doubled on the CF chain while the four squares go in on the OF chain.
+#[inline(always)]
+fn sqr(_t: X86Bmi2Adx, a: &Fe) -> Fe {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: the token proves BMI2 (MULX) and ADX (ADCX, ADOX). The assembly only reads the
+    // 32 bytes behind `a` (a live reference to `[u64; 4]`), writes only the declared output
+    // and scratch registers (rdx included) and the flags, and touches no stack.
+    unsafe {
+        asm!(
+            // Cross products a_i a_j (i < j) into t1..t6.
+            "mov rdx, [{a}]",
+            "mulx {t2}, {t1}, [{a} + 8]",
+            "mulx {t3}, {lo}, [{a} + 16]",
+            "add {t2}, {lo}",
+            "mulx {t4}, {lo}, [{a} + 24]",
+            "adc {t3}, {lo}",
+            "mov rdx, [{a} + 8]",
+            "mulx {t5}, {lo}, [{a} + 24]",
+            "adc {t4}, {lo}",
+            "mov rdx, [{a} + 16]",
+            "mulx {t6}, {lo}, [{a} + 24]",
+            "adc {t5}, {lo}",
+            "adc {t6}, 0",
+            "mov rdx, [{a} + 8]",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "add {t3}, {lo}",
+            "adc {t4}, {hi}",
+            "adc {t5}, 0",
+            "adc {t6}, 0",
+            // Double (CF chain) and add the squares a_i^2 (OF chain); t7 starts at 0.
+            "xor {t7:e}, {t7:e}",
+            "mov rdx, [{a}]",
+            "mulx {hi}, {t0}, rdx",
+            "adcx {t1}, {t1}",
+            "adox {t1}, {hi}",
+            "mov rdx, [{a} + 8]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t2}, {t2}",
+            "adox {t2}, {lo}",
+            "adcx {t3}, {t3}",
+            "adox {t3}, {hi}",
+            "mov rdx, [{a} + 16]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t4}, {t4}",
+            "adox {t4}, {lo}",
+            "adcx {t5}, {t5}",
+            "adox {t5}, {hi}",
+            "mov rdx, [{a} + 24]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t6}, {t6}",
+            "adox {t6}, {lo}",
+            "adcx {t7}, {t7}",
+            "adox {t7}, {hi}",
+            reduce_38!(),
+            a = in(reg) a.as_ptr(),
+            t0 = out(reg) r0,
+            t1 = out(reg) r1,
+            t2 = out(reg) r2,
+            t3 = out(reg) r3,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+impl Field for X86Bmi2Adx {
+    type Fe = Fe;
+
+    #[inline(always)]
+    fn zero(self) -> Fe {
+        fe64::ZERO
+    }
+    #[inline(always)]
+    fn one(self) -> Fe {
+        fe64::ONE
+    }
+    #[inline(always)]
+    fn from_bytes(self, b: &[u8; 32]) -> Fe {
+        fe64::from_bytes(b)
+    }
+    #[inline(always)]
+    fn to_bytes(self, a: &Fe) -> [u8; 32] {
+        fe64::to_bytes(a)
+    }
+    #[inline(always)]
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        fe64::add(a, b)
+    }
+    #[inline(always)]
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        fe64::sub(a, b)
+    }
+    #[inline(always)]
+    fn neg(self, a: &Fe) -> Fe {
+        fe64::neg(a)
+    }
+    #[inline(always)]
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        mul(self, a, b)
+    }
+    #[inline(always)]
+    fn sqr(self, a: &Fe) -> Fe {
+        sqr(self, a)
+    }
+    #[inline(always)]
+    fn mul_a24(self, a: &Fe) -> Fe {
+        fe64::mul_a24(a)
+    }
+    #[inline(always)]
+    fn cswap(self, a: &mut Fe, b: &mut Fe, c: Choice) {
+        fe64::cswap(a, b, c)
+    }
+    #[inline(always)]
+    fn cmov(self, a: &mut Fe, b: &Fe, c: Choice) {
+        fe64::cmov(a, b, c)
+    }
+    #[inline(always)]
+    fn table(self) -> &'static Table<Fe> {
+        &crate::table::TABLE64
+    }
+    #[cfg(tessera_test_hooks)]
+    #[inline(always)]
+    fn from_words(self, w: &[u64; 4]) -> Fe {
+        *w
+    }
+}
+
+tessera_cpu::island! {
+    /// `X25519(k, u)`: the whole ladder compiled for BMI2 + ADX.
+    pub(crate) fn x25519(t: X86Bmi2Adx, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
+        crate::ladder::x25519(t, k, u)
+    }
+}
+
+tessera_cpu::island! {
+    /// `X25519(k, 9)` through the fixed-base table, compiled for BMI2 + ADX.
+    pub(crate) fn x25519_base(t: X86Bmi2Adx, k: &[u8; 32]) -> [u8; 32] {
+        crate::base::x25519_base(t, k)
+    }
+}
+
+#[cfg(tessera_test_hooks)]
+tessera_cpu::island! {
+    /// One field operation (test hook; see `crate::test_hooks`).
+    pub(crate) fn field_op(t: X86Bmi2Adx, op: u8, a: &[u64; 4], b: &[u64; 4]) -> [u8; 32] {
+        super::field_op_generic(t, op, a, b)
+    }
+}

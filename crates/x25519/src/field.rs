@@ -1,0 +1,104 @@
+//! The field GF(2^255 - 19) as each backend provides it, and the generic code written once
+//! over it: the exponentiation chains (inversion) shared by the ladder and the fixed-base path.
+//!
+//! A backend is a zero-sized value implementing [`Field`] (the portable marker, or a capability
+//! token, so the methods of a backend whose instructions need a CPU feature can only be called
+//! with the proof in hand). Every method is `#[inline(always)]`: the generic ladder and
+//! fixed-base code are compiled into each backend's target-feature island.
+#![forbid(unsafe_code)]
+
+use subtle::Choice;
+use zeroize::Zeroize;
+
+/// A precomputed multiple `(x, y)` of the Ed25519 base point in the form mixed additions use
+/// (ref10's "precomp" / "niels" coordinates): `y + x`, `y - x`, `2 d x y`, each reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Niels<Fe> {
+    pub(crate) ypx: Fe,
+    pub(crate) ymx: Fe,
+    pub(crate) xy2d: Fe,
+}
+
+/// The fixed-base table: row `j` holds `k * 256^j * B` for `k = 1..=8`.
+pub(crate) type Table<Fe> = [[Niels<Fe>; 8]; 32];
+
+/// GF(2^255 - 19) in one backend's representation.
+///
+/// Bounds are the backend's contract (documented on its implementation); the generic code
+/// keeps to the shape every backend accepts: the inputs of `mul`, `sqr`, `sub`, `mul_a24` are
+/// outputs of any operation or the sum (`add`) of two outputs of `mul`, `sqr`, `sub`,
+/// `mul_a24`, `neg`, `from_bytes` or a table entry, or of one such sum and one such output.
+pub(crate) trait Field: Copy {
+    /// A field element (not necessarily reduced).
+    type Fe: Copy + Zeroize + 'static;
+
+    /// 0.
+    fn zero(self) -> Self::Fe;
+    /// 1.
+    fn one(self) -> Self::Fe;
+    /// The little-endian integer of `b` with bit 255 cleared (RFC 7748 section 5: the
+    /// u-coordinate's top bit is masked; values in `[p, 2^255)` are accepted as they are).
+    fn from_bytes(self, b: &[u8; 32]) -> Self::Fe;
+    /// The canonical (fully reduced, `< p`) little-endian encoding.
+    fn to_bytes(self, a: &Self::Fe) -> [u8; 32];
+    /// `a + b`.
+    fn add(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
+    /// `a - b`.
+    fn sub(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
+    /// `-a`.
+    fn neg(self, a: &Self::Fe) -> Self::Fe;
+    /// `a * b`.
+    fn mul(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
+    /// `a^2`.
+    fn sqr(self, a: &Self::Fe) -> Self::Fe;
+    /// `a^(2^n)` (`n >= 1`).
+    #[inline(always)]
+    fn sqr_n(self, a: &Self::Fe, n: usize) -> Self::Fe {
+        let mut r = self.sqr(a);
+        for _ in 1..n {
+            r = self.sqr(&r);
+        }
+        r
+    }
+    /// `a * 121666` (`(A + 2) / 4` for curve25519's `A = 486662`).
+    fn mul_a24(self, a: &Self::Fe) -> Self::Fe;
+    /// Swaps `a` and `b` when `c` is set, in constant time.
+    fn cswap(self, a: &mut Self::Fe, b: &mut Self::Fe, c: Choice);
+    /// Sets `a = b` when `c` is set, in constant time.
+    fn cmov(self, a: &mut Self::Fe, b: &Self::Fe, c: Choice);
+    /// The fixed-base table in this representation.
+    fn table(self) -> &'static Table<Self::Fe>;
+    /// Any integer below 2^256 (four little-endian words) as an element (test hooks: drives
+    /// the field operations over the whole input range).
+    #[cfg(tessera_test_hooks)]
+    fn from_words(self, w: &[u64; 4]) -> Self::Fe;
+}
+
+/// `z^(p-2) = z^(2^255 - 21)`, the inverse of `z` (0 for 0), by the fixed addition chain of
+/// 254 squarings and 11 multiplications (the one of curve25519's reference code), so the
+/// sequence of operations never depends on `z`.
+#[inline(always)]
+pub(crate) fn invert<F: Field>(f: F, z: &F::Fe) -> F::Fe {
+    let z2 = f.sqr(z); // 2
+    let t = f.sqr_n(&z2, 2); // 8
+    let z9 = f.mul(&t, z); // 9
+    let z11 = f.mul(&z9, &z2); // 11
+    let t = f.sqr(&z11); // 22
+    let z_5_0 = f.mul(&t, &z9); // 2^5 - 1
+    let t = f.sqr_n(&z_5_0, 5);
+    let z_10_0 = f.mul(&t, &z_5_0); // 2^10 - 1
+    let t = f.sqr_n(&z_10_0, 10);
+    let z_20_0 = f.mul(&t, &z_10_0); // 2^20 - 1
+    let t = f.sqr_n(&z_20_0, 20);
+    let t = f.mul(&t, &z_20_0); // 2^40 - 1
+    let t = f.sqr_n(&t, 10);
+    let z_50_0 = f.mul(&t, &z_10_0); // 2^50 - 1
+    let t = f.sqr_n(&z_50_0, 50);
+    let z_100_0 = f.mul(&t, &z_50_0); // 2^100 - 1
+    let t = f.sqr_n(&z_100_0, 100);
+    let t = f.mul(&t, &z_100_0); // 2^200 - 1
+    let t = f.sqr_n(&t, 50);
+    let t = f.mul(&t, &z_50_0); // 2^250 - 1
+    let t = f.sqr_n(&t, 5); // 2^255 - 2^5
+    f.mul(&t, &z11) // 2^255 - 21
+}

@@ -156,11 +156,14 @@ pub(crate) fn x25519_base<F: Field>(f: F, k: &[u8; 32]) -> [u8; 32] {
         let q = select(f, row, e[2 * j + 1]);
         h = to_p3(f, &madd(f, &h, &q));
     }
-    let mut r = dbl(f, &P2 {
-        x: h.x,
-        y: h.y,
-        z: h.z,
-    });
+    let mut r = dbl(
+        f,
+        &P2 {
+            x: h.x,
+            y: h.y,
+            z: h.z,
+        },
+    );
     for _ in 0..3 {
         r = dbl(f, &to_p2(f, &r));
     }
@@ -176,11 +179,13 @@ pub(crate) fn x25519_base<F: Field>(f: F, k: &[u8; 32]) -> [u8; 32] {
     let num = f.add(&r.t, &r.y);
     let den = f.sub(&r.t, &r.y);
     let mut u = f.mul(&num, &invert(f, &den));
-    let out = f.to_bytes(&u);
+    let out = f.encode(&u);
     s.zeroize();
     e.zeroize();
     u.zeroize();
-    for v in [&mut h.x, &mut h.y, &mut h.z, &mut h.t, &mut r.x, &mut r.y, &mut r.z, &mut r.t] {
+    for v in [
+        &mut h.x, &mut h.y, &mut h.z, &mut h.t, &mut r.x, &mut r.y, &mut r.z, &mut r.t,
+    ] {
         v.zeroize();
     }
     out

@@ -38,9 +38,9 @@ pub(crate) trait Field: Copy {
     fn one(self) -> Self::Fe;
     /// The little-endian integer of `b` with bit 255 cleared (RFC 7748 section 5: the
     /// u-coordinate's top bit is masked; values in `[p, 2^255)` are accepted as they are).
-    fn from_bytes(self, b: &[u8; 32]) -> Self::Fe;
+    fn decode(self, b: &[u8; 32]) -> Self::Fe;
     /// The canonical (fully reduced, `< p`) little-endian encoding.
-    fn to_bytes(self, a: &Self::Fe) -> [u8; 32];
+    fn encode(self, a: &Self::Fe) -> [u8; 32];
     /// `a + b`.
     fn add(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
     /// `a - b`.
@@ -71,7 +71,7 @@ pub(crate) trait Field: Copy {
     /// Any integer below 2^256 (four little-endian words) as an element (test hooks: drives
     /// the field operations over the whole input range).
     #[cfg(tessera_test_hooks)]
-    fn from_words(self, w: &[u64; 4]) -> Self::Fe;
+    fn load_words(self, w: &[u64; 4]) -> Self::Fe;
 }
 
 /// `z^(p-2) = z^(2^255 - 21)`, the inverse of `z` (0 for 0), by the fixed addition chain of

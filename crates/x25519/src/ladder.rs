@@ -30,7 +30,7 @@ pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
 #[inline(always)]
 pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     let mut s = clamp(k);
-    let x1 = f.from_bytes(u);
+    let x1 = f.decode(u);
     let mut x2 = f.one();
     let mut z2 = f.zero();
     let mut x3 = x1;
@@ -62,7 +62,7 @@ pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     f.cswap(&mut x2, &mut x3, c);
     f.cswap(&mut z2, &mut z3, c);
     let mut r = f.mul(&x2, &invert(f, &z2));
-    let out = f.to_bytes(&r);
+    let out = f.encode(&r);
     s.zeroize();
     x2.zeroize();
     z2.zeroize();

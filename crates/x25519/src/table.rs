@@ -27,7 +27,10 @@ pub(crate) const BASE_Y: Fe51 = [
 ];
 
 /// `d = -121665 / 121666`, the Edwards curve constant of edwards25519.
-pub(crate) const D: Fe51 = p::neg(&p::mul(&[121_665, 0, 0, 0, 0], &p::invert(&[121_666, 0, 0, 0, 0])));
+pub(crate) const D: Fe51 = p::neg(&p::mul(
+    &[121_665, 0, 0, 0, 0],
+    &p::invert(&[121_666, 0, 0, 0, 0]),
+));
 
 const fn eq(a: &Fe51, b: &Fe51) -> bool {
     let (a, b) = (p::to_words(a), p::to_words(b));
@@ -41,9 +44,15 @@ const _: () = {
     let lhs = p::sub(&yy, &xx);
     let rhs = p::add(&p::ONE, &p::mul(&D, &p::mul(&xx, &yy)));
     assert!(eq(&lhs, &rhs), "B not on edwards25519");
-    assert!(eq(&p::mul(&BASE_Y, &[5, 0, 0, 0, 0]), &[4, 0, 0, 0, 0]), "y(B) != 4/5");
+    assert!(
+        eq(&p::mul(&BASE_Y, &[5, 0, 0, 0, 0]), &[4, 0, 0, 0, 0]),
+        "y(B) != 4/5"
+    );
     assert!(p::to_words(&BASE_X)[0] & 1 == 0, "x(B) not even");
-    let u = p::mul(&p::add(&p::ONE, &BASE_Y), &p::invert(&p::sub(&p::ONE, &BASE_Y)));
+    let u = p::mul(
+        &p::add(&p::ONE, &BASE_Y),
+        &p::invert(&p::sub(&p::ONE, &BASE_Y)),
+    );
     assert!(eq(&u, &[9, 0, 0, 0, 0]), "u(B) != 9");
 };
 
@@ -180,16 +189,14 @@ const fn to64(t: &Table<Fe51>) -> Table<[u64; 4]> {
     out
 }
 
-const TABLE51_VALUE: Table<Fe51> = build();
-
 /// The table in radix 2^51 (portable backend).
-pub(crate) static TABLE51: Table<Fe51> = TABLE51_VALUE;
+pub(crate) static TABLE51: Table<Fe51> = build();
 /// The table in four 64-bit words (the 64-bit backends).
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64", test)),
     allow(dead_code)
 )]
-pub(crate) static TABLE64: Table<[u64; 4]> = to64(&TABLE51_VALUE);
+pub(crate) static TABLE64: Table<[u64; 4]> = to64(&TABLE51);
 
 #[cfg(test)]
 mod tests {
@@ -231,10 +238,9 @@ mod tests {
         for j in 0..32 {
             if j < 2 || j == 31 {
                 let mut q = row_base;
-                for k in 0..8 {
-                    let (x, y) = decode(&TABLE51[j][k]);
+                for (k, e) in TABLE51[j].iter().enumerate() {
+                    let (x, y) = decode(e);
                     assert!(eq(&x, &q.0) && eq(&y, &q.1), "entry [{j}][{k}]");
-                    let e = &TABLE51[j][k];
                     let xy2d = p::mul(&p::mul(&x, &y), &p::add(&D, &D));
                     assert!(eq(&e.xy2d, &xy2d), "xy2d [{j}][{k}]");
                     q = affine_add(q, row_base);

@@ -30,7 +30,12 @@ fn fixed_base_matches_ladder_on_every_backend() {
     let want = hex32("8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
     for b in Backend::all_available() {
         assert_eq!(b.x25519_base(&k), want, "{} base", b.name());
-        assert_eq!(b.x25519(&k, &crate::X25519_BASEPOINT_BYTES), want, "{} ladder", b.name());
+        assert_eq!(
+            b.x25519(&k, &crate::X25519_BASEPOINT_BYTES),
+            want,
+            "{} ladder",
+            b.name()
+        );
     }
 }
 
@@ -39,8 +44,14 @@ fn fixed_base_matches_ladder_on_every_backend() {
 mod reference {
     /// p = 2^255 - 19 in 32-bit digits.
     const P: [u64; 8] = [
-        0xffff_ffed, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff,
-        0xffff_ffff, 0x7fff_ffff,
+        0xffff_ffed,
+        0xffff_ffff,
+        0xffff_ffff,
+        0xffff_ffff,
+        0xffff_ffff,
+        0xffff_ffff,
+        0xffff_ffff,
+        0x7fff_ffff,
     ];
 
     /// Any value of up to 18 digits, mod p, canonical, as 8 digits.
@@ -166,7 +177,14 @@ mod reference {
 }
 
 /// Edge values of a 64-bit limb.
-const EDGE64: [u64; 6] = [0, 1, 19, 0x7fff_ffff_ffff_ffff, 0xffff_ffff_ffff_ffed, u64::MAX];
+const EDGE64: [u64; 6] = [
+    0,
+    1,
+    19,
+    0x7fff_ffff_ffff_ffff,
+    0xffff_ffff_ffff_ffed,
+    u64::MAX,
+];
 
 /// Four-limb inputs: all limbs at one edge value, p - 1, p, p + 1, 2p - 1, 2^255 - 1, 2^256 - 1.
 fn edge_words() -> [[u64; 4]; 12] {
@@ -175,15 +193,20 @@ fn edge_words() -> [[u64; 4]; 12] {
     [
         [0; 4],
         [1, 0, 0, 0],
-        [0xffff_ffff_ffff_ffec, m, m, t],  // p - 1
-        [0xffff_ffff_ffff_ffed, m, m, t],  // p
-        [0xffff_ffff_ffff_ffee, m, m, t],  // p + 1
-        [m, m, m, t],                      // 2^255 - 1
-        [0xffff_ffff_ffff_ffd9, m, m, m],  // 2p - 1
-        [m, m, m, m],                      // 2^256 - 1
-        [0, 0, 0, 1 << 63],                // 2^255
+        [0xffff_ffff_ffff_ffec, m, m, t], // p - 1
+        [0xffff_ffff_ffff_ffed, m, m, t], // p
+        [0xffff_ffff_ffff_ffee, m, m, t], // p + 1
+        [m, m, m, t],                     // 2^255 - 1
+        [0xffff_ffff_ffff_ffd9, m, m, m], // 2p - 1
+        [m, m, m, m],                     // 2^256 - 1
+        [0, 0, 0, 1 << 63],               // 2^255
         [m, 0, m, 0],
-        [0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321, 0xdead_beef_0bad_f00d, 0x8000_0000_0000_0001],
+        [
+            0x1234_5678_9abc_def0,
+            0x0fed_cba9_8765_4321,
+            0xdead_beef_0bad_f00d,
+            0x8000_0000_0000_0001,
+        ],
         [EDGE64[4], EDGE64[3], EDGE64[2], EDGE64[1]],
     ]
 }
@@ -193,20 +216,36 @@ fn check_fe64<F: Field<Fe = [u64; 4]>>(f: F, what: &str) {
     let edges = edge_words();
     for a in &edges {
         let ra = r::from_words(a);
-        assert_eq!(f.to_bytes(a), r::bytes(&ra), "{what} to_bytes {a:x?}");
-        assert_eq!(f.to_bytes(&f.sqr(a)), r::bytes(&r::mul(&ra, &ra)), "{what} sqr {a:x?}");
+        assert_eq!(f.encode(a), r::bytes(&ra), "{what} to_bytes {a:x?}");
         assert_eq!(
-            f.to_bytes(&f.mul_a24(a)),
+            f.encode(&f.sqr(a)),
+            r::bytes(&r::mul(&ra, &ra)),
+            "{what} sqr {a:x?}"
+        );
+        assert_eq!(
+            f.encode(&f.mul_a24(a)),
             r::bytes(&r::mul(&ra, &r::small(121_666))),
             "{what} a24 {a:x?}"
         );
-        assert_eq!(f.to_bytes(&f.neg(a)), r::bytes(&r::neg(&ra)), "{what} neg {a:x?}");
+        assert_eq!(
+            f.encode(&f.neg(a)),
+            r::bytes(&r::neg(&ra)),
+            "{what} neg {a:x?}"
+        );
         for b in &edges {
             let rb = r::from_words(b);
-            assert_eq!(f.to_bytes(&f.mul(a, b)), r::bytes(&r::mul(&ra, &rb)), "{what} mul");
-            assert_eq!(f.to_bytes(&f.add(a, b)), r::bytes(&r::add(&ra, &rb)), "{what} add");
             assert_eq!(
-                f.to_bytes(&f.sub(a, b)),
+                f.encode(&f.mul(a, b)),
+                r::bytes(&r::mul(&ra, &rb)),
+                "{what} mul"
+            );
+            assert_eq!(
+                f.encode(&f.add(a, b)),
+                r::bytes(&r::add(&ra, &rb)),
+                "{what} add"
+            );
+            assert_eq!(
+                f.encode(&f.sub(a, b)),
                 r::bytes(&r::add(&ra, &r::neg(&rb))),
                 "{what} sub {a:x?} {b:x?}"
             );
@@ -240,7 +279,13 @@ fn portable_matches_reference_at_limb_bounds() {
         [lim; 5],
         [tight; 5],
         [(1 << 51) - 1; 5],
-        [(1 << 51) - 19, (1 << 51) - 1, (1 << 51) - 1, (1 << 51) - 1, (1 << 51) - 1], // p
+        [
+            (1 << 51) - 19,
+            (1 << 51) - 1,
+            (1 << 51) - 1,
+            (1 << 51) - 1,
+            (1 << 51) - 1,
+        ], // p
         [lim, 0, lim, 0, lim],
         [0, lim, 1, tight, lim],
         [1, 2, 3, 4, lim],
@@ -248,13 +293,21 @@ fn portable_matches_reference_at_limb_bounds() {
     for a in &vals {
         let ra = r::from_limbs51(a);
         assert_eq!(portable::to_bytes(a), r::bytes(&ra), "to_bytes {a:x?}");
-        assert_eq!(portable::to_bytes(&portable::sqr(a)), r::bytes(&r::mul(&ra, &ra)), "sqr");
+        assert_eq!(
+            portable::to_bytes(&portable::sqr(a)),
+            r::bytes(&r::mul(&ra, &ra)),
+            "sqr"
+        );
         assert_eq!(
             portable::to_bytes(&portable::mul_a24(a)),
             r::bytes(&r::mul(&ra, &r::small(121_666))),
             "a24"
         );
-        assert_eq!(portable::to_bytes(&portable::neg(a)), r::bytes(&r::neg(&ra)), "neg");
+        assert_eq!(
+            portable::to_bytes(&portable::neg(a)),
+            r::bytes(&r::neg(&ra)),
+            "neg"
+        );
         for b in &vals {
             let rb = r::from_limbs51(b);
             let m = portable::mul(a, b);
@@ -286,11 +339,18 @@ fn inversion_chain() {
     for a in &edge_words() {
         let inv = crate::field::invert(f, a);
         let ra = r::from_words(a);
-        let one = if ra.iter().all(|&d| d == 0) { r::small(0) } else { r::small(1) };
-        assert_eq!(f.to_bytes(&f.mul(a, &inv)), r::bytes(&one), "{a:x?}");
+        let one = if ra.iter().all(|&d| d == 0) {
+            r::small(0)
+        } else {
+            r::small(1)
+        };
+        assert_eq!(f.encode(&f.mul(a, &inv)), r::bytes(&one), "{a:x?}");
     }
     // The portable const chain is the same chain.
     let x = portable::from_bytes(&[0xa5; 32]);
     let pinv = portable::invert(&x);
-    assert_eq!(portable::to_bytes(&portable::mul(&x, &pinv)), r::bytes(&r::small(1)));
+    assert_eq!(
+        portable::to_bytes(&portable::mul(&x, &pinv)),
+        r::bytes(&r::small(1))
+    );
 }

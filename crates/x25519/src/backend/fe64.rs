@@ -15,54 +15,65 @@ pub(crate) type Fe = [u64; 4];
 pub(crate) const ZERO: Fe = [0; 4];
 pub(crate) const ONE: Fe = [1, 0, 0, 0];
 
-/// `a + b + c` as (low word, carry).
+/// `a + b + c` with carries as `bool` (the shape LLVM turns into ADC chains).
 #[inline(always)]
-pub(crate) fn adc(a: u64, b: u64, c: u64) -> (u64, u64) {
-    let t = a as u128 + b as u128 + c as u128;
-    (t as u64, (t >> 64) as u64)
+fn adc(a: u64, b: u64, c: bool) -> (u64, bool) {
+    let (s, c1) = a.overflowing_add(b);
+    let (s, c2) = s.overflowing_add(c as u64);
+    (s, c1 | c2)
 }
 
-/// `a - b - borrow` as (low word, borrow).
+/// `a - b - borrow` with borrows as `bool` (SBB chains).
 #[inline(always)]
-fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
-    (t as u64, (t >> 127) as u64)
+fn sbb(a: u64, b: u64, borrow: bool) -> (u64, bool) {
+    let (s, b1) = a.overflowing_sub(b);
+    let (s, b2) = s.overflowing_sub(borrow as u64);
+    (s, b1 | b2)
 }
 
-/// `a + 38 c` for a carry word `c` (`38 c < 2^64`): a second wrap can only leave the low limb
-/// below 38, so the last fold cannot carry.
+/// `38` when `k` is set, else 0, by mask: a carry is secret, and LLVM turns `k as u64 * 38`
+/// into a select that x86 may compile to a branch; `subtle`'s `Choice` hides that the value
+/// is 0 or 1, so this stays arithmetic.
 #[inline(always)]
-pub(crate) fn fold_carry(a: Fe, c: u64) -> Fe {
-    let (r0, k) = adc(a[0], c * 38, 0);
+fn fold38(k: bool) -> u64 {
+    u64::conditional_select(&0, &38, Choice::from(k as u8))
+}
+
+/// `a + x` for a word `x`: a wrap past 2^256 (possible only when `x` is large enough to
+/// carry through) is `+38`, and leaves the low limb below `x`, so the last fold of `38`
+/// cannot carry when `x <= 2^64 - 39`.
+#[inline(always)]
+pub(crate) fn add_word(a: Fe, x: u64) -> Fe {
+    let (r0, k) = a[0].overflowing_add(x);
     let (r1, k) = adc(a[1], 0, k);
     let (r2, k) = adc(a[2], 0, k);
     let (r3, k) = adc(a[3], 0, k);
-    [r0 + k * 38, r1, r2, r3]
+    [r0.wrapping_add(fold38(k)), r1, r2, r3]
 }
 
-/// `a + b` mod p, in `[0, 2^256)`.
+/// `a + b` mod p, in `[0, 2^256)`: a carry out of 2^256 is `+38`.
 #[inline(always)]
 pub(crate) fn add(a: &Fe, b: &Fe) -> Fe {
-    let (r0, c) = adc(a[0], b[0], 0);
+    let (r0, c) = a[0].overflowing_add(b[0]);
     let (r1, c) = adc(a[1], b[1], c);
     let (r2, c) = adc(a[2], b[2], c);
     let (r3, c) = adc(a[3], b[3], c);
-    fold_carry([r0, r1, r2, r3], c)
+    add_word([r0, r1, r2, r3], fold38(c))
 }
 
 /// `a - b` mod p, in `[0, 2^256)`: a borrow out of 2^256 is `-2^256 = -38`.
 #[inline(always)]
 pub(crate) fn sub(a: &Fe, b: &Fe) -> Fe {
-    let (r0, c) = sbb(a[0], b[0], 0);
+    let (r0, c) = a[0].overflowing_sub(b[0]);
     let (r1, c) = sbb(a[1], b[1], c);
     let (r2, c) = sbb(a[2], b[2], c);
     let (r3, c) = sbb(a[3], b[3], c);
-    let (r0, k) = sbb(r0, c * 38, 0);
+    let (r0, k) = r0.overflowing_sub(fold38(c));
     let (r1, k) = sbb(r1, 0, k);
     let (r2, k) = sbb(r2, 0, k);
     let (r3, k) = sbb(r3, 0, k);
     // A second borrow leaves r0 above 2^64 - 38: subtracting 38 more cannot borrow.
-    [r0.wrapping_sub(k * 38), r1, r2, r3]
+    [r0.wrapping_sub(fold38(k)), r1, r2, r3]
 }
 
 /// `-a` mod p.
@@ -72,7 +83,6 @@ pub(crate) fn neg(a: &Fe) -> Fe {
 }
 
 /// Folds an 8-limb product (`< 2^512`) to `[0, 2^256)`: `lo + 38 hi`.
-#[cfg_attr(not(any(target_arch = "aarch64", test)), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn reduce_wide(t: [u64; 8]) -> Fe {
     let mut r = [0u64; 4];
@@ -83,11 +93,10 @@ pub(crate) fn reduce_wide(t: [u64; 8]) -> Fe {
         c >>= 64;
     }
     // c <= 38: fold it in (38 * 38 < 2^64).
-    fold_carry(r, c as u64)
+    add_word(r, c as u64 * 38)
 }
 
 /// `a * b` mod p, schoolbook on `u128` products.
-#[cfg_attr(not(any(target_arch = "aarch64", test)), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn mul(a: &Fe, b: &Fe) -> Fe {
     let mut t = [0u64; 8];
@@ -104,7 +113,6 @@ pub(crate) fn mul(a: &Fe, b: &Fe) -> Fe {
 }
 
 /// `a^2` mod p: the six cross products once, doubled, plus the four squares.
-#[cfg_attr(not(any(target_arch = "aarch64", test)), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn sqr(a: &Fe) -> Fe {
     let p = |x: u64, y: u64| (x as u128) * (y as u128);
@@ -158,7 +166,7 @@ pub(crate) fn mul_a24(a: &Fe) -> Fe {
         c >>= 64;
     }
     // c < 121666: 38 c < 2^64.
-    fold_carry(r, c as u64)
+    add_word(r, c as u64 * 38)
 }
 
 /// RFC 7748 section 5 decoding: the little-endian integer with bit 255 cleared.
@@ -184,15 +192,15 @@ pub(crate) fn from_bytes(b: &[u8; 32]) -> Fe {
 pub(crate) fn to_words(a: &Fe) -> Fe {
     // Fold bit 255 (2^255 = 19): now below 2^255 + 19 < 2p.
     let top = a[3] >> 63;
-    let (r0, c) = adc(a[0], top * 19, 0);
+    let (r0, c) = a[0].overflowing_add(top * 19);
     let (r1, c) = adc(a[1], 0, c);
     let (r2, c) = adc(a[2], 0, c);
-    let r3 = (a[3] & (u64::MAX >> 1)) + c;
+    let r3 = (a[3] & (u64::MAX >> 1)) + c as u64;
     // r >= p exactly when r + 19 reaches 2^255; then the answer is r + 19 - 2^255.
-    let (s0, c) = adc(r0, 19, 0);
+    let (s0, c) = r0.overflowing_add(19);
     let (s1, c) = adc(r1, 0, c);
     let (s2, c) = adc(r2, 0, c);
-    let s3 = r3 + c;
+    let s3 = r3 + c as u64;
     let ge = Choice::from((s3 >> 63) as u8);
     [
         u64::conditional_select(&r0, &s0, ge),
@@ -246,11 +254,11 @@ macro_rules! impl_field_fe64 {
                 $crate::backend::fe64::ONE
             }
             #[inline(always)]
-            fn from_bytes(self, b: &[u8; 32]) -> Self::Fe {
+            fn decode(self, b: &[u8; 32]) -> Self::Fe {
                 $crate::backend::fe64::from_bytes(b)
             }
             #[inline(always)]
-            fn to_bytes(self, a: &Self::Fe) -> [u8; 32] {
+            fn encode(self, a: &Self::Fe) -> [u8; 32] {
                 $crate::backend::fe64::to_bytes(a)
             }
             #[inline(always)]
@@ -291,7 +299,7 @@ macro_rules! impl_field_fe64 {
             }
             #[cfg(tessera_test_hooks)]
             #[inline(always)]
-            fn from_words(self, w: &[u64; 4]) -> Self::Fe {
+            fn load_words(self, w: &[u64; 4]) -> Self::Fe {
                 *w
             }
         }

@@ -90,7 +90,13 @@ const fn reduce_wide(mut t: [u128; 5]) -> Fe {
 /// `a + b`, no carry (see the module bounds).
 #[inline(always)]
 pub(crate) const fn add(a: &Fe, b: &Fe) -> Fe {
-    let r = [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4]];
+    let r = [
+        a[0] + b[0],
+        a[1] + b[1],
+        a[2] + b[2],
+        a[3] + b[3],
+        a[4] + b[4],
+    ];
     debug_assert!(within(&r, INPUT_LIMB_LIMIT));
     r
 }
@@ -156,7 +162,13 @@ pub(crate) const fn sqr(a: &Fe) -> Fe {
 pub(crate) const fn mul_a24(a: &Fe) -> Fe {
     debug_assert!(within(a, INPUT_LIMB_LIMIT));
     const A24: u64 = 121_666;
-    reduce_wide([m(a[0], A24), m(a[1], A24), m(a[2], A24), m(a[3], A24), m(a[4], A24)])
+    reduce_wide([
+        m(a[0], A24),
+        m(a[1], A24),
+        m(a[2], A24),
+        m(a[3], A24),
+        m(a[4], A24),
+    ])
 }
 
 /// RFC 7748 section 5 decoding: the low 255 bits of the little-endian integer (tight out).
@@ -274,11 +286,11 @@ impl Field for Portable {
         ONE
     }
     #[inline(always)]
-    fn from_bytes(self, b: &[u8; 32]) -> Fe {
+    fn decode(self, b: &[u8; 32]) -> Fe {
         from_bytes(b)
     }
     #[inline(always)]
-    fn to_bytes(self, a: &Fe) -> [u8; 32] {
+    fn encode(self, a: &Fe) -> [u8; 32] {
         to_bytes(a)
     }
     #[inline(always)]
@@ -323,7 +335,7 @@ impl Field for Portable {
     }
     #[cfg(tessera_test_hooks)]
     #[inline(always)]
-    fn from_words(self, w: &[u64; 4]) -> Fe {
+    fn load_words(self, w: &[u64; 4]) -> Fe {
         // Bits 204..256 in limb 4: 52 bits, still tight.
         [
             w[0] & MASK,

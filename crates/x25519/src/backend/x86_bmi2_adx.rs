@@ -1,8 +1,10 @@
 //! BMI2/ADX backend: four 64-bit limbs (the representation of [`super::fe64`]), with the
 //! field multiplication and squaring in inline assembly using MULX (BMI2) and the two
 //! independent carry chains of ADCX/ADOX (ADX), which the compiler does not keep apart by
-//! itself. Everything else (additions, the ladder, the Edwards arithmetic) is the shared Rust
-//! code compiled in this backend's islands with BMI2 and ADX enabled.
+//! itself. Addition, subtraction and the multiplication by 121666 are assembly too, for
+//! constant time: their final carry folds (`+38` when a carry left 2^256) are SBB/AND masks
+//! here, where LLVM compiles the same Rust to a conditional jump on the carry. The ladder and
+//! the Edwards arithmetic are the shared Rust code compiled in this backend's islands.
 //!
 //! The field is implemented on the [`X86Bmi2Adx`] token: a value of it proves that the CPU
 //! executes MULX, ADCX and ADOX, so the methods that run them are safe to call.
@@ -58,22 +60,44 @@ macro_rules! reduce_38 {
 macro_rules! mul_row {
     ($off:literal, $ti:literal, $ti1:literal, $ti2:literal, $ti3:literal, $ti4:literal) => {
         concat!(
-            "mov rdx, [{b} + ", $off, "]\n",
+            "mov rdx, [{b} + ",
+            $off,
+            "]\n",
             "xor {lo:e}, {lo:e}\n",
             "mulx {hi}, {lo}, [{a}]\n",
-            "adcx {", $ti, "}, {lo}\n",
-            "adox {", $ti1, "}, {hi}\n",
+            "adcx {",
+            $ti,
+            "}, {lo}\n",
+            "adox {",
+            $ti1,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, [{a} + 8]\n",
-            "adcx {", $ti1, "}, {lo}\n",
-            "adox {", $ti2, "}, {hi}\n",
+            "adcx {",
+            $ti1,
+            "}, {lo}\n",
+            "adox {",
+            $ti2,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, [{a} + 16]\n",
-            "adcx {", $ti2, "}, {lo}\n",
-            "adox {", $ti3, "}, {hi}\n",
-            "mulx {", $ti4, "}, {lo}, [{a} + 24]\n",
-            "adcx {", $ti3, "}, {lo}\n",
+            "adcx {",
+            $ti2,
+            "}, {lo}\n",
+            "adox {",
+            $ti3,
+            "}, {hi}\n",
+            "mulx {",
+            $ti4,
+            "}, {lo}, [{a} + 24]\n",
+            "adcx {",
+            $ti3,
+            "}, {lo}\n",
             "mov {lo:e}, 0\n",
-            "adox {", $ti4, "}, {lo}\n",
-            "adcx {", $ti4, "}, {lo}\n",
+            "adox {",
+            $ti4,
+            "}, {lo}\n",
+            "adcx {",
+            $ti4,
+            "}, {lo}\n",
         )
     };
 }
@@ -193,6 +217,122 @@ fn sqr(_t: X86Bmi2Adx, a: &Fe) -> Fe {
     [r0, r1, r2, r3]
 }
 
+/// `a + b` mod p, any inputs `< 2^256`, output `< 2^256`: the carry out of 2^256 comes back
+/// as `+38` (SBB/AND mask), and a second carry leaves the low limb below 38, so one more
+/// masked `+38` cannot carry.
+#[inline(always)]
+fn add(a: &Fe, b: &Fe) -> Fe {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: register-only arithmetic (base x86_64 instructions), no memory, no stack.
+    unsafe {
+        asm!(
+            "add {r0}, {b0}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {b2}",
+            "adc {r3}, {b3}",
+            "sbb {t}, {t}",
+            "and {t:e}, 38",
+            "add {r0}, {t}",
+            "adc {r1}, 0",
+            "adc {r2}, 0",
+            "adc {r3}, 0",
+            "sbb {t}, {t}",
+            "and {t:e}, 38",
+            "add {r0}, {t}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = in(reg) b[0],
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
+            t = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a - b` mod p, any inputs `< 2^256`, output `< 2^256`: the borrow out of 2^256 comes back
+/// as `-38` (masked), and a second borrow leaves the low limb above `2^64 - 38`, so one more
+/// masked `-38` cannot borrow.
+#[inline(always)]
+fn sub(a: &Fe, b: &Fe) -> Fe {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: register-only arithmetic (base x86_64 instructions), no memory, no stack.
+    unsafe {
+        asm!(
+            "sub {r0}, {b0}",
+            "sbb {r1}, {b1}",
+            "sbb {r2}, {b2}",
+            "sbb {r3}, {b3}",
+            "sbb {t}, {t}",
+            "and {t:e}, 38",
+            "sub {r0}, {t}",
+            "sbb {r1}, 0",
+            "sbb {r2}, 0",
+            "sbb {r3}, 0",
+            "sbb {t}, {t}",
+            "and {t:e}, 38",
+            "sub {r0}, {t}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = in(reg) b[0],
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
+            t = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `121666 a` mod p, any input `< 2^256`: MULX per limb, the top word (`< 121666`) times 38
+/// folded back, the last carry as a masked `+38`.
+#[inline(always)]
+fn mul_a24(_t: X86Bmi2Adx, a: &Fe) -> Fe {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: the token proves BMI2 (MULX); register-only arithmetic, no memory, no stack.
+    unsafe {
+        asm!(
+            "mov edx, 121666",
+            "mulx {r1}, {r0}, {a0}",
+            "mulx {r2}, {t}, {a1}",
+            "add {r1}, {t}",
+            "mulx {r3}, {t}, {a2}",
+            "adc {r2}, {t}",
+            "mulx {top}, {t}, {a3}",
+            "adc {r3}, {t}",
+            "adc {top}, 0",
+            "imul {top}, {top}, 38",
+            "add {r0}, {top}",
+            "adc {r1}, 0",
+            "adc {r2}, 0",
+            "adc {r3}, 0",
+            "sbb {t}, {t}",
+            "and {t:e}, 38",
+            "add {r0}, {t}",
+            a0 = in(reg) a[0],
+            a1 = in(reg) a[1],
+            a2 = in(reg) a[2],
+            a3 = in(reg) a[3],
+            r0 = out(reg) r0,
+            r1 = out(reg) r1,
+            r2 = out(reg) r2,
+            r3 = out(reg) r3,
+            t = out(reg) _,
+            top = out(reg) _,
+            out("rdx") _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
 impl Field for X86Bmi2Adx {
     type Fe = Fe;
 
@@ -205,24 +345,24 @@ impl Field for X86Bmi2Adx {
         fe64::ONE
     }
     #[inline(always)]
-    fn from_bytes(self, b: &[u8; 32]) -> Fe {
+    fn decode(self, b: &[u8; 32]) -> Fe {
         fe64::from_bytes(b)
     }
     #[inline(always)]
-    fn to_bytes(self, a: &Fe) -> [u8; 32] {
+    fn encode(self, a: &Fe) -> [u8; 32] {
         fe64::to_bytes(a)
     }
     #[inline(always)]
     fn add(self, a: &Fe, b: &Fe) -> Fe {
-        fe64::add(a, b)
+        add(a, b)
     }
     #[inline(always)]
     fn sub(self, a: &Fe, b: &Fe) -> Fe {
-        fe64::sub(a, b)
+        sub(a, b)
     }
     #[inline(always)]
     fn neg(self, a: &Fe) -> Fe {
-        fe64::neg(a)
+        sub(&fe64::ZERO, a)
     }
     #[inline(always)]
     fn mul(self, a: &Fe, b: &Fe) -> Fe {
@@ -234,7 +374,7 @@ impl Field for X86Bmi2Adx {
     }
     #[inline(always)]
     fn mul_a24(self, a: &Fe) -> Fe {
-        fe64::mul_a24(a)
+        mul_a24(self, a)
     }
     #[inline(always)]
     fn cswap(self, a: &mut Fe, b: &mut Fe, c: Choice) {
@@ -250,7 +390,7 @@ impl Field for X86Bmi2Adx {
     }
     #[cfg(tessera_test_hooks)]
     #[inline(always)]
-    fn from_words(self, w: &[u64; 4]) -> Fe {
+    fn load_words(self, w: &[u64; 4]) -> Fe {
         *w
     }
 }

@@ -92,28 +92,35 @@ pub(crate) fn field_op_generic<F: crate::field::Field>(
 ) -> [u8; 32] {
     use crate::test_hooks::FieldOp;
     let (x, y) = (f.load_words(a), f.load_words(b));
-    let r = match op {
-        o if o == FieldOp::Add as u8 => f.add(&x, &y),
-        o if o == FieldOp::Sub as u8 => f.sub(&x, &y),
-        o if o == FieldOp::Mul as u8 => f.mul(&x, &y),
-        o if o == FieldOp::Sqr as u8 => f.sqr(&x),
-        o if o == FieldOp::MulA24 as u8 => f.mul_a24(&x),
-        o if o == FieldOp::Neg as u8 => f.neg(&x),
-        o if o == FieldOp::Invert as u8 => crate::field::invert(f, &x),
-        o if o == FieldOp::Reduce as u8 => x,
+    let mut r = f.zero();
+    match op {
+        o if o == FieldOp::Add as u8 => f.add(&mut r, &x, &y),
+        o if o == FieldOp::Sub as u8 => f.sub(&mut r, &x, &y),
+        o if o == FieldOp::Mul as u8 => f.mul(&mut r, &x, &y),
+        o if o == FieldOp::Sqr as u8 => f.sqr(&mut r, &x),
+        o if o == FieldOp::MulA24 as u8 => f.mul_a24(&mut r, &x),
+        o if o == FieldOp::Neg as u8 => f.neg(&mut r, &x),
+        o if o == FieldOp::Invert as u8 => r = crate::field::invert(f, &x),
+        o if o == FieldOp::Reduce as u8 => r = x,
         // The shapes the ladder feeds to mul and sqr: sums of two outputs and of an output
-        // and a sum (the portable backend's loosest inputs).
+        // and a sum (the portable backend's loosest inputs), and the in-place forms.
         o if o == FieldOp::MulOfSums as u8 => {
-            let s = f.add(&f.mul(&x, &y), &f.sqr(&y));
-            let t = f.add(&s, &f.mul_a24(&x));
-            f.mul(&s, &f.sqr(&t))
+            let (mut p, mut q, mut s, mut t) = (x, x, x, x);
+            f.mul(&mut p, &x, &y);
+            f.sqr(&mut q, &y);
+            f.add(&mut s, &p, &q);
+            f.mul_a24(&mut p, &x);
+            f.add(&mut t, &s, &p);
+            f.sqr_assign(&mut t);
+            f.mul(&mut r, &s, &t);
+            f.mul_assign(&mut r, &y);
         }
         _ => {
             let mut p = x;
             let mut q = y;
             f.cswap(&mut p, &mut q, subtle::Choice::from(1));
-            f.sub(&p, &q)
+            f.sub(&mut r, &p, &q);
         }
-    };
+    }
     f.encode(&r)
 }

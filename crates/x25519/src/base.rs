@@ -44,56 +44,60 @@ struct P1p1<Fe> {
     t: Fe,
 }
 
+/// Scratch elements for the point formulas (allocated once per scalar multiplication).
+type Scratch<Fe> = [Fe; 4];
+
 #[inline(always)]
-fn to_p3<F: Field>(f: F, r: &P1p1<F::Fe>) -> P3<F::Fe> {
-    P3 {
-        x: f.mul(&r.x, &r.t),
-        y: f.mul(&r.y, &r.z),
-        z: f.mul(&r.z, &r.t),
-        t: f.mul(&r.x, &r.y),
-    }
+fn to_p3<F: Field>(f: F, p: &mut P3<F::Fe>, r: &P1p1<F::Fe>) {
+    f.mul(&mut p.x, &r.x, &r.t);
+    f.mul(&mut p.y, &r.y, &r.z);
+    f.mul(&mut p.z, &r.z, &r.t);
+    f.mul(&mut p.t, &r.x, &r.y);
 }
 
 #[inline(always)]
-fn to_p2<F: Field>(f: F, r: &P1p1<F::Fe>) -> P2<F::Fe> {
-    P2 {
-        x: f.mul(&r.x, &r.t),
-        y: f.mul(&r.y, &r.z),
-        z: f.mul(&r.z, &r.t),
-    }
+fn to_p2<F: Field>(f: F, p: &mut P2<F::Fe>, r: &P1p1<F::Fe>) {
+    f.mul(&mut p.x, &r.x, &r.t);
+    f.mul(&mut p.y, &r.y, &r.z);
+    f.mul(&mut p.z, &r.z, &r.t);
 }
 
-/// `2 P` (dbl-2008-hwcd for `a = -1`, as ref10's `ge_p2_dbl`).
+/// `r = 2 P` (dbl-2008-hwcd for `a = -1`, as ref10's `ge_p2_dbl`).
 #[inline(always)]
-fn dbl<F: Field>(f: F, p: &P2<F::Fe>) -> P1p1<F::Fe> {
-    let xx = f.sqr(&p.x);
-    let yy = f.sqr(&p.y);
-    let zz = f.sqr(&p.z);
-    let b = f.add(&zz, &zz);
-    let aa = f.sqr(&f.add(&p.x, &p.y));
-    let y = f.add(&yy, &xx);
-    let z = f.sub(&yy, &xx);
-    P1p1 {
-        x: f.sub(&aa, &y),
-        y,
-        z,
-        t: f.sub(&b, &z),
-    }
+fn dbl<F: Field>(f: F, r: &mut P1p1<F::Fe>, p: &P2<F::Fe>, s: &mut Scratch<F::Fe>) {
+    let [xx, yy, aa, b] = s;
+    f.sqr(xx, &p.x);
+    f.sqr(yy, &p.y);
+    f.sqr(aa, &p.z);
+    f.add(b, aa, aa); // 2 Z^2
+    f.add(aa, &p.x, &p.y);
+    f.sqr_assign(aa); // (X + Y)^2
+    f.add(&mut r.y, yy, xx);
+    f.sub(&mut r.z, yy, xx);
+    f.sub(&mut r.x, aa, &r.y);
+    f.sub(&mut r.t, b, &r.z);
 }
 
-/// `P + Q` for an affine `Q` in niels form (madd-2008-hwcd-3, as ref10's `ge_madd`).
+/// `r = P + Q` for an affine `Q` in niels form (madd-2008-hwcd-3, as ref10's `ge_madd`).
 #[inline(always)]
-fn madd<F: Field>(f: F, p: &P3<F::Fe>, q: &Niels<F::Fe>) -> P1p1<F::Fe> {
-    let a = f.mul(&f.add(&p.y, &p.x), &q.ypx);
-    let b = f.mul(&f.sub(&p.y, &p.x), &q.ymx);
-    let c = f.mul(&q.xy2d, &p.t);
-    let d = f.add(&p.z, &p.z);
-    P1p1 {
-        x: f.sub(&a, &b),
-        y: f.add(&a, &b),
-        z: f.add(&d, &c),
-        t: f.sub(&d, &c),
-    }
+fn madd<F: Field>(
+    f: F,
+    r: &mut P1p1<F::Fe>,
+    p: &P3<F::Fe>,
+    q: &Niels<F::Fe>,
+    s: &mut Scratch<F::Fe>,
+) {
+    let [t, a, b, c] = s;
+    f.add(t, &p.y, &p.x);
+    f.mul(a, t, &q.ypx);
+    f.sub(t, &p.y, &p.x);
+    f.mul(b, t, &q.ymx);
+    f.mul(c, &q.xy2d, &p.t);
+    f.add(t, &p.z, &p.z); // D = 2 Z
+    f.sub(&mut r.x, a, b);
+    f.add(&mut r.y, a, b);
+    f.add(&mut r.z, t, c);
+    f.sub(&mut r.t, t, c);
 }
 
 /// The 64 signed radix-16 digits of a clamped scalar (`< 2^255`): `e_i in [-8, 7]` for
@@ -135,7 +139,8 @@ fn select<F: Field>(f: F, row: &[Niels<F::Fe>; 8], d: i8) -> Niels<F::Fe> {
     }
     let negative = Choice::from((m & 1) as u8);
     f.cswap(&mut t.ypx, &mut t.ymx, negative);
-    let minus = f.neg(&t.xy2d);
+    let mut minus = f.zero();
+    f.neg(&mut minus, &t.xy2d);
     f.cmov(&mut t.xy2d, &minus, negative);
     t
 }
@@ -143,44 +148,57 @@ fn select<F: Field>(f: F, row: &[Niels<F::Fe>; 8], d: i8) -> Niels<F::Fe> {
 /// `X25519(k, 9)` through the Edwards table (see the module documentation).
 #[inline(always)]
 pub(crate) fn x25519_base<F: Field>(f: F, k: &[u8; 32]) -> [u8; 32] {
-    let mut s = clamp(k);
-    let mut e = recode(&s);
+    let mut sc = clamp(k);
+    let mut e = recode(&sc);
     let table = f.table();
+    let (zero, one) = (f.zero(), f.one());
     let mut h = P3 {
-        x: f.zero(),
-        y: f.one(),
-        z: f.one(),
-        t: f.zero(),
+        x: zero,
+        y: one,
+        z: one,
+        t: zero,
     };
+    let mut r = P1p1 {
+        x: zero,
+        y: zero,
+        z: zero,
+        t: zero,
+    };
+    let mut p2 = P2 {
+        x: zero,
+        y: zero,
+        z: zero,
+    };
+    let mut s = [zero; 4];
     for (j, row) in table.iter().enumerate() {
         let q = select(f, row, e[2 * j + 1]);
-        h = to_p3(f, &madd(f, &h, &q));
+        madd(f, &mut r, &h, &q, &mut s);
+        to_p3(f, &mut h, &r);
     }
-    let mut r = dbl(
-        f,
-        &P2 {
-            x: h.x,
-            y: h.y,
-            z: h.z,
-        },
-    );
+    p2.x = h.x;
+    p2.y = h.y;
+    p2.z = h.z;
+    dbl(f, &mut r, &p2, &mut s);
     for _ in 0..3 {
-        r = dbl(f, &to_p2(f, &r));
+        to_p2(f, &mut p2, &r);
+        dbl(f, &mut r, &p2, &mut s);
     }
-    h = to_p3(f, &r);
+    to_p3(f, &mut h, &r);
     for (j, row) in table.iter().enumerate() {
         let q = select(f, row, e[2 * j]);
-        r = madd(f, &h, &q);
+        madd(f, &mut r, &h, &q, &mut s);
         if j < 31 {
-            h = to_p3(f, &r);
+            to_p3(f, &mut h, &r);
         }
     }
     // y = Y/T in completed coordinates: u = (T + Y) / (T - Y).
-    let num = f.add(&r.t, &r.y);
-    let den = f.sub(&r.t, &r.y);
-    let mut u = f.mul(&num, &invert(f, &den));
+    let [num, den, _, _] = &mut s;
+    f.add(num, &r.t, &r.y);
+    f.sub(den, &r.t, &r.y);
+    let mut u = invert(f, den);
+    f.mul_assign(&mut u, num);
     let out = f.encode(&u);
-    s.zeroize();
+    sc.zeroize();
     e.zeroize();
     u.zeroize();
     for v in [

@@ -41,31 +41,39 @@ pub(crate) trait Field: Copy {
     fn decode(self, b: &[u8; 32]) -> Self::Fe;
     /// The canonical (fully reduced, `< p`) little-endian encoding.
     fn encode(self, a: &Self::Fe) -> [u8; 32];
-    /// `a + b`.
-    fn add(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
-    /// `a - b`.
-    fn sub(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
-    /// `-a`.
-    fn neg(self, a: &Self::Fe) -> Self::Fe;
-    /// `a * b`.
-    fn mul(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe;
-    /// `a^2`.
-    fn sqr(self, a: &Self::Fe) -> Self::Fe;
-    /// `a^(2^n)` (`n >= 1`).
+    /// `r = a + b`.
+    fn add(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe);
+    /// `r = a - b`.
+    fn sub(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe);
+    /// `r = -a`.
+    fn neg(self, r: &mut Self::Fe, a: &Self::Fe);
+    /// `r = a * b`.
+    fn mul(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe);
+    /// `a = a * b`.
+    fn mul_assign(self, a: &mut Self::Fe, b: &Self::Fe);
+    /// `r = a^2`.
+    fn sqr(self, r: &mut Self::Fe, a: &Self::Fe);
+    /// `a = a^2`.
+    fn sqr_assign(self, a: &mut Self::Fe);
+    /// `r = a^(2^n)` (`n >= 1`).
     #[inline(always)]
-    fn sqr_n(self, a: &Self::Fe, n: usize) -> Self::Fe {
-        let mut r = self.sqr(a);
+    fn sqr_n(self, r: &mut Self::Fe, a: &Self::Fe, n: usize) {
+        self.sqr(r, a);
         for _ in 1..n {
-            r = self.sqr(&r);
+            self.sqr_assign(r);
         }
-        r
     }
-    /// `a * 121666` (`(A + 2) / 4` for curve25519's `A = 486662`).
-    fn mul_a24(self, a: &Self::Fe) -> Self::Fe;
+    /// `r = 121666 a` (`(A + 2) / 4` for curve25519's `A = 486662`).
+    fn mul_a24(self, r: &mut Self::Fe, a: &Self::Fe);
     /// Swaps `a` and `b` when `c` is set, in constant time.
     fn cswap(self, a: &mut Self::Fe, b: &mut Self::Fe, c: Choice);
     /// Sets `a = b` when `c` is set, in constant time.
     fn cmov(self, a: &mut Self::Fe, b: &Self::Fe, c: Choice);
+    /// One Montgomery-ladder step (see [`crate::ladder::step`], the default).
+    #[inline(always)]
+    fn ladder_step(self, st: &mut crate::ladder::LadderState<Self::Fe>, swap: Choice) {
+        crate::ladder::step(self, st, swap)
+    }
     /// The fixed-base table in this representation.
     fn table(self) -> &'static Table<Self::Fe>;
     /// Any integer below 2^256 (four little-endian words) as an element (test hooks: drives
@@ -79,26 +87,42 @@ pub(crate) trait Field: Copy {
 /// sequence of operations never depends on `z`.
 #[inline(always)]
 pub(crate) fn invert<F: Field>(f: F, z: &F::Fe) -> F::Fe {
-    let z2 = f.sqr(z); // 2
-    let t = f.sqr_n(&z2, 2); // 8
-    let z9 = f.mul(&t, z); // 9
-    let z11 = f.mul(&z9, &z2); // 11
-    let t = f.sqr(&z11); // 22
-    let z_5_0 = f.mul(&t, &z9); // 2^5 - 1
-    let t = f.sqr_n(&z_5_0, 5);
-    let z_10_0 = f.mul(&t, &z_5_0); // 2^10 - 1
-    let t = f.sqr_n(&z_10_0, 10);
-    let z_20_0 = f.mul(&t, &z_10_0); // 2^20 - 1
-    let t = f.sqr_n(&z_20_0, 20);
-    let t = f.mul(&t, &z_20_0); // 2^40 - 1
-    let t = f.sqr_n(&t, 10);
-    let z_50_0 = f.mul(&t, &z_10_0); // 2^50 - 1
-    let t = f.sqr_n(&z_50_0, 50);
-    let z_100_0 = f.mul(&t, &z_50_0); // 2^100 - 1
-    let t = f.sqr_n(&z_100_0, 100);
-    let t = f.mul(&t, &z_100_0); // 2^200 - 1
-    let t = f.sqr_n(&t, 50);
-    let t = f.mul(&t, &z_50_0); // 2^250 - 1
-    let t = f.sqr_n(&t, 5); // 2^255 - 2^5
-    f.mul(&t, &z11) // 2^255 - 21
+    let mut z2 = f.zero();
+    let mut z9 = f.zero();
+    let mut z11 = f.zero();
+    let mut z_5_0 = f.zero();
+    let mut z_10_0 = f.zero();
+    let mut z_20_0 = f.zero();
+    let mut z_50_0 = f.zero();
+    let mut z_100_0 = f.zero();
+    let mut t = f.zero();
+    f.sqr(&mut z2, z); // 2
+    f.sqr_n(&mut t, &z2, 2); // 8
+    f.mul(&mut z9, &t, z); // 9
+    f.mul(&mut z11, &z9, &z2); // 11
+    f.sqr(&mut t, &z11); // 22
+    f.mul(&mut z_5_0, &t, &z9); // 2^5 - 1
+    f.sqr_n(&mut t, &z_5_0, 5);
+    f.mul(&mut z_10_0, &t, &z_5_0); // 2^10 - 1
+    f.sqr_n(&mut t, &z_10_0, 10);
+    f.mul(&mut z_20_0, &t, &z_10_0); // 2^20 - 1
+    f.sqr_n(&mut t, &z_20_0, 20);
+    f.mul_assign(&mut t, &z_20_0); // 2^40 - 1
+    for _ in 0..10 {
+        f.sqr_assign(&mut t);
+    }
+    f.mul(&mut z_50_0, &t, &z_10_0); // 2^50 - 1
+    f.sqr_n(&mut t, &z_50_0, 50);
+    f.mul(&mut z_100_0, &t, &z_50_0); // 2^100 - 1
+    f.sqr_n(&mut t, &z_100_0, 100);
+    f.mul_assign(&mut t, &z_100_0); // 2^200 - 1
+    for _ in 0..50 {
+        f.sqr_assign(&mut t);
+    }
+    f.mul_assign(&mut t, &z_50_0); // 2^250 - 1
+    for _ in 0..5 {
+        f.sqr_assign(&mut t); // 2^255 - 2^5
+    }
+    f.mul_assign(&mut t, &z11); // 2^255 - 21
+    t
 }

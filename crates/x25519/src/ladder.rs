@@ -30,44 +30,113 @@ pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
 #[inline(always)]
 pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     let mut s = clamp(k);
+    let (zero, one) = (f.zero(), f.one());
     let x1 = f.decode(u);
-    let mut x2 = f.one();
-    let mut z2 = f.zero();
-    let mut x3 = x1;
-    let mut z3 = f.one();
+    let mut st = LadderState {
+        x1,
+        x2: one,
+        z2: zero,
+        x3: x1,
+        z3: one,
+        a: zero,
+        aa: zero,
+        b: zero,
+        bb: zero,
+        e: zero,
+        c: zero,
+        d: zero,
+        da: zero,
+        cb: zero,
+        t: zero,
+    };
     let mut swap = 0u8;
-    for t in (0..255).rev() {
-        let bit = (s[t >> 3] >> (t & 7)) & 1;
+    for i in (0..255).rev() {
+        let bit = (s[i >> 3] >> (i & 7)) & 1;
         swap ^= bit;
-        let c = Choice::from(swap);
-        f.cswap(&mut x2, &mut x3, c);
-        f.cswap(&mut z2, &mut z3, c);
+        f.ladder_step(&mut st, Choice::from(swap));
         swap = bit;
-
-        let a = f.add(&x2, &z2);
-        let aa = f.sqr(&a);
-        let b = f.sub(&x2, &z2);
-        let bb = f.sqr(&b);
-        let e = f.sub(&aa, &bb);
-        let c = f.add(&x3, &z3);
-        let d = f.sub(&x3, &z3);
-        let da = f.mul(&d, &a);
-        let cb = f.mul(&c, &b);
-        x3 = f.sqr(&f.add(&da, &cb));
-        z3 = f.mul(&x1, &f.sqr(&f.sub(&da, &cb)));
-        x2 = f.mul(&aa, &bb);
-        z2 = f.mul(&e, &f.add(&bb, &f.mul_a24(&e)));
     }
-    let c = Choice::from(swap);
-    f.cswap(&mut x2, &mut x3, c);
-    f.cswap(&mut z2, &mut z3, c);
-    let mut r = f.mul(&x2, &invert(f, &z2));
+    let k = Choice::from(swap);
+    f.cswap(&mut st.x2, &mut st.x3, k);
+    f.cswap(&mut st.z2, &mut st.z3, k);
+    let mut r = invert(f, &st.z2);
+    f.mul_assign(&mut r, &st.x2);
     let out = f.encode(&r);
     s.zeroize();
-    x2.zeroize();
-    z2.zeroize();
-    x3.zeroize();
-    z3.zeroize();
     r.zeroize();
+    st.zeroize();
     out
+}
+
+/// The working state of the ladder: the input `x1`, the two points `(x2 : z2)`,
+/// `(x3 : z3)`, and the temporaries of one step (`repr(C)`: a backend's assembly addresses
+/// the fields by offset, 32 bytes each for four 64-bit limbs, in this order).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct LadderState<Fe> {
+    pub(crate) x1: Fe,
+    pub(crate) x2: Fe,
+    pub(crate) z2: Fe,
+    pub(crate) x3: Fe,
+    pub(crate) z3: Fe,
+    pub(crate) a: Fe,
+    pub(crate) aa: Fe,
+    pub(crate) b: Fe,
+    pub(crate) bb: Fe,
+    pub(crate) e: Fe,
+    pub(crate) c: Fe,
+    pub(crate) d: Fe,
+    pub(crate) da: Fe,
+    pub(crate) cb: Fe,
+    pub(crate) t: Fe,
+}
+
+impl<Fe: Zeroize> LadderState<Fe> {
+    fn zeroize(&mut self) {
+        for v in [
+            &mut self.x1,
+            &mut self.x2,
+            &mut self.z2,
+            &mut self.x3,
+            &mut self.z3,
+            &mut self.a,
+            &mut self.aa,
+            &mut self.b,
+            &mut self.bb,
+            &mut self.e,
+            &mut self.c,
+            &mut self.d,
+            &mut self.da,
+            &mut self.cb,
+            &mut self.t,
+        ] {
+            v.zeroize();
+        }
+    }
+}
+
+/// One ladder step from the field operations: swap `(x2, z2)` with `(x3, z3)` when `swap`
+/// is set, then the combined differential addition and doubling of RFC 7748 section 5.
+#[inline(always)]
+pub(crate) fn step<F: Field>(f: F, st: &mut LadderState<F::Fe>, swap: Choice) {
+    f.cswap(&mut st.x2, &mut st.x3, swap);
+    f.cswap(&mut st.z2, &mut st.z3, swap);
+    f.add(&mut st.a, &st.x2, &st.z2);
+    f.sqr(&mut st.aa, &st.a);
+    f.sub(&mut st.b, &st.x2, &st.z2);
+    f.sqr(&mut st.bb, &st.b);
+    f.sub(&mut st.e, &st.aa, &st.bb);
+    f.add(&mut st.c, &st.x3, &st.z3);
+    f.sub(&mut st.d, &st.x3, &st.z3);
+    f.mul(&mut st.da, &st.d, &st.a);
+    f.mul(&mut st.cb, &st.c, &st.b);
+    f.add(&mut st.t, &st.da, &st.cb);
+    f.sqr(&mut st.x3, &st.t);
+    f.sub(&mut st.t, &st.da, &st.cb);
+    f.sqr_assign(&mut st.t);
+    f.mul(&mut st.z3, &st.x1, &st.t);
+    f.mul(&mut st.x2, &st.aa, &st.bb);
+    f.mul_a24(&mut st.t, &st.e);
+    f.add(&mut st.a, &st.bb, &st.t);
+    f.mul(&mut st.z2, &st.e, &st.a);
 }

@@ -310,8 +310,8 @@ pub mod test_hooks {
         Invert,
         /// `a mod p`.
         Reduce,
-        /// `(ab + b^2) ((ab + b^2 + 121666 a)^2)`: products of sums, the loosest inputs the
-        /// ladder gives `mul` and `sqr`.
+        /// `(ab + b^2) (ab + b^2 + 121666 a)^2 b`: products of sums, the loosest inputs the
+        /// ladder gives `mul` and `sqr`, and the in-place forms.
         MulOfSums,
         /// `b - a` after a constant-time swap.
         SwapSub,

@@ -213,41 +213,53 @@ fn edge_words() -> [[u64; 4]; 12] {
 
 fn check_fe64<F: Field<Fe = [u64; 4]>>(f: F, what: &str) {
     use reference as r;
+    let bin = |op: fn(F, &mut [u64; 4], &[u64; 4], &[u64; 4]), a: &[u64; 4], b: &[u64; 4]| {
+        let mut out = [0u64; 4];
+        op(f, &mut out, a, b);
+        out
+    };
+    let un = |op: fn(F, &mut [u64; 4], &[u64; 4]), a: &[u64; 4]| {
+        let mut out = [0u64; 4];
+        op(f, &mut out, a);
+        out
+    };
     let edges = edge_words();
     for a in &edges {
         let ra = r::from_words(a);
-        assert_eq!(f.encode(a), r::bytes(&ra), "{what} to_bytes {a:x?}");
+        assert_eq!(f.encode(a), r::bytes(&ra), "{what} encode {a:x?}");
+        let sq = un(F::sqr, a);
         assert_eq!(
-            f.encode(&f.sqr(a)),
+            f.encode(&sq),
             r::bytes(&r::mul(&ra, &ra)),
             "{what} sqr {a:x?}"
         );
+        let mut inplace = *a;
+        f.sqr_assign(&mut inplace);
+        assert_eq!(inplace, sq, "{what} sqr_assign");
         assert_eq!(
-            f.encode(&f.mul_a24(a)),
+            f.encode(&un(F::mul_a24, a)),
             r::bytes(&r::mul(&ra, &r::small(121_666))),
             "{what} a24 {a:x?}"
         );
         assert_eq!(
-            f.encode(&f.neg(a)),
+            f.encode(&un(F::neg, a)),
             r::bytes(&r::neg(&ra)),
             "{what} neg {a:x?}"
         );
         for b in &edges {
             let rb = r::from_words(b);
+            let m = bin(F::mul, a, b);
+            assert_eq!(f.encode(&m), r::bytes(&r::mul(&ra, &rb)), "{what} mul");
+            let mut inplace = *a;
+            f.mul_assign(&mut inplace, b);
+            assert_eq!(inplace, m, "{what} mul_assign");
+            let s = bin(F::add, a, b);
+            assert_eq!(f.encode(&s), r::bytes(&r::add(&ra, &rb)), "{what} add");
+            let d = bin(F::sub, a, b);
             assert_eq!(
-                f.encode(&f.mul(a, b)),
-                r::bytes(&r::mul(&ra, &rb)),
-                "{what} mul"
-            );
-            assert_eq!(
-                f.encode(&f.add(a, b)),
-                r::bytes(&r::add(&ra, &rb)),
-                "{what} add"
-            );
-            assert_eq!(
-                f.encode(&f.sub(a, b)),
+                f.encode(&d),
                 r::bytes(&r::add(&ra, &r::neg(&rb))),
-                "{what} sub {a:x?} {b:x?}"
+                "{what} sub"
             );
         }
     }
@@ -337,14 +349,15 @@ fn inversion_chain() {
     use reference as r;
     let f = fe64::Fe64Generic;
     for a in &edge_words() {
-        let inv = crate::field::invert(f, a);
+        let mut inv = crate::field::invert(f, a);
         let ra = r::from_words(a);
         let one = if ra.iter().all(|&d| d == 0) {
             r::small(0)
         } else {
             r::small(1)
         };
-        assert_eq!(f.encode(&f.mul(a, &inv)), r::bytes(&one), "{a:x?}");
+        f.mul_assign(&mut inv, a);
+        assert_eq!(f.encode(&inv), r::bytes(&one), "{a:x?}");
     }
     // The portable const chain is the same chain.
     let x = portable::from_bytes(&[0xa5; 32]);

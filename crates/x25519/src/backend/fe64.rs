@@ -262,28 +262,36 @@ macro_rules! impl_field_fe64 {
                 $crate::backend::fe64::to_bytes(a)
             }
             #[inline(always)]
-            fn add(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
-                $crate::backend::fe64::add(a, b)
+            fn add(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe) {
+                *r = $crate::backend::fe64::add(a, b);
             }
             #[inline(always)]
-            fn sub(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
-                $crate::backend::fe64::sub(a, b)
+            fn sub(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe) {
+                *r = $crate::backend::fe64::sub(a, b);
             }
             #[inline(always)]
-            fn neg(self, a: &Self::Fe) -> Self::Fe {
-                $crate::backend::fe64::neg(a)
+            fn neg(self, r: &mut Self::Fe, a: &Self::Fe) {
+                *r = $crate::backend::fe64::neg(a);
             }
             #[inline(always)]
-            fn mul(self, a: &Self::Fe, b: &Self::Fe) -> Self::Fe {
-                $crate::backend::fe64::mul(a, b)
+            fn mul(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe) {
+                *r = $crate::backend::fe64::mul(a, b);
             }
             #[inline(always)]
-            fn sqr(self, a: &Self::Fe) -> Self::Fe {
-                $crate::backend::fe64::sqr(a)
+            fn mul_assign(self, a: &mut Self::Fe, b: &Self::Fe) {
+                *a = $crate::backend::fe64::mul(a, b);
             }
             #[inline(always)]
-            fn mul_a24(self, a: &Self::Fe) -> Self::Fe {
-                $crate::backend::fe64::mul_a24(a)
+            fn sqr(self, r: &mut Self::Fe, a: &Self::Fe) {
+                *r = $crate::backend::fe64::sqr(a);
+            }
+            #[inline(always)]
+            fn sqr_assign(self, a: &mut Self::Fe) {
+                *a = $crate::backend::fe64::sqr(a);
+            }
+            #[inline(always)]
+            fn mul_a24(self, r: &mut Self::Fe, a: &Self::Fe) {
+                *r = $crate::backend::fe64::mul_a24(a);
             }
             #[inline(always)]
             fn cswap(self, a: &mut Self::Fe, b: &mut Self::Fe, c: subtle::Choice) {

@@ -294,28 +294,36 @@ impl Field for Portable {
         to_bytes(a)
     }
     #[inline(always)]
-    fn add(self, a: &Fe, b: &Fe) -> Fe {
-        add(a, b)
+    fn add(self, r: &mut Fe, a: &Fe, b: &Fe) {
+        *r = add(a, b);
     }
     #[inline(always)]
-    fn sub(self, a: &Fe, b: &Fe) -> Fe {
-        sub(a, b)
+    fn sub(self, r: &mut Fe, a: &Fe, b: &Fe) {
+        *r = sub(a, b);
     }
     #[inline(always)]
-    fn neg(self, a: &Fe) -> Fe {
-        neg(a)
+    fn neg(self, r: &mut Fe, a: &Fe) {
+        *r = neg(a);
     }
     #[inline(always)]
-    fn mul(self, a: &Fe, b: &Fe) -> Fe {
-        mul(a, b)
+    fn mul(self, r: &mut Fe, a: &Fe, b: &Fe) {
+        *r = mul(a, b);
     }
     #[inline(always)]
-    fn sqr(self, a: &Fe) -> Fe {
-        sqr(a)
+    fn mul_assign(self, a: &mut Fe, b: &Fe) {
+        *a = mul(a, b);
     }
     #[inline(always)]
-    fn mul_a24(self, a: &Fe) -> Fe {
-        mul_a24(a)
+    fn sqr(self, r: &mut Fe, a: &Fe) {
+        *r = sqr(a);
+    }
+    #[inline(always)]
+    fn sqr_assign(self, a: &mut Fe) {
+        *a = sqr(a);
+    }
+    #[inline(always)]
+    fn mul_a24(self, r: &mut Fe, a: &Fe) {
+        *r = mul_a24(a);
     }
     #[inline(always)]
     fn cswap(self, a: &mut Fe, b: &mut Fe, c: Choice) {

@@ -353,28 +353,36 @@ impl Field for X86Bmi2Adx {
         fe64::to_bytes(a)
     }
     #[inline(always)]
-    fn add(self, a: &Fe, b: &Fe) -> Fe {
-        add(a, b)
+    fn add(self, r: &mut Fe, a: &Fe, b: &Fe) {
+        *r = add(a, b);
     }
     #[inline(always)]
-    fn sub(self, a: &Fe, b: &Fe) -> Fe {
-        sub(a, b)
+    fn sub(self, r: &mut Fe, a: &Fe, b: &Fe) {
+        *r = sub(a, b);
     }
     #[inline(always)]
-    fn neg(self, a: &Fe) -> Fe {
-        sub(&fe64::ZERO, a)
+    fn neg(self, r: &mut Fe, a: &Fe) {
+        *r = sub(&fe64::ZERO, a);
     }
     #[inline(always)]
-    fn mul(self, a: &Fe, b: &Fe) -> Fe {
-        mul(self, a, b)
+    fn mul(self, r: &mut Fe, a: &Fe, b: &Fe) {
+        *r = mul(self, a, b);
     }
     #[inline(always)]
-    fn sqr(self, a: &Fe) -> Fe {
-        sqr(self, a)
+    fn mul_assign(self, a: &mut Fe, b: &Fe) {
+        *a = mul(self, a, b);
     }
     #[inline(always)]
-    fn mul_a24(self, a: &Fe) -> Fe {
-        mul_a24(self, a)
+    fn sqr(self, r: &mut Fe, a: &Fe) {
+        *r = sqr(self, a);
+    }
+    #[inline(always)]
+    fn sqr_assign(self, a: &mut Fe) {
+        *a = sqr(self, a);
+    }
+    #[inline(always)]
+    fn mul_a24(self, r: &mut Fe, a: &Fe) {
+        *r = mul_a24(self, a);
     }
     #[inline(always)]
     fn cswap(self, a: &mut Fe, b: &mut Fe, c: Choice) {

@@ -17,11 +17,13 @@ use tessera_cpu::X86Bmi2Adx;
 
 use super::fe64::{self, Fe};
 use crate::field::{Field, Table};
+use crate::ladder::LadderState;
 
-/// Folds the eight-limb product in `t0..t7` to four limbs `< 2^256` in `t0..t3`:
-/// `t0..t3 + 38 (t4..t7)` (`2^256 = 38 mod p`) with MULX and the two carry chains, then the
-/// carry limb (at most 38) times 38 once more, and a last carry as 38 (after which the low
-/// limb is below 38 * 39, so nothing carries again). Clobbers `rdx`, `lo`, `hi`, `t4`.
+/// Folds the eight-limb product in `t0..t7` to four limbs in `t0..t3`, below
+/// `2^255 + 19 * 77` (the *folded* bound, which [`add_folded`] and [`sub_folded`] rely on):
+/// `t0..t3 + 38 (t4..t7)` (`2^256 = 38 mod p`) with MULX and the two carry chains, leaving a
+/// carry limb `t4 <= 38`; then the bits from 255 up (`t4:t3 >> 63`, at most 77) come back as
+/// 19 each, and that sum cannot carry past bit 255. Clobbers `rdx`, `lo`, `hi`, `t4`.
 macro_rules! reduce_38 {
     () => {
         concat!(
@@ -41,14 +43,15 @@ macro_rules! reduce_38 {
             "mov {lo:e}, 0\n",
             "adox {t4}, {lo}\n",
             "adcx {t4}, {lo}\n",
-            "imul {t4}, {t4}, 38\n",
+            // t4 <= 38: fold bits 255.. of t4:t3 as 19 each (2^255 = 19).
+            "shld {t4}, {t3}, 1\n",
+            "mov {lo}, 0x7fffffffffffffff\n",
+            "and {t3}, {lo}\n",
+            "imul {t4}, {t4}, 19\n",
             "add {t0}, {t4}\n",
             "adc {t1}, 0\n",
             "adc {t2}, 0\n",
             "adc {t3}, 0\n",
-            "sbb {lo}, {lo}\n",
-            "and {lo:e}, 38\n",
-            "add {t0}, {lo}\n",
         )
     };
 }
@@ -291,8 +294,8 @@ fn sub(a: &Fe, b: &Fe) -> Fe {
     [r0, r1, r2, r3]
 }
 
-/// `121666 a` mod p, any input `< 2^256`: MULX per limb, the top word (`< 121666`) times 38
-/// folded back, the last carry as a masked `+38`.
+/// `121666 a` mod p, any input `< 2^256`, output below the folded bound `2^255 + 19 * 2^18`:
+/// MULX per limb, then the bits from 255 up (`top:r3 >> 63`, below `2^18`) back as 19 each.
 #[inline(always)]
 fn mul_a24(_t: X86Bmi2Adx, a: &Fe) -> Fe {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
@@ -308,14 +311,15 @@ fn mul_a24(_t: X86Bmi2Adx, a: &Fe) -> Fe {
             "mulx {top}, {t}, {a3}",
             "adc {r3}, {t}",
             "adc {top}, 0",
-            "imul {top}, {top}, 38",
+            // top < 121666: fold bits 255.. of top:r3 as 19 each.
+            "shld {top}, {r3}, 1",
+            "mov {t}, 0x7fffffffffffffff",
+            "and {r3}, {t}",
+            "imul {top}, {top}, 19",
             "add {r0}, {top}",
             "adc {r1}, 0",
             "adc {r2}, 0",
             "adc {r3}, 0",
-            "sbb {t}, {t}",
-            "and {t:e}, 38",
-            "add {r0}, {t}",
             a0 = in(reg) a[0],
             a1 = in(reg) a[1],
             a2 = in(reg) a[2],
@@ -331,6 +335,104 @@ fn mul_a24(_t: X86Bmi2Adx, a: &Fe) -> Fe {
         );
     }
     [r0, r1, r2, r3]
+}
+
+/// `a + b` mod p for `a, b` below the folded bound (`< 2^255 + 2^23`: outputs of [`mul`],
+/// [`sqr`], [`mul_a24`], or below 2^255): the sum is below `2^256 + 2^24`, so one carry out
+/// of 2^256 leaves the sum below `2^24`, and adding the masked `38` (carried through the
+/// limbs) cannot wrap again. Output `< 2^256`.
+#[inline(always)]
+fn add_folded(a: &Fe, b: &Fe) -> Fe {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: register-only arithmetic (base x86_64 instructions), no memory, no stack.
+    unsafe {
+        asm!(
+            "add {r0}, {b0}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {b2}",
+            "adc {r3}, {b3}",
+            "sbb {t}, {t}",
+            "and {t:e}, 38",
+            "add {r0}, {t}",
+            "adc {r1}, 0",
+            "adc {r2}, 0",
+            "adc {r3}, 0",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = in(reg) b[0],
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
+            t = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a - b` mod p for any `a < 2^256` and `b` below the folded bound (`< 2^255 + 2^23`): on a
+/// borrow the wrapped difference is above `2^255 - 2^23`, so subtracting the masked `38`
+/// (borrowed through the limbs) cannot wrap again.
+/// Output `< 2^256`.
+#[inline(always)]
+fn sub_folded(a: &Fe, b: &Fe) -> Fe {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: register-only arithmetic (base x86_64 instructions), no memory, no stack.
+    unsafe {
+        asm!(
+            "sub {r0}, {b0}",
+            "sbb {r1}, {b1}",
+            "sbb {r2}, {b2}",
+            "sbb {r3}, {b3}",
+            "sbb {t}, {t}",
+            "and {t:e}, 38",
+            "sub {r0}, {t}",
+            "sbb {r1}, 0",
+            "sbb {r2}, 0",
+            "sbb {r3}, 0",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = in(reg) b[0],
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
+            t = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// The ladder step of [`crate::ladder::step`] with the single-fold additions and
+/// subtractions: every `add_folded` operand and every `sub_folded` subtrahend is an output of
+/// `mul`, `sqr` or `mul_a24` (below the folded bound), or a starting value of the ladder (0,
+/// 1, or the decoded `u < 2^255`), which the swap only exchanges.
+#[inline(always)]
+fn ladder_step(t: X86Bmi2Adx, st: &mut LadderState<Fe>, swap: Choice) {
+    fe64::cswap(&mut st.x2, &mut st.x3, swap);
+    fe64::cswap(&mut st.z2, &mut st.z3, swap);
+    st.a = add_folded(&st.x2, &st.z2);
+    st.aa = sqr(t, &st.a);
+    st.b = sub_folded(&st.x2, &st.z2);
+    st.bb = sqr(t, &st.b);
+    st.e = sub_folded(&st.aa, &st.bb);
+    st.c = add_folded(&st.x3, &st.z3);
+    st.d = sub_folded(&st.x3, &st.z3);
+    st.da = mul(t, &st.d, &st.a);
+    st.cb = mul(t, &st.c, &st.b);
+    st.t = add_folded(&st.da, &st.cb);
+    st.x3 = sqr(t, &st.t);
+    st.t = sub_folded(&st.da, &st.cb);
+    st.t = sqr(t, &st.t);
+    st.z3 = mul(t, &st.x1, &st.t);
+    st.x2 = mul(t, &st.aa, &st.bb);
+    st.t = mul_a24(t, &st.e);
+    st.a = add_folded(&st.bb, &st.t);
+    st.z2 = mul(t, &st.e, &st.a);
 }
 
 impl Field for X86Bmi2Adx {
@@ -391,6 +493,10 @@ impl Field for X86Bmi2Adx {
     #[inline(always)]
     fn cmov(self, a: &mut Fe, b: &Fe, c: Choice) {
         fe64::cmov(a, b, c)
+    }
+    #[inline(always)]
+    fn ladder_step(self, st: &mut LadderState<Fe>, swap: Choice) {
+        ladder_step(self, st, swap)
     }
     #[inline(always)]
     fn table(self) -> &'static Table<Fe> {

@@ -56,6 +56,7 @@ pub(crate) trait Field: Copy {
     /// `a = a^2`.
     fn sqr_assign(self, a: &mut Self::Fe);
     /// `r = a^(2^n)` (`n >= 1`).
+    #[cfg(test)]
     #[inline(always)]
     fn sqr_n(self, r: &mut Self::Fe, a: &Self::Fe, n: usize) {
         self.sqr(r, a);
@@ -76,17 +77,27 @@ pub(crate) trait Field: Copy {
     }
     /// The fixed-base table in this representation.
     fn table(self) -> &'static Table<Self::Fe>;
-    /// Any integer below 2^256 (four little-endian words) as an element (test hooks: drives
-    /// the field operations over the whole input range).
-    #[cfg(tessera_test_hooks)]
+    /// Any integer below 2^256 (four little-endian words) as an element (the inversion's
+    /// result; the test hooks' inputs over the whole range).
     fn load_words(self, w: &[u64; 4]) -> Self::Fe;
 }
 
-/// `z^(p-2) = z^(2^255 - 21)`, the inverse of `z` (0 for 0), by the fixed addition chain of
-/// 254 squarings and 11 multiplications (the one of curve25519's reference code), so the
-/// sequence of operations never depends on `z`.
+/// `z^-1` (0 for 0): the canonical value of `z` through the constant-time divsteps of
+/// [`crate::inverse`], back into this representation.
 #[inline(always)]
 pub(crate) fn invert<F: Field>(f: F, z: &F::Fe) -> F::Fe {
+    let b = f.encode(z);
+    let w: [u64; 4] =
+        core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()));
+    f.load_words(&crate::inverse::invert_words(&w))
+}
+
+/// `z^(p-2) = z^(2^255 - 21)`, the inverse of `z` (0 for 0), by the fixed addition chain of
+/// 254 squarings and 11 multiplications (the one of curve25519's reference code): the
+/// reference the divsteps inversion is tested against.
+#[cfg(test)]
+#[inline(always)]
+pub(crate) fn invert_fermat<F: Field>(f: F, z: &F::Fe) -> F::Fe {
     let mut z2 = f.zero();
     let mut z9 = f.zero();
     let mut z11 = f.zero();

@@ -11,6 +11,7 @@ extern crate std;
 mod backend;
 mod base;
 mod field;
+mod inverse;
 mod ladder;
 mod table;
 #[cfg(test)]

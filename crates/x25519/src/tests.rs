@@ -350,6 +350,11 @@ fn inversion_chain() {
     let f = fe64::Fe64Generic;
     for a in &edge_words() {
         let mut inv = crate::field::invert(f, a);
+        assert_eq!(
+            f.encode(&inv),
+            f.encode(&crate::field::invert_fermat(f, a)),
+            "divsteps vs Fermat {a:x?}"
+        );
         let ra = r::from_words(a);
         let one = if ra.iter().all(|&d| d == 0) {
             r::small(0)

@@ -305,7 +305,6 @@ macro_rules! impl_field_fe64 {
             fn table(self) -> &'static $crate::field::Table<Self::Fe> {
                 &$crate::table::TABLE64
             }
-            #[cfg(tessera_test_hooks)]
             #[inline(always)]
             fn load_words(self, w: &[u64; 4]) -> Self::Fe {
                 *w

@@ -341,7 +341,6 @@ impl Field for Portable {
     fn table(self) -> &'static Table<Fe> {
         &crate::table::TABLE51
     }
-    #[cfg(tessera_test_hooks)]
     #[inline(always)]
     fn load_words(self, w: &[u64; 4]) -> Fe {
         // Bits 204..256 in limb 4: 52 bits, still tight.

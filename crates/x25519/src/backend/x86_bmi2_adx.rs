@@ -502,7 +502,6 @@ impl Field for X86Bmi2Adx {
     fn table(self) -> &'static Table<Fe> {
         &crate::table::TABLE64
     }
-    #[cfg(tessera_test_hooks)]
     #[inline(always)]
     fn load_words(self, w: &[u64; 4]) -> Fe {
         *w

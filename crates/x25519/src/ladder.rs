@@ -1,0 +1,142 @@
+//! The X25519 function of RFC 7748 section 5: scalar clamping and the Montgomery ladder with
+//! constant-time conditional swaps, written once over [`Field`] and compiled into each
+//! backend's island.
+#![forbid(unsafe_code)]
+
+use subtle::Choice;
+use zeroize::Zeroize;
+
+use crate::field::{Field, invert};
+
+/// RFC 7748 section 5 `decodeScalar25519`: clear bits 0, 1, 2 and 255, set bit 254.
+#[inline(always)]
+pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
+    let mut s = *k;
+    s[0] &= 248;
+    s[31] &= 127;
+    s[31] |= 64;
+    s
+}
+
+/// `X25519(k, u)`: the u-coordinate of `clamp(k) * (u, .)`, encoded (RFC 7748 section 5).
+///
+/// The ladder runs over bits 254 down to 0 of the clamped scalar; each step swaps the two
+/// working points by mask (the swap bit is the XOR of consecutive scalar bits, as the RFC
+/// writes it), then does the combined differential addition and doubling
+/// (`x_2 = AA BB`, `z_2 = E (BB + 121666 E)`, which equals the RFC's `E (AA + 121665 E)`).
+/// The loop bounds and memory addresses never depend on the scalar; the final division is the
+/// fixed exponentiation chain of [`invert`] (0 maps to 0, so the all-zero output of a
+/// low-order `u` comes out as RFC 7748 describes).
+#[inline(always)]
+pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
+    let mut s = clamp(k);
+    let (zero, one) = (f.zero(), f.one());
+    let x1 = f.decode(u);
+    let mut st = LadderState {
+        x1,
+        x2: one,
+        z2: zero,
+        x3: x1,
+        z3: one,
+        a: zero,
+        aa: zero,
+        b: zero,
+        bb: zero,
+        e: zero,
+        c: zero,
+        d: zero,
+        da: zero,
+        cb: zero,
+        t: zero,
+    };
+    let mut swap = 0u8;
+    for i in (0..255).rev() {
+        let bit = (s[i >> 3] >> (i & 7)) & 1;
+        swap ^= bit;
+        f.ladder_step(&mut st, Choice::from(swap));
+        swap = bit;
+    }
+    let k = Choice::from(swap);
+    f.cswap(&mut st.x2, &mut st.x3, k);
+    f.cswap(&mut st.z2, &mut st.z3, k);
+    let mut r = invert(f, &st.z2);
+    f.mul_assign(&mut r, &st.x2);
+    let out = f.encode(&r);
+    s.zeroize();
+    r.zeroize();
+    st.zeroize();
+    out
+}
+
+/// The working state of the ladder: the input `x1`, the two points `(x2 : z2)`,
+/// `(x3 : z3)`, and the temporaries of one step (`repr(C)`: a backend's assembly addresses
+/// the fields by offset, 32 bytes each for four 64-bit limbs, in this order).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct LadderState<Fe> {
+    pub(crate) x1: Fe,
+    pub(crate) x2: Fe,
+    pub(crate) z2: Fe,
+    pub(crate) x3: Fe,
+    pub(crate) z3: Fe,
+    pub(crate) a: Fe,
+    pub(crate) aa: Fe,
+    pub(crate) b: Fe,
+    pub(crate) bb: Fe,
+    pub(crate) e: Fe,
+    pub(crate) c: Fe,
+    pub(crate) d: Fe,
+    pub(crate) da: Fe,
+    pub(crate) cb: Fe,
+    pub(crate) t: Fe,
+}
+
+impl<Fe: Zeroize> LadderState<Fe> {
+    fn zeroize(&mut self) {
+        for v in [
+            &mut self.x1,
+            &mut self.x2,
+            &mut self.z2,
+            &mut self.x3,
+            &mut self.z3,
+            &mut self.a,
+            &mut self.aa,
+            &mut self.b,
+            &mut self.bb,
+            &mut self.e,
+            &mut self.c,
+            &mut self.d,
+            &mut self.da,
+            &mut self.cb,
+            &mut self.t,
+        ] {
+            v.zeroize();
+        }
+    }
+}
+
+/// One ladder step from the field operations: swap `(x2, z2)` with `(x3, z3)` when `swap`
+/// is set, then the combined differential addition and doubling of RFC 7748 section 5.
+#[inline(always)]
+pub(crate) fn step<F: Field>(f: F, st: &mut LadderState<F::Fe>, swap: Choice) {
+    f.cswap(&mut st.x2, &mut st.x3, swap);
+    f.cswap(&mut st.z2, &mut st.z3, swap);
+    f.add(&mut st.a, &st.x2, &st.z2);
+    f.sqr(&mut st.aa, &st.a);
+    f.sub(&mut st.b, &st.x2, &st.z2);
+    f.sqr(&mut st.bb, &st.b);
+    f.sub(&mut st.e, &st.aa, &st.bb);
+    f.add(&mut st.c, &st.x3, &st.z3);
+    f.sub(&mut st.d, &st.x3, &st.z3);
+    f.mul(&mut st.da, &st.d, &st.a);
+    f.mul(&mut st.cb, &st.c, &st.b);
+    f.add(&mut st.t, &st.da, &st.cb);
+    f.sqr(&mut st.x3, &st.t);
+    f.sub(&mut st.t, &st.da, &st.cb);
+    f.sqr_assign(&mut st.t);
+    f.mul(&mut st.z3, &st.x1, &st.t);
+    f.mul(&mut st.x2, &st.aa, &st.bb);
+    f.mul_a24(&mut st.t, &st.e);
+    f.add(&mut st.a, &st.bb, &st.t);
+    f.mul(&mut st.z2, &st.e, &st.a);
+}

@@ -1,0 +1,371 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![deny(unsafe_op_in_unsafe_fn)]
+// Unsafe code lives only in `backend/` (the island calls and the MULX/ADX assembly); every
+// other module also forbids it itself.
+#![deny(unsafe_code)]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod backend;
+mod base;
+mod field;
+mod inverse;
+mod ladder;
+mod table;
+#[cfg(test)]
+mod tests;
+
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+// Backend handles are for tests and benches (explicit backends, names for reports): public so
+// they can reach them, not a stable API.
+#[doc(hidden)]
+pub use backend::Backend;
+
+/// The u-coordinate of the X25519 base point, 9 (RFC 7748 section 4.1).
+pub const X25519_BASEPOINT_BYTES: [u8; 32] = {
+    let mut b = [0u8; 32];
+    b[0] = 9;
+    b
+};
+
+/// Errors of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The shared secret is all zero: the peer's public key is a point of small order (or
+    /// its twist equivalent), so the result does not depend on our secret (RFC 7748
+    /// section 6.1; RFC 9180 section 7.1.4 requires rejecting it).
+    NonContributory,
+    /// A public key that is not 32 bytes long.
+    InvalidLength,
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Error::NonContributory => "X25519 shared secret is all zero (small-order public key)",
+            Error::InvalidLength => "X25519 public key must be 32 bytes",
+        })
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// The X25519 function of RFC 7748 section 5: `scalar` is clamped, the top bit of `u` is
+/// masked, a non-canonical `u` (in `[p, 2^255)`) is reduced, and no check is made on the
+/// output (it is all zero for a small-order `u`; [`StaticSecret::diffie_hellman`] rejects
+/// that). Constant time in `scalar`; runs on the best backend of this CPU.
+pub fn x25519(scalar: [u8; 32], u: [u8; 32]) -> [u8; 32] {
+    x25519_with_backend(Backend::detect(), scalar, u)
+}
+
+/// `x25519(scalar, 9)`, the public key of `scalar`, through the fixed-base table (several
+/// times faster than the ladder, the same bytes).
+pub fn x25519_base(scalar: [u8; 32]) -> [u8; 32] {
+    x25519_base_with_backend(Backend::detect(), scalar)
+}
+
+/// [`x25519`] on an explicit backend (tests and benches).
+#[doc(hidden)]
+pub fn x25519_with_backend(backend: Backend, scalar: [u8; 32], u: [u8; 32]) -> [u8; 32] {
+    let mut k = scalar;
+    let out = backend.x25519(&k, &u);
+    k.zeroize();
+    out
+}
+
+/// [`x25519_base`] on an explicit backend (tests and benches).
+#[doc(hidden)]
+pub fn x25519_base_with_backend(backend: Backend, scalar: [u8; 32]) -> [u8; 32] {
+    let mut k = scalar;
+    let out = backend.x25519_base(&k);
+    k.zeroize();
+    out
+}
+
+/// `X25519(k, u)` and whether it is all zero, tested in constant time.
+fn shared_ct(backend: Backend, k: &[u8; 32], pk: &PublicKey) -> (SharedSecret, subtle::Choice) {
+    let s = SharedSecret(backend.x25519(k, &pk.0));
+    let zero = s.0.ct_eq(&[0u8; 32]);
+    (s, zero)
+}
+
+/// `X25519(k, u)` with the RFC 7748 section 6.1 / RFC 9180 section 7.1.4 check: an all-zero
+/// result is [`Error::NonContributory`]. The test is constant time; only its outcome (which
+/// depends on the public key alone: the result is zero exactly for the small-order points)
+/// decides the branch.
+fn shared(backend: Backend, k: &[u8; 32], pk: &PublicKey) -> Result<SharedSecret, Error> {
+    let (s, zero) = shared_ct(backend, k, pk);
+    if bool::from(zero) {
+        return Err(Error::NonContributory);
+    }
+    Ok(s)
+}
+
+/// A secret scalar that can be used for any number of key agreements (and serialized).
+/// Wiped on drop. Keeps the backend chosen when it was created.
+#[derive(Clone)]
+pub struct StaticSecret {
+    bytes: [u8; 32],
+    backend: Backend,
+}
+
+impl StaticSecret {
+    /// A new secret from 32 bytes of `rng` (`rand_core` 0.10 `CryptoRng`).
+    pub fn random(rng: &mut impl rand_core::CryptoRng) -> Self {
+        let mut bytes = [0u8; 32];
+        rng.fill_bytes(&mut bytes);
+        Self::new_with_backend(Backend::detect(), bytes)
+    }
+
+    /// The secret from its bytes on an explicit backend (tests and benches).
+    #[doc(hidden)]
+    pub fn new_with_backend(backend: Backend, bytes: [u8; 32]) -> Self {
+        Self { bytes, backend }
+    }
+
+    /// The 32 bytes the secret was made from (unclamped, as given: clamping happens in each
+    /// scalar multiplication).
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.bytes
+    }
+
+    /// The 32 bytes the secret was made from.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.bytes
+    }
+
+    /// X25519 with the peer's public key; [`Error::NonContributory`] when the result is all
+    /// zero (the check is constant time).
+    pub fn diffie_hellman(&self, their_public: &PublicKey) -> Result<SharedSecret, Error> {
+        shared(self.backend, &self.bytes, their_public)
+    }
+}
+
+impl From<[u8; 32]> for StaticSecret {
+    fn from(bytes: [u8; 32]) -> Self {
+        Self::new_with_backend(Backend::detect(), bytes)
+    }
+}
+
+impl core::fmt::Debug for StaticSecret {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StaticSecret").finish_non_exhaustive()
+    }
+}
+
+/// A secret scalar for exactly one key agreement: [`EphemeralSecret::diffie_hellman`]
+/// consumes it. Not `Clone`, not serializable. Wiped on drop.
+pub struct EphemeralSecret {
+    bytes: [u8; 32],
+    backend: Backend,
+}
+
+impl EphemeralSecret {
+    /// A new secret from 32 bytes of `rng` (`rand_core` 0.10 `CryptoRng`).
+    pub fn random(rng: &mut impl rand_core::CryptoRng) -> Self {
+        let mut bytes = [0u8; 32];
+        rng.fill_bytes(&mut bytes);
+        Self::new_with_backend(Backend::detect(), bytes)
+    }
+
+    /// The secret from given bytes on an explicit backend (the deterministic form, for test
+    /// vectors and benches).
+    #[doc(hidden)]
+    pub fn new_with_backend(backend: Backend, bytes: [u8; 32]) -> Self {
+        Self { bytes, backend }
+    }
+
+    /// X25519 with the peer's public key, consuming the secret; [`Error::NonContributory`]
+    /// when the result is all zero (the check is constant time).
+    pub fn diffie_hellman(self, their_public: &PublicKey) -> Result<SharedSecret, Error> {
+        shared(self.backend, &self.bytes, their_public)
+    }
+}
+
+impl core::fmt::Debug for EphemeralSecret {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EphemeralSecret").finish_non_exhaustive()
+    }
+}
+
+/// An X25519 public key: a u-coordinate, 32 bytes. Every 32-byte string is accepted (RFC 7748
+/// section 5: the top bit is ignored, non-canonical values are reduced); small-order keys are
+/// caught by `diffie_hellman` through the all-zero check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PublicKey([u8; 32]);
+
+impl PublicKey {
+    /// The 32 bytes of the key.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// The 32 bytes of the key.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0
+    }
+}
+
+impl From<[u8; 32]> for PublicKey {
+    fn from(bytes: [u8; 32]) -> Self {
+        Self(bytes)
+    }
+}
+
+impl TryFrom<&[u8]> for PublicKey {
+    type Error = Error;
+
+    /// A key from a slice; [`Error::InvalidLength`] unless it is 32 bytes.
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        let b: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidLength)?;
+        Ok(Self(b))
+    }
+}
+
+impl From<&StaticSecret> for PublicKey {
+    /// The public key `X25519(secret, 9)`, by the fixed-base table on the secret's backend.
+    fn from(secret: &StaticSecret) -> Self {
+        Self(secret.backend.x25519_base(&secret.bytes))
+    }
+}
+
+impl From<&EphemeralSecret> for PublicKey {
+    /// The public key `X25519(secret, 9)`, by the fixed-base table on the secret's backend.
+    fn from(secret: &EphemeralSecret) -> Self {
+        Self(secret.backend.x25519_base(&secret.bytes))
+    }
+}
+
+impl AsRef<[u8]> for PublicKey {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// The result of a key agreement (never all zero). Wiped on drop.
+pub struct SharedSecret([u8; 32]);
+
+impl SharedSecret {
+    /// The 32 bytes of the shared secret.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// The 32 bytes of the shared secret.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0
+    }
+}
+
+impl core::fmt::Debug for SharedSecret {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SharedSecret").finish_non_exhaustive()
+    }
+}
+
+/// Wipes the secret bytes when the value is dropped.
+macro_rules! wipe_on_drop {
+    ($($t:ident . $f:tt),*) => {$(
+        impl Drop for $t {
+            fn drop(&mut self) {
+                self.$f.zeroize();
+            }
+        }
+        impl ZeroizeOnDrop for $t {}
+    )*};
+}
+wipe_on_drop!(StaticSecret.bytes, EphemeralSecret.bytes, SharedSecret.0);
+
+/// Field operations per backend, for this workspace's equivalence tests only (built with
+/// `--cfg tessera_test_hooks`, which no Cargo feature sets).
+#[cfg(tessera_test_hooks)]
+#[doc(hidden)]
+pub mod test_hooks {
+    #![forbid(unsafe_code)]
+
+    use crate::Backend;
+
+    /// A field operation; inputs are integers below 2^256 in four little-endian words, the
+    /// result is the canonical encoding.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[repr(u8)]
+    pub enum FieldOp {
+        /// `a + b`.
+        Add,
+        /// `a - b`.
+        Sub,
+        /// `a * b`.
+        Mul,
+        /// `a^2`.
+        Sqr,
+        /// `121666 a`.
+        MulA24,
+        /// `-a`.
+        Neg,
+        /// `a^(p-2)`.
+        Invert,
+        /// `a mod p`.
+        Reduce,
+        /// `(ab + b^2) (ab + b^2 + 121666 a)^2 b`: products of sums, the loosest inputs the
+        /// ladder gives `mul` and `sqr`, and the in-place forms.
+        MulOfSums,
+        /// `b - a` after a constant-time swap.
+        SwapSub,
+    }
+
+    /// Every [`FieldOp`].
+    pub const ALL: [FieldOp; 10] = [
+        FieldOp::Add,
+        FieldOp::Sub,
+        FieldOp::Mul,
+        FieldOp::Sqr,
+        FieldOp::MulA24,
+        FieldOp::Neg,
+        FieldOp::Invert,
+        FieldOp::Reduce,
+        FieldOp::MulOfSums,
+        FieldOp::SwapSub,
+    ];
+
+    /// `secret.diffie_hellman(pk)` up to its final branch: the shared value and the
+    /// constant-time all-zero flag (1 when zero), for the valgrind check, which marks the flag
+    /// public before looking at it.
+    pub fn diffie_hellman_parts(
+        secret: &crate::StaticSecret,
+        pk: &crate::PublicKey,
+    ) -> ([u8; 32], u8) {
+        let (s, zero) = crate::shared_ct(secret.backend, &secret.bytes, pk);
+        (s.to_bytes(), zero.unwrap_u8())
+    }
+
+    /// `op(a, b)` on `backend`.
+    pub fn field_op(backend: Backend, op: FieldOp, a: [u64; 4], b: [u64; 4]) -> [u8; 32] {
+        backend.field_op(op as u8, &a, &b)
+    }
+
+    /// Largest limb the portable `mul`/`sqr`/`sub`/`mul_a24` accept (exclusive).
+    pub const PORTABLE_INPUT_LIMB_LIMIT: u64 = crate::backend::portable::INPUT_LIMB_LIMIT;
+
+    /// `op(a, b)` on the portable backend with raw radix-2^51 limbs (each below
+    /// [`PORTABLE_INPUT_LIMB_LIMIT`]; `Add` needs the sums below it too). `Invert`, `Reduce`,
+    /// `MulOfSums`, `SwapSub` are not offered at these bounds (`Reduce` is: canonical value).
+    pub fn portable_limbs_op(op: FieldOp, a: [u64; 5], b: [u64; 5]) -> [u8; 32] {
+        use crate::backend::portable as p;
+        let r = match op {
+            FieldOp::Add => p::add(&a, &b),
+            FieldOp::Sub => p::sub(&a, &b),
+            FieldOp::Mul => p::mul(&a, &b),
+            FieldOp::Sqr => p::sqr(&a),
+            FieldOp::MulA24 => p::mul_a24(&a),
+            FieldOp::Neg => p::neg(&a),
+            FieldOp::Reduce => a,
+            other => panic!("{other:?} is not a limb-level portable operation"),
+        };
+        p::to_bytes(&r)
+    }
+}

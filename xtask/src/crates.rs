@@ -48,6 +48,9 @@ pub struct Crate {
     pub no_std: Option<&'static [&'static str]>,
     /// Its constant-time examples under valgrind.
     pub valgrind: &'static [CtExample],
+    /// Long tests run once natively with `TESSERA_LONG_TESTS=1` (never under qemu or Miri),
+    /// as `(test target, test name)`; without the variable such a test prints SKIPPED.
+    pub long_tests: &'static [(&'static str, &'static str)],
 }
 
 /// Every crate of the workspace but the benches and xtask.
@@ -59,6 +62,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        long_tests: &[],
     },
     Crate {
         package: "tessera-testkit",
@@ -67,6 +71,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::Clippy,
         no_std: None,
         valgrind: &[],
+        long_tests: &[],
     },
     Crate {
         package: "tessera-keccak",
@@ -79,6 +84,7 @@ pub const CRATES: &[Crate] = &[
             example: "ct_valgrind",
             args: &["portable", "x86_bmi", "x86_avx2"],
         }],
+        long_tests: &[],
     },
     Crate {
         package: "tessera-sha2",
@@ -93,6 +99,7 @@ pub const CRATES: &[Crate] = &[
             example: "ct_valgrind",
             args: &["portable", "x86_avx2_bmi"],
         }],
+        long_tests: &[],
     },
     Crate {
         package: "tessera-aes-gcm",
@@ -104,6 +111,21 @@ pub const CRATES: &[Crate] = &[
             example: "ct_valgrind",
             args: &["portable", "x86_aesni"],
         }],
+        long_tests: &[],
+    },
+    Crate {
+        package: "tessera-x25519",
+        portable: true,
+        qemu_x86: true,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        // Valgrind hides ADX from the program's CPUID but executes ADCX/ADOX; the example
+        // takes the BMI2/ADX token after checking /proc/cpuinfo itself.
+        valgrind: &[CtExample {
+            example: "ct_valgrind",
+            args: &["portable", "x86_bmi2_adx"],
+        }],
+        long_tests: &[("kat", "rfc7748_5_2_iterated_1000000")],
     },
 ];
 

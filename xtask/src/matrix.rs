@@ -28,10 +28,13 @@ const X86_WESTMERE: &str = "portable,x86_aesni";
 /// qemu-x86_64 -cpu Haswell: AVX2, BMI1/2, AES-NI, PCLMULQDQ; no SHA-NI (qemu 7.2), no VAES,
 /// no AVX-512.
 const X86_HASWELL: &str = "portable,x86_avx2,x86_bmi,x86_avx2_bmi,x86_aesni";
+/// qemu-x86_64 -cpu Broadwell: Haswell plus ADX (the first with BMI2 and ADX: x25519's MULX
+/// backend).
+const X86_BROADWELL: &str = "portable,x86_avx2,x86_bmi,x86_avx2_bmi,x86_aesni,x86_bmi2_adx";
 /// QEMU_CPU=max: every aarch64 extension Tessera uses.
-const AARCH64_MAX: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_sha3,aarch64_aes";
+const AARCH64_MAX: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_sha3,aarch64_aes,aarch64";
 /// QEMU_CPU=cortex-a53: ARMv8.0 crypto (AES/PMULL, SHA-256), no SHA3/SHA512.
-const AARCH64_A53: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_aes";
+const AARCH64_A53: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_aes,aarch64";
 
 /// The "bench harness smoke" leg: `cargo bench -p tessera-benches --bench compare -- --smoke`
 /// (the interleaved comparison's harness, run once on tiny inputs so that it cannot rot).
@@ -166,6 +169,21 @@ fn plan(quick: bool) -> Vec<Leg> {
         return legs;
     }
 
+    // Long tests: once, natively, release-like test profile.
+    for c in crates::CRATES {
+        for (target, name) in c.long_tests {
+            legs.push(leg(
+                &format!("long test {} {target}::{name}", c.package),
+                Action::Run(
+                    Cmd::cargo(&[
+                        "test", "-p", c.package, "--test", target, name, "--", "--exact",
+                    ])
+                    .env("TESSERA_LONG_TESTS", "1"),
+                ),
+            ));
+        }
+    }
+
     let portable = crates::packages(|c| c.portable);
     legs.push(leg(
         "forced portable (TESSERA_FORCE_BACKEND)",
@@ -218,6 +236,7 @@ fn plan(quick: bool) -> Vec<Leg> {
         ("Nehalem", X86_NEHALEM),
         ("Westmere", X86_WESTMERE),
         ("Haswell", X86_HASWELL),
+        ("Broadwell", X86_BROADWELL),
     ] {
         let name = format!("qemu-x86_64 -cpu {cpu}");
         legs.push(if have_qemu_x86 {

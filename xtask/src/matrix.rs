@@ -173,7 +173,7 @@ fn plan(quick: bool) -> Vec<Leg> {
     for c in crates::CRATES {
         for (target, name) in c.long_tests {
             legs.push(leg(
-                &format!("long test {} {target}::{name}", c.package),
+                format!("long test {} {target}::{name}", c.package),
                 Action::Run(
                     Cmd::cargo(&[
                         "test", "-p", c.package, "--test", target, name, "--", "--exact",

@@ -39,16 +39,9 @@ fn backend(name: &str) -> Option<Backend> {
     }
     #[cfg(target_arch = "x86_64")]
     if name == "x86_bmi2_adx" {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-        let flags = cpuinfo.lines().find(|l| l.starts_with("flags"))?;
-        let has = |f: &str| flags.split_whitespace().any(|x| x == f);
-        if has("bmi2") && has("adx") {
-            eprintln!("x86_bmi2_adx: hidden by valgrind's CPUID, present in /proc/cpuinfo");
-            // SAFETY: the host CPU reports BMI2 and ADX (kernel flags above), and valgrind's
-            // JIT executes MULX, ADCX and ADOX; only its CPUID emulation leaves ADX out.
-            let t = unsafe { tessera_cpu::X86Bmi2Adx::new_unchecked() };
-            return Some(Backend::X86Bmi2Adx(t));
-        }
+        let t = tessera_cpu::X86Bmi2Adx::from_host_cpuinfo()?;
+        eprintln!("x86_bmi2_adx: hidden by valgrind's CPUID, present in /proc/cpuinfo");
+        return Some(Backend::X86Bmi2Adx(t));
     }
     None
 }

@@ -1,7 +1,12 @@
 //! Shared pieces of the benches in `benches/`: the AES-GCM inputs and the RustCrypto wrapper
 //! that `aes_gcm` and `aes_gcm_soft` both time (Tessera's side is `tessera_aes_gcm::AesGcm`;
-//! 64-byte aligned buffers come from `tessera_testkit::aligned`).
+//! 64-byte aligned buffers come from `tessera_testkit::aligned`); the interleaved harness,
+//! report and plots of the `compare` bench (`cargo xtask bench`).
 #![allow(missing_docs)]
+
+pub mod interleave;
+pub mod plot;
+pub mod report;
 
 /// The nonce of every AES-GCM row: 96 bits, the fast path of every implementation.
 pub const NONCE: [u8; 12] = [7; 12];

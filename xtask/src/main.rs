@@ -1,20 +1,24 @@
 //! `cargo xtask test [--quick] [--list]`: the whole test matrix, ending with one table
 //! (`--list`: every leg's name and command, nothing run).
-//! `cargo xtask bench [--full] [FILTER]`: criterion benches against peers, as markdown tables
-//! (`cargo xtask bench soft`: only Tessera portable against RustCrypto's software AES-GCM).
+//! `cargo xtask bench [--full] [FILTER]`: the interleaved comparison against peers (report,
+//! JSON and SVG plots in target/tessera-bench; see `compare.rs`); `--smoke`: one tiny row and a
+//! check of the output files. `cargo xtask bench --criterion [--full] [FILTER]`: the criterion
+//! benches' detailed curves, as markdown tables (FILTER `soft`: only Tessera portable against
+//! RustCrypto's software AES-GCM).
 //! `cargo xtask vectors`: checks the sha256 of the official vector files against the manifest.
 //!
 //! The crates and the legs that cover them are one table, in `crates.rs`.
 
 mod bench;
 mod cmd;
+mod compare;
 mod crates;
 mod matrix;
 mod report;
 mod vectors;
 
 const USAGE: &str =
-    "usage: cargo xtask test [--quick] [--list] | bench [--full] [FILTER] | vectors";
+    "usage: cargo xtask test [--quick] [--list] | bench [--full] [--smoke] [--criterion] [FILTER] | vectors";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,6 +26,14 @@ fn main() {
     let ok = match args.first().map(String::as_str) {
         Some("test") if flag("--list") => matrix::list(flag("--quick")),
         Some("test") => matrix::test(flag("--quick")),
+        Some("bench") if flag("--smoke") => compare::smoke(),
+        Some("bench") if !flag("--criterion") => compare::run(
+            flag("--full"),
+            args.iter()
+                .skip(1)
+                .find(|a| !a.starts_with("--"))
+                .map(String::as_str),
+        ),
         Some("bench") => bench::bench(
             flag("--full"),
             args.iter()

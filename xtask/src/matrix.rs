@@ -36,11 +36,11 @@ const AARCH64_MAX: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_sha3,aarch
 /// QEMU_CPU=cortex-a53: ARMv8.0 crypto (AES/PMULL, SHA-256), no SHA3/SHA512.
 const AARCH64_A53: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_aes,aarch64";
 
-/// The "bench harness smoke" leg: `cargo bench -p tessera-benches --bench compare -- --smoke`
-/// (the interleaved comparison's harness, run once on tiny inputs so that it cannot rot).
-/// Off until `benches/benches/compare.rs` exists; turning this on is all the leg needs.
-const BENCH_SMOKE: bool = false;
-const BENCH_SMOKE_NAME: &str = "bench harness smoke (compare --smoke)";
+/// The "bench harness smoke" leg: `cargo xtask bench --smoke` (the interleaved comparison's
+/// harness, run once on one tiny row with few rounds, and a check that the report, JSON and
+/// plots were written; no timing is asserted).
+const BENCH_SMOKE: bool = true;
+const BENCH_SMOKE_NAME: &str = "bench harness smoke (cargo xtask bench --smoke)";
 
 /// What a leg does.
 enum Action {
@@ -217,15 +217,7 @@ fn plan(quick: bool) -> Vec<Leg> {
     if BENCH_SMOKE {
         legs.push(leg(
             BENCH_SMOKE_NAME,
-            Action::Run(Cmd::cargo(&[
-                "bench",
-                "-p",
-                "tessera-benches",
-                "--bench",
-                "compare",
-                "--",
-                "--smoke",
-            ])),
+            Action::Run(Cmd::cargo(&["xtask", "bench", "--smoke"])),
         ));
     }
 

@@ -1,0 +1,1114 @@
+//! The interleaved comparison behind `cargo xtask bench`: every row (one operation at one size)
+//! races Tessera's best backend, its other backends and each peer library in alternating short
+//! batches inside this process (see `tessera_benches::interleave`), then writes the markdown
+//! report, the JSON copy and the SVG plots.
+//!
+//! ```text
+//! cargo bench -p tessera-benches --bench compare -- [--full] [--smoke] [--list] [FILTER]
+//!     [--out DIR] [--merge FILE] [--clock thread-cpu|wall] [--row-secs S] [--batch-us U]
+//! ```
+//!
+//! FILTER is a substring of row ids (`op=sha256,size=64B`). Run without `--bench` (as
+//! `cargo test --benches` does) it is a smoke run. Built with RUSTFLAGS='--cfg aes_force_soft
+//! --cfg polyval_force_soft' (xtask does it in `target/soft`) it runs only the `-soft` rows
+//! (Tessera portable against RustCrypto's software AES-GCM) and writes `DIR/soft.json`, which
+//! the main build's run then merges with `--merge`.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+use tessera_benches::interleave::{AlignedBuf, Clock, Config, Contestant, Role, SplitMix64};
+use tessera_benches::report::{self, Meta, RowRecord, size_label};
+use tessera_benches::{AAD, NONCE, RustCryptoGcm, plot};
+
+/// Every Tessera call of this file (the crates' APIs as of a9cd7eb). A Tessera implementation in
+/// a row is an [`tessera::Impl`]: the backend's name and, for every backend but the best one, the
+/// handle that forces it; the best one (`backend: None`) goes through the public API, as users
+/// call it, which runs what `detect()` picks.
+mod tessera {
+    /// One Tessera backend of a row.
+    pub struct Impl<B> {
+        pub name: &'static str,
+        /// `None`: the public API (the best backend).
+        pub backend: Option<B>,
+    }
+
+    /// The best backend first (as `None`), then every other available one.
+    fn impls<B: Copy + PartialEq>(
+        best: B,
+        all: impl Iterator<Item = B>,
+        name: fn(&B) -> &'static str,
+    ) -> Vec<Impl<B>> {
+        let mut v = vec![Impl {
+            name: name(&best),
+            backend: None,
+        }];
+        v.extend(all.filter(|b| *b != best).map(|b| Impl {
+            name: name(&b),
+            backend: Some(b),
+        }));
+        v
+    }
+
+    /// The HW line of the report.
+    pub fn hw_line() -> String {
+        tessera_cpu::features().to_string()
+    }
+
+    // --- SHA-2 ---
+    pub type Sha2Backend = tessera_sha2::Backend;
+
+    pub fn sha256_impls() -> Vec<Impl<Sha2Backend>> {
+        let all = Sha2Backend::all_available().filter(|b| b.supports_sha256());
+        impls(Sha2Backend::detect_sha256(), all, Sha2Backend::name)
+    }
+    pub fn sha512_impls() -> Vec<Impl<Sha2Backend>> {
+        let all = Sha2Backend::all_available().filter(|b| b.supports_sha512());
+        impls(Sha2Backend::detect_sha512(), all, Sha2Backend::name)
+    }
+    #[inline(always)]
+    pub fn sha256(be: Option<Sha2Backend>, data: &[u8]) -> [u8; 32] {
+        match be {
+            None => tessera_sha2::sha256(data),
+            Some(be) => tessera_sha2::Sha256::digest_with_backend(be, data).unwrap(),
+        }
+    }
+    #[inline(always)]
+    pub fn sha512(be: Option<Sha2Backend>, data: &[u8]) -> [u8; 64] {
+        match be {
+            None => tessera_sha2::sha512(data),
+            Some(be) => tessera_sha2::Sha512::digest_with_backend(be, data).unwrap(),
+        }
+    }
+    pub type HmacSha256Key = tessera_sha2::HmacKey<tessera_sha2::Sha256>;
+    pub fn hmac_sha256_key(be: Option<Sha2Backend>, key: &[u8]) -> HmacSha256Key {
+        match be {
+            None => HmacSha256Key::new(key),
+            Some(be) => HmacSha256Key::new_with_backend(be, key).unwrap(),
+        }
+    }
+    #[inline(always)]
+    pub fn hmac_sha256(k: &HmacSha256Key, msg: &[u8]) -> [u8; 32] {
+        k.sign(msg)
+    }
+
+    // --- Keccak: single state (SHA-3, SHAKE) and four-way ---
+    pub type X1Backend = tessera_keccak::X1Backend;
+    pub type X4Backend = tessera_keccak::Backend;
+
+    pub fn x1_impls() -> Vec<Impl<X1Backend>> {
+        impls(
+            X1Backend::detect(),
+            X1Backend::all_available(),
+            X1Backend::name,
+        )
+    }
+    pub fn x4_impls() -> Vec<Impl<X4Backend>> {
+        impls(
+            X4Backend::detect(),
+            X4Backend::all_available(),
+            X4Backend::name,
+        )
+    }
+    #[inline(always)]
+    pub fn sha3_256(be: Option<X1Backend>, data: &[u8]) -> [u8; 32] {
+        match be {
+            None => tessera_keccak::sha3_256(data),
+            Some(be) => {
+                let mut h = tessera_keccak::Sha3_256::new_with_backend(be);
+                h.update(data);
+                h.finalize()
+            }
+        }
+    }
+    #[inline(always)]
+    pub fn shake128(be: Option<X1Backend>, data: &[u8], out: &mut [u8]) {
+        match be {
+            None => tessera_keccak::shake128(data, out),
+            Some(be) => tessera_keccak::Shake128::new_with_backend(be)
+                .update(data)
+                .finalize_xof()
+                .read(out),
+        }
+    }
+    #[inline(always)]
+    pub fn shake256(be: Option<X1Backend>, data: &[u8], out: &mut [u8]) {
+        match be {
+            None => tessera_keccak::shake256(data, out),
+            Some(be) => tessera_keccak::Shake256::new_with_backend(be)
+                .update(data)
+                .finalize_xof()
+                .read(out),
+        }
+    }
+    /// SHAKE256 of four equal-length inputs, one block-multiple output each.
+    #[inline(always)]
+    pub fn shake256_x4(be: Option<X4Backend>, ins: [&[u8]; 4], outs: [&mut [u8]; 4]) {
+        let mut x = match be {
+            None => tessera_keccak::Shake256x4::new(ins),
+            Some(be) => tessera_keccak::Shake256x4::new_with_backend(be, ins),
+        }
+        .unwrap();
+        x.squeeze_blocks(outs).unwrap();
+    }
+
+    // --- AES-GCM ---
+    pub type GcmBackend = tessera_aes_gcm::Backend;
+
+    pub fn gcm_impls() -> Vec<Impl<GcmBackend>> {
+        impls(
+            GcmBackend::detect(),
+            GcmBackend::all_available(),
+            GcmBackend::name,
+        )
+    }
+    /// The portable backend (the soft rows' reference).
+    pub fn gcm_portable() -> Impl<GcmBackend> {
+        Impl {
+            name: GcmBackend::Portable.name(),
+            backend: Some(GcmBackend::Portable),
+        }
+    }
+
+    /// An expanded AES-128-GCM or AES-256-GCM key (by key length).
+    #[allow(clippy::large_enum_variant)]
+    pub enum GcmKey {
+        A128(tessera_aes_gcm::Aes128Gcm),
+        A256(tessera_aes_gcm::Aes256Gcm),
+    }
+    pub fn gcm_key(be: Option<GcmBackend>, key: &[u8]) -> GcmKey {
+        use tessera_aes_gcm::{Aes128Gcm, Aes256Gcm};
+        match (key.len(), be) {
+            (16, None) => GcmKey::A128(Aes128Gcm::new(key.try_into().unwrap())),
+            (16, Some(be)) => {
+                GcmKey::A128(Aes128Gcm::new_with_backend(key.try_into().unwrap(), be))
+            }
+            (_, None) => GcmKey::A256(Aes256Gcm::new(key.try_into().unwrap())),
+            (_, Some(be)) => GcmKey::A256(Aes256Gcm::new_with_backend(key.try_into().unwrap(), be)),
+        }
+    }
+    #[inline(always)]
+    pub fn gcm_seal(k: &GcmKey, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        match k {
+            GcmKey::A128(k) => k.encrypt_in_place_detached(nonce, aad, buf).unwrap(),
+            GcmKey::A256(k) => k.encrypt_in_place_detached(nonce, aad, buf).unwrap(),
+        }
+    }
+    #[inline(always)]
+    pub fn gcm_open(k: &GcmKey, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) {
+        match k {
+            GcmKey::A128(k) => k.decrypt_in_place_detached(nonce, aad, buf, tag).unwrap(),
+            GcmKey::A256(k) => k.decrypt_in_place_detached(nonce, aad, buf, tag).unwrap(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows.
+
+/// A row before it runs.
+struct Spec {
+    op: &'static str,
+    /// Message bytes (per lane for the x4 row).
+    size: usize,
+    /// Messages per call (4 for the x4 row).
+    ways: usize,
+    /// Runs only in the RustCrypto-soft build.
+    soft: bool,
+    build: fn(usize) -> Built,
+}
+
+impl Spec {
+    fn id(&self) -> String {
+        format!("op={},size={}", self.op, size_label(self.size))
+    }
+}
+
+/// A row's contestants (the reference first) and its notes.
+struct Built {
+    contestants: Vec<Contestant>,
+    notes: Vec<String>,
+}
+
+const HASH_SIZES: [usize; 3] = [64, 1024, 16384];
+const AEAD_SIZES: [usize; 4] = [64, 1024, 16384, 65536];
+const SOFT_SIZES: [usize; 3] = [64, 1024, 16384];
+
+fn specs() -> Vec<Spec> {
+    let mut v = Vec::new();
+    let mut add = |op, sizes: &[usize], ways, soft, build: fn(usize) -> Built| {
+        for &size in sizes {
+            v.push(Spec {
+                op,
+                size,
+                ways,
+                soft,
+                build,
+            });
+        }
+    };
+    add("sha256", &HASH_SIZES, 1, false, build_sha256);
+    add("sha512", &HASH_SIZES, 1, false, build_sha512);
+    add("hmac-sha256", &[64, 1024], 1, false, build_hmac_sha256);
+    add("sha3-256", &HASH_SIZES, 1, false, build_sha3_256);
+    add("shake128", &[64, 16384], 1, false, build_shake128);
+    add("shake256", &[64, 16384], 1, false, build_shake256);
+    add("shake256-x4", &[4096], 4, false, build_shake256_x4);
+    add("aes128-gcm-seal", &AEAD_SIZES, 1, false, |n| {
+        build_gcm(16, n, true)
+    });
+    add("aes128-gcm-open", &AEAD_SIZES, 1, false, |n| {
+        build_gcm(16, n, false)
+    });
+    add("aes256-gcm-seal", &AEAD_SIZES, 1, false, |n| {
+        build_gcm(32, n, true)
+    });
+    add("aes256-gcm-open", &AEAD_SIZES, 1, false, |n| {
+        build_gcm(32, n, false)
+    });
+    add("aes128-gcm-seal-soft", &SOFT_SIZES, 1, true, |n| {
+        build_gcm_soft(16, n, true)
+    });
+    add("aes128-gcm-open-soft", &SOFT_SIZES, 1, true, |n| {
+        build_gcm_soft(16, n, false)
+    });
+    add("aes256-gcm-seal-soft", &SOFT_SIZES, 1, true, |n| {
+        build_gcm_soft(32, n, true)
+    });
+    add("aes256-gcm-open-soft", &SOFT_SIZES, 1, true, |n| {
+        build_gcm_soft(32, n, false)
+    });
+    v
+}
+
+/// Deterministic input bytes: one generator, seeded once per row, outside any timing.
+fn input(len: usize, seed: u64) -> Vec<u8> {
+    let mut v = vec![0u8; len];
+    SplitMix64(seed ^ len as u64).fill(&mut v);
+    v
+}
+
+fn tessera_role(best: bool) -> Role {
+    if best { Role::Reference } else { Role::Backend }
+}
+
+/// A one-shot hash contestant: `f` is checked against `expect` once, then timed on its own
+/// aligned copy of `msg`, input and output through `black_box`.
+fn hash<O: AsRef<[u8]>>(
+    name: impl Into<String>,
+    role: Role,
+    msg: &[u8],
+    expect: &[u8],
+    f: impl Fn(&[u8]) -> O + 'static,
+) -> Contestant {
+    let name = name.into();
+    let d = AlignedBuf::from_slice(msg);
+    assert_eq!(f(&d).as_ref(), expect, "{name} disagrees with Tessera");
+    Contestant::new(name, role, move || {
+        black_box(f(black_box(&d)));
+    })
+}
+
+/// An XOF contestant writing `out_len` bytes into its own aligned output buffer.
+fn xof(
+    name: impl Into<String>,
+    role: Role,
+    msg: &[u8],
+    expect: &[u8],
+    f: impl Fn(&[u8], &mut [u8]) + 'static,
+) -> Contestant {
+    let name = name.into();
+    let d = AlignedBuf::from_slice(msg);
+    let mut out = AlignedBuf::zeroed(expect.len());
+    f(&d, &mut out);
+    assert_eq!(&*out, expect, "{name} disagrees with Tessera");
+    Contestant::new(name, role, move || {
+        f(black_box(&d), black_box(&mut out));
+        black_box(&*out);
+    })
+}
+
+const NO_SHA3_RING: &str = "ring has no SHA-3/SHAKE";
+
+fn build_sha256(size: usize) -> Built {
+    let msg = input(size, 0x256);
+    let expect = tessera::sha256(None, &msg);
+    let mut cs: Vec<Contestant> = tessera::sha256_impls()
+        .into_iter()
+        .map(|t| {
+            let be = t.backend;
+            let role = tessera_role(be.is_none());
+            hash(
+                format!("tessera/{}", t.name),
+                role,
+                &msg,
+                &expect,
+                move |d| tessera::sha256(be, d),
+            )
+        })
+        .collect();
+    cs.push(hash("ring", Role::Peer, &msg, &expect, |d| {
+        ring::digest::digest(&ring::digest::SHA256, d)
+    }));
+    cs.push(hash("aws-lc-rs", Role::Peer, &msg, &expect, |d| {
+        aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, d)
+    }));
+    cs.push(hash("sha2", Role::Peer, &msg, &expect, |d| {
+        <sha2::Sha256 as sha2::Digest>::digest(d)
+    }));
+    Built {
+        contestants: cs,
+        notes: vec![],
+    }
+}
+
+fn build_sha512(size: usize) -> Built {
+    let msg = input(size, 0x512);
+    let expect = tessera::sha512(None, &msg);
+    let mut cs: Vec<Contestant> = tessera::sha512_impls()
+        .into_iter()
+        .map(|t| {
+            let be = t.backend;
+            let role = tessera_role(be.is_none());
+            hash(
+                format!("tessera/{}", t.name),
+                role,
+                &msg,
+                &expect,
+                move |d| tessera::sha512(be, d),
+            )
+        })
+        .collect();
+    cs.push(hash("ring", Role::Peer, &msg, &expect, |d| {
+        ring::digest::digest(&ring::digest::SHA512, d)
+    }));
+    cs.push(hash("aws-lc-rs", Role::Peer, &msg, &expect, |d| {
+        aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, d)
+    }));
+    cs.push(hash("sha2", Role::Peer, &msg, &expect, |d| {
+        <sha2::Sha512 as sha2::Digest>::digest(d)
+    }));
+    Built {
+        contestants: cs,
+        notes: vec![],
+    }
+}
+
+fn build_hmac_sha256(size: usize) -> Built {
+    let msg = input(size, 0x4d4ac);
+    let key = input(32, 0x6b6579);
+    let expect = tessera::hmac_sha256(&tessera::hmac_sha256_key(None, &key), &msg);
+    let mut cs: Vec<Contestant> = tessera::sha256_impls()
+        .into_iter()
+        .map(|t| {
+            let k = tessera::hmac_sha256_key(t.backend, &key);
+            let role = tessera_role(t.backend.is_none());
+            hash(
+                format!("tessera/{}", t.name),
+                role,
+                &msg,
+                &expect,
+                move |d| tessera::hmac_sha256(&k, d),
+            )
+        })
+        .collect();
+    // Every library signs with a key prepared once (its inner and outer states).
+    let rk = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &key);
+    cs.push(hash("ring", Role::Peer, &msg, &expect, move |d| {
+        ring::hmac::sign(&rk, d)
+    }));
+    let ak = aws_lc_rs::hmac::Key::new(aws_lc_rs::hmac::HMAC_SHA256, &key);
+    cs.push(hash("aws-lc-rs", Role::Peer, &msg, &expect, move |d| {
+        aws_lc_rs::hmac::sign(&ak, d)
+    }));
+    let hk = <hmac::Hmac<sha2::Sha256> as hmac::Mac>::new_from_slice(&key).unwrap();
+    cs.push(hash("hmac", Role::Peer, &msg, &expect, move |d| {
+        use hmac::Mac;
+        let mut m = hk.clone();
+        m.update(d);
+        m.finalize().into_bytes()
+    }));
+    Built {
+        contestants: cs,
+        notes: vec![
+            "RustCrypto is `hmac` 0.12 over `sha2`, the keyed state cloned per message".into(),
+        ],
+    }
+}
+
+fn build_sha3_256(size: usize) -> Built {
+    let msg = input(size, 0x3256);
+    let expect = tessera::sha3_256(None, &msg);
+    let mut cs: Vec<Contestant> = tessera::x1_impls()
+        .into_iter()
+        .map(|t| {
+            let be = t.backend;
+            let role = tessera_role(be.is_none());
+            hash(
+                format!("tessera/{}", t.name),
+                role,
+                &msg,
+                &expect,
+                move |d| tessera::sha3_256(be, d),
+            )
+        })
+        .collect();
+    cs.push(hash("aws-lc-rs", Role::Peer, &msg, &expect, |d| {
+        aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA3_256, d)
+    }));
+    cs.push(hash("sha3", Role::Peer, &msg, &expect, |d| {
+        <sha3::Sha3_256 as sha3::Digest>::digest(d)
+    }));
+    cs.push(hash("libcrux-sha3", Role::Peer, &msg, &expect, |d| {
+        libcrux_sha3::sha256(d)
+    }));
+    Built {
+        contestants: cs,
+        notes: vec![NO_SHA3_RING.into()],
+    }
+}
+
+/// SHAKE output length of the single-state rows.
+const XOF_OUT: usize = 32;
+
+fn build_shake(size: usize, wide: bool) -> Built {
+    use sha3::digest::{ExtendableOutput, Update, XofReader};
+    let msg = input(size, if wide { 0x5256 } else { 0x5128 });
+    let mut expect = [0u8; XOF_OUT];
+    let t_xof = if wide {
+        tessera::shake256
+    } else {
+        tessera::shake128
+    };
+    t_xof(None, &msg, &mut expect);
+    let mut cs: Vec<Contestant> = tessera::x1_impls()
+        .into_iter()
+        .map(|t| {
+            let be = t.backend;
+            let role = tessera_role(be.is_none());
+            xof(
+                format!("tessera/{}", t.name),
+                role,
+                &msg,
+                &expect,
+                move |d, o| t_xof(be, d, o),
+            )
+        })
+        .collect();
+    if wide {
+        cs.push(xof("sha3", Role::Peer, &msg, &expect, |d, o| {
+            let mut h = sha3::Shake256::default();
+            h.update(d);
+            h.finalize_xof().read(o)
+        }));
+        cs.push(xof("libcrux-sha3", Role::Peer, &msg, &expect, |d, o| {
+            libcrux_sha3::shake256_ema(o, d)
+        }));
+    } else {
+        cs.push(xof("sha3", Role::Peer, &msg, &expect, |d, o| {
+            let mut h = sha3::Shake128::default();
+            h.update(d);
+            h.finalize_xof().read(o)
+        }));
+        cs.push(xof("libcrux-sha3", Role::Peer, &msg, &expect, |d, o| {
+            libcrux_sha3::shake128_ema(o, d)
+        }));
+    }
+    Built {
+        contestants: cs,
+        notes: vec![
+            format!("{XOF_OUT}-byte output"),
+            format!("{NO_SHA3_RING}; aws-lc-rs has no SHAKE (XOF) API"),
+        ],
+    }
+}
+
+fn build_shake128(size: usize) -> Built {
+    build_shake(size, false)
+}
+
+fn build_shake256(size: usize) -> Built {
+    build_shake(size, true)
+}
+
+/// Output per lane of the x4 row: one SHAKE256 block.
+const X4_OUT: usize = 136;
+
+fn build_shake256_x4(size: usize) -> Built {
+    let msgs: Vec<Vec<u8>> = (0..4).map(|i| input(size, 0x4444 + i)).collect();
+    let mut expect = [[0u8; X4_OUT]; 4];
+    for (m, e) in msgs.iter().zip(&mut expect) {
+        tessera::shake256(None, m, e);
+    }
+    type X4Fn = Box<dyn Fn([&[u8]; 4], [&mut [u8]; 4])>;
+    let contestant = |name: String, role: Role, f: X4Fn| {
+        let ins: Vec<AlignedBuf> = msgs.iter().map(|m| AlignedBuf::from_slice(m)).collect();
+        let mut outs: Vec<AlignedBuf> = (0..4).map(|_| AlignedBuf::zeroed(X4_OUT)).collect();
+        {
+            let [o0, o1, o2, o3] = &mut outs[..] else {
+                unreachable!()
+            };
+            f([&ins[0], &ins[1], &ins[2], &ins[3]], [o0, o1, o2, o3]);
+        }
+        for (o, e) in outs.iter().zip(&expect) {
+            assert_eq!(&**o, e, "{name} disagrees with Tessera x1");
+        }
+        Contestant::new(name, role, move || {
+            let [o0, o1, o2, o3] = &mut outs[..] else {
+                unreachable!()
+            };
+            let i = black_box([&*ins[0], &*ins[1], &*ins[2], &*ins[3]]);
+            f(i, [o0, o1, o2, o3]);
+            black_box(&outs);
+        })
+    };
+    // The four-way functions are boxed for every contestant alike (one dynamic call per
+    // iteration of ~10 µs).
+    let mut cs: Vec<Contestant> = tessera::x4_impls()
+        .into_iter()
+        .map(|t| {
+            let be = t.backend;
+            contestant(
+                format!("tessera/{}", t.name),
+                tessera_role(be.is_none()),
+                Box::new(move |i, o| tessera::shake256_x4(be, i, o)),
+            )
+        })
+        .collect();
+    let mut notes = vec![format!(
+        "four {}-byte inputs, {X4_OUT} bytes out each",
+        size_label(size)
+    )];
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        cs.push(contestant(
+            "libcrux-sha3".into(),
+            Role::Peer,
+            Box::new(|i, o| {
+                let [o0, o1, o2, o3] = o;
+                // SAFETY: AVX2 was detected above.
+                unsafe { libcrux_x4_avx2(i[0], i[1], i[2], i[3], o0, o1, o2, o3) }
+            }),
+        ));
+    } else {
+        notes.push("libcrux-sha3's x4 needs AVX2, not on this CPU".into());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    notes.push("libcrux-sha3's x4 runs only on x86_64 AVX2 here".into());
+    cs.push(contestant(
+        "sha3".into(),
+        Role::Peer,
+        Box::new(|i, o| {
+            use sha3::digest::{ExtendableOutput, Update, XofReader};
+            for (d, o) in i.into_iter().zip(o) {
+                let mut h = sha3::Shake256::default();
+                h.update(d);
+                h.finalize_xof().read(o);
+            }
+        }),
+    ));
+    notes.push(
+        "RustCrypto sha3 has no multi-way API: four sequential SHAKE256 calls; ring has no \
+         SHA-3, aws-lc-rs no SHAKE"
+            .into(),
+    );
+    Built {
+        contestants: cs,
+        notes,
+    }
+}
+
+/// libcrux-sha3's x4 code is all `#[inline(always)]` and expects its caller to be compiled with
+/// AVX2 (as libcrux-ml-kem's AVX2 code is); calling it from an AVX2 function is how it runs there.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+fn libcrux_x4_avx2(
+    i0: &[u8],
+    i1: &[u8],
+    i2: &[u8],
+    i3: &[u8],
+    o0: &mut [u8],
+    o1: &mut [u8],
+    o2: &mut [u8],
+    o3: &mut [u8],
+) {
+    libcrux_sha3::avx2::x4::shake256(i0, i1, i2, i3, o0, o1, o2, o3);
+}
+
+/// The AES-GCM operations of one implementation: seal in place returning the tag, and open in
+/// place with a detached tag (panicking on a bad tag: the rows only open valid ciphertexts).
+trait Gcm: 'static {
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16];
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]);
+}
+
+struct TesseraGcmKey(tessera::GcmKey);
+impl Gcm for TesseraGcmKey {
+    #[inline(always)]
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
+        tessera::gcm_seal(&self.0, &NONCE, &AAD, buf)
+    }
+    #[inline(always)]
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
+        tessera::gcm_open(&self.0, &NONCE, &AAD, buf, tag)
+    }
+}
+
+impl Gcm for ring::aead::LessSafeKey {
+    #[inline(always)]
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
+        let n = ring::aead::Nonce::assume_unique_for_key(NONCE);
+        let t = self
+            .seal_in_place_separate_tag(n, ring::aead::Aad::from(AAD), buf)
+            .unwrap();
+        t.as_ref().try_into().unwrap()
+    }
+    #[inline(always)]
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
+        let n = ring::aead::Nonce::assume_unique_for_key(NONCE);
+        self.open_in_place_separate_tag(
+            n,
+            ring::aead::Aad::from(AAD),
+            ring::aead::Tag::from(*tag),
+            buf,
+            0..,
+        )
+        .unwrap();
+    }
+}
+
+impl Gcm for aws_lc_rs::aead::LessSafeKey {
+    #[inline(always)]
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
+        let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
+        let t = self
+            .seal_in_place_separate_tag(n, aws_lc_rs::aead::Aad::from(AAD), buf)
+            .unwrap();
+        t.as_ref().try_into().unwrap()
+    }
+    #[inline(always)]
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
+        let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
+        self.open_in_place_separate_tag(n, aws_lc_rs::aead::Aad::from(AAD), tag, buf)
+            .unwrap();
+    }
+}
+
+impl Gcm for RustCryptoGcm {
+    #[inline(always)]
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
+        RustCryptoGcm::seal(self, buf)
+    }
+    #[inline(always)]
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
+        RustCryptoGcm::open(self, buf, tag)
+    }
+}
+
+/// The fixed message and its two ciphertext states for the open rows: with one nonce the
+/// keystream is fixed, so opening `C` (tag `tags[0]`, the tag of sealing `P`) leaves `P`, and
+/// opening `P` as a ciphertext (tag `tags[1]`, the tag of sealing `C`) leaves `C` again. Each
+/// iteration opens whatever the buffer holds with the matching tag: the same work every time (one
+/// full, successful open) with no set-up per iteration.
+struct GcmCase {
+    pt: Vec<u8>,
+    ct: Vec<u8>,
+    tags: [[u8; 16]; 2],
+}
+
+fn gcm_case(reference: &dyn Gcm, size: usize) -> GcmCase {
+    let pt = input(size, 0xae5);
+    let mut ct = pt.clone();
+    let tag_c = reference.seal(&mut ct);
+    let mut again = ct.clone();
+    let tag_p = reference.seal(&mut again);
+    assert_eq!(again, pt);
+    GcmCase {
+        pt,
+        ct,
+        tags: [tag_c, tag_p],
+    }
+}
+
+/// A seal or open contestant on its own aligned buffer, checked against `case` first.
+fn gcm_contestant(
+    name: impl Into<String>,
+    role: Role,
+    imp: impl Gcm,
+    case: &GcmCase,
+    seal: bool,
+) -> Contestant {
+    let name = name.into();
+    let mut buf = AlignedBuf::from_slice(&case.pt);
+    assert_eq!(imp.seal(&mut buf), case.tags[0], "{name}: tag");
+    assert_eq!(&*buf, &case.ct[..], "{name}: ciphertext");
+    imp.open(&mut buf, &case.tags[0]);
+    assert_eq!(&*buf, &case.pt[..], "{name}: open");
+    if seal {
+        // Seal in place, repeatedly (the buffer's content does not matter).
+        Contestant::new(name, role, move || {
+            black_box(imp.seal(black_box(&mut buf)));
+        })
+    } else {
+        buf.copy_from_slice(&case.ct);
+        let tags = case.tags;
+        let mut s = 0usize;
+        Contestant::new(name, role, move || {
+            imp.open(black_box(&mut buf), &tags[s]);
+            s ^= 1;
+        })
+    }
+}
+
+fn gcm_key_bytes(len: usize) -> Vec<u8> {
+    input(len, 0x6b)
+}
+
+fn build_gcm(key_len: usize, size: usize, seal: bool) -> Built {
+    let key = gcm_key_bytes(key_len);
+    let case = gcm_case(&TesseraGcmKey(tessera::gcm_key(None, &key)), size);
+    let mut cs: Vec<Contestant> = tessera::gcm_impls()
+        .into_iter()
+        .map(|t| {
+            let k = TesseraGcmKey(tessera::gcm_key(t.backend, &key));
+            let role = tessera_role(t.backend.is_none());
+            gcm_contestant(format!("tessera/{}", t.name), role, k, &case, seal)
+        })
+        .collect();
+    let (ring_alg, aws_alg) = if key_len == 16 {
+        (&ring::aead::AES_128_GCM, &aws_lc_rs::aead::AES_128_GCM)
+    } else {
+        (&ring::aead::AES_256_GCM, &aws_lc_rs::aead::AES_256_GCM)
+    };
+    let rk = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(ring_alg, &key).unwrap());
+    cs.push(gcm_contestant("ring", Role::Peer, rk, &case, seal));
+    let ak =
+        aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(aws_alg, &key).unwrap());
+    cs.push(gcm_contestant("aws-lc-rs", Role::Peer, ak, &case, seal));
+    cs.push(gcm_contestant(
+        "aes-gcm",
+        Role::Peer,
+        RustCryptoGcm::new(&key),
+        &case,
+        seal,
+    ));
+    Built {
+        contestants: cs,
+        notes: vec![],
+    }
+}
+
+const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft";
+
+/// Whether this binary was built with RustCrypto's software-only switches (the soft build).
+fn soft_build() -> bool {
+    cfg!(all(aes_force_soft, polyval_force_soft))
+}
+
+/// In the soft build, RustCrypto's AES and POLYVAL must really be the software ones: the
+/// AES-NI/CLMUL variants hold `__m128i` values, which raise the key types' alignment to 16.
+fn assert_rustcrypto_soft() {
+    let align = (
+        std::mem::align_of::<aes_gcm::Aes128Gcm>(),
+        std::mem::align_of::<aes_gcm::Aes256Gcm>(),
+    );
+    assert!(
+        align.0 <= 8 && align.1 <= 8,
+        "built with {SOFT_RUSTFLAGS} but aes_gcm::Aes128Gcm/Aes256Gcm are {align:?}-aligned: \
+         RustCrypto still holds SIMD key schedules, refusing to bench it as software"
+    );
+}
+
+/// Software against software: Tessera's portable backend (the row's reference) against
+/// RustCrypto `aes-gcm` on its software AES (fixsliced) and POLYVAL (only in the soft build).
+fn build_gcm_soft(key_len: usize, size: usize, seal: bool) -> Built {
+    assert!(
+        soft_build(),
+        "the -soft rows run only in the {SOFT_RUSTFLAGS} build"
+    );
+    assert_rustcrypto_soft();
+    let key = gcm_key_bytes(key_len);
+    let t = tessera::gcm_portable();
+    let reference = TesseraGcmKey(tessera::gcm_key(t.backend, &key));
+    let case = gcm_case(&reference, size);
+    let cs = vec![
+        gcm_contestant(
+            format!("tessera/{}", t.name),
+            Role::Reference,
+            reference,
+            &case,
+            seal,
+        ),
+        gcm_contestant(
+            "aes-gcm/soft",
+            Role::Peer,
+            RustCryptoGcm::new(&key),
+            &case,
+            seal,
+        ),
+    ];
+    Built {
+        contestants: cs,
+        notes: vec![format!(
+            "software only: Tessera portable against RustCrypto aes-gcm built with {SOFT_RUSTFLAGS} \
+             (its own build); ring and aws-lc-rs have no software-only switch"
+        )],
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driver.
+
+struct Args {
+    smoke: bool,
+    full: bool,
+    list: bool,
+    filter: Option<String>,
+    out: PathBuf,
+    merge: Option<PathBuf>,
+    clock: Clock,
+    row_secs: Option<f64>,
+    batch_us: Option<f64>,
+}
+
+fn parse_args() -> Args {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let default_out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/tessera-bench");
+    let mut a = Args {
+        // Without `--bench` (a `cargo test --benches` run) only the smoke run makes sense.
+        smoke: !raw.iter().any(|x| x == "--bench"),
+        full: false,
+        list: false,
+        filter: None,
+        out: default_out,
+        merge: None,
+        clock: Clock::ThreadCpu,
+        row_secs: None,
+        batch_us: None,
+    };
+    let mut it = raw.into_iter();
+    while let Some(x) = it.next() {
+        let mut value = |flag: &str| it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match x.as_str() {
+            "--bench" => {}
+            "--smoke" => a.smoke = true,
+            "--full" => a.full = true,
+            "--list" => a.list = true,
+            "--out" => a.out = PathBuf::from(value("--out")),
+            "--merge" => a.merge = Some(PathBuf::from(value("--merge"))),
+            "--clock" => {
+                let v = value("--clock");
+                a.clock = Clock::parse(&v).unwrap_or_else(|| panic!("unknown clock {v}"));
+            }
+            "--row-secs" => a.row_secs = Some(value("--row-secs").parse().expect("--row-secs")),
+            "--batch-us" => a.batch_us = Some(value("--batch-us").parse().expect("--batch-us")),
+            f if f.starts_with("--") => panic!("unknown flag {f}"),
+            f => a.filter = Some(f.to_string()),
+        }
+    }
+    a
+}
+
+fn cpu_model() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name") || l.starts_with("CPU part"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cpus = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    format!("{model} ({cpus} logical CPUs)")
+}
+
+fn main() {
+    let args = parse_args();
+    let soft = soft_build();
+    let all = specs();
+    if args.list {
+        for s in &all {
+            println!("{}\t{}", s.id(), if s.soft { "soft" } else { "main" });
+        }
+        return;
+    }
+    let mut selected: Vec<&Spec> = all
+        .iter()
+        .filter(|s| s.soft == soft)
+        .filter(|s| args.filter.as_deref().is_none_or(|f| s.id().contains(f)))
+        .collect();
+    if args.smoke {
+        // One tiny row (the first selected one: `op=sha256,size=64B` by default).
+        selected.truncate(1);
+    }
+    let (mode, mut cfg) = if args.smoke {
+        (
+            "smoke",
+            Config {
+                batch_ns: 20e3,
+                warmup_ns: 1e6,
+                row_ns: 20e6,
+                min_rounds: 10,
+                max_rounds: 40,
+                resamples: 100,
+                clock: args.clock,
+            },
+        )
+    } else if args.full {
+        (
+            "full",
+            Config {
+                batch_ns: 100e3,
+                warmup_ns: 100e6,
+                row_ns: 20e9,
+                min_rounds: 1000,
+                max_rounds: 1_000_000,
+                resamples: 2000,
+                clock: args.clock,
+            },
+        )
+    } else {
+        (
+            "default",
+            Config {
+                batch_ns: 100e3,
+                warmup_ns: 20e6,
+                row_ns: 4e9,
+                min_rounds: 300,
+                max_rounds: 1_000_000,
+                resamples: 1000,
+                clock: args.clock,
+            },
+        )
+    };
+    if let Some(s) = args.row_secs {
+        cfg.row_ns = s * 1e9;
+    }
+    if let Some(u) = args.batch_us {
+        cfg.batch_ns = u * 1e3;
+    }
+    let hw = tessera::hw_line();
+    let build = if soft {
+        format!("RustCrypto-soft build ({SOFT_RUSTFLAGS})")
+    } else {
+        "main build".to_string()
+    };
+    eprintln!(
+        "compare: {} rows ({mode}, {build}), clock {}, ~{:.0} µs batches, ~{:.1} s of rounds per row\n{hw}",
+        selected.len(),
+        cfg.clock.name(),
+        cfg.batch_ns / 1e3,
+        cfg.row_ns / 1e9
+    );
+    let start = Instant::now();
+    let mut rows = Vec::new();
+    for (i, s) in selected.iter().enumerate() {
+        let id = s.id();
+        eprint!("[{:>2}/{}] {id:<34}", i + 1, selected.len());
+        let built = (s.build)(s.size);
+        let mut cs = built.contestants;
+        let r = tessera_benches::interleave::measure(&mut cs, &cfg, |_| {});
+        let rec = RowRecord {
+            id: id.clone(),
+            op: s.op.to_string(),
+            size: s.size,
+            bytes: s.size * s.ways,
+            notes: built.notes,
+            rounds: r.rounds,
+            secs: r.secs,
+            contestants: r.contestants,
+        };
+        let t = rec.reference();
+        let peers: Vec<String> = rec
+            .contestants
+            .iter()
+            .skip(1)
+            .map(|m| {
+                format!(
+                    "{} {:.3}{}",
+                    m.name.trim_start_matches("tessera/"),
+                    m.ratio.median,
+                    if m.tie() { "=" } else { "" }
+                )
+            })
+            .collect();
+        eprintln!(
+            " {} {:>10} | {} | {} rounds, {:.1} s",
+            rec.tessera_backend(),
+            report::fmt_time(t.time_ns.median),
+            peers.join(", "),
+            rec.rounds,
+            rec.secs
+        );
+        rows.push(rec);
+    }
+    let mut meta = Meta {
+        cpu: cpu_model(),
+        hw,
+        clock: cfg.clock.name().to_string(),
+        mode: mode.to_string(),
+        batch_us: cfg.batch_ns / 1e3,
+        row_secs: cfg.row_ns / 1e9,
+        total_secs: start.elapsed().as_secs_f64(),
+    };
+    std::fs::create_dir_all(&args.out).expect("create the output directory");
+    if soft {
+        let p = args.out.join("soft.json");
+        let text = serde_json::to_string_pretty(&report::to_json(&meta, &rows)).unwrap();
+        std::fs::write(&p, text).expect("write soft.json");
+        eprintln!("wrote {}", p.display());
+        return;
+    }
+    if let Some(m) = &args.merge {
+        match std::fs::read_to_string(m) {
+            Ok(text) => {
+                let v: serde_json::Value = serde_json::from_str(&text).expect("parse soft results");
+                meta.total_secs += v["meta"]["total_secs"].as_f64().unwrap_or(0.0);
+                rows.extend(report::rows_from_json(&v));
+            }
+            Err(e) => eprintln!("no soft results to merge ({}: {e})", m.display()),
+        }
+    }
+    write_outputs(&args.out, &meta, &rows, args.smoke);
+}
+
+/// Writes results.json, the SVG plots and report.md into `dir`; in a smoke run also checks that
+/// each was written and is not empty.
+fn write_outputs(dir: &std::path::Path, meta: &Meta, rows: &[RowRecord], check: bool) {
+    let mut written = Vec::new();
+    let json = dir.join("results.json");
+    let text = serde_json::to_string_pretty(&report::to_json(meta, rows)).unwrap();
+    std::fs::write(&json, text).expect("write results.json");
+    written.push(json);
+
+    let mut plots = Vec::new();
+    let ratios = "ratios.svg".to_string();
+    if let Err(e) = plot::ratios(&dir.join(&ratios), rows) {
+        panic!("ratio plot: {e}");
+    }
+    written.push(dir.join(&ratios));
+    plots.push(("ratios".to_string(), ratios));
+    for op in plot::curve_ops(rows) {
+        let f = format!("throughput-{op}.svg");
+        if let Err(e) = plot::throughput(&dir.join(&f), &op, rows) {
+            panic!("throughput plot {op}: {e}");
+        }
+        written.push(dir.join(&f));
+        plots.push((op, f));
+    }
+    let md = dir.join("report.md");
+    std::fs::write(&md, report::markdown(meta, rows, &plots)).expect("write report.md");
+    written.push(md);
+    for p in &written {
+        if check {
+            let len = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+            assert!(len > 0, "smoke: {} was not written", p.display());
+        }
+        eprintln!("wrote {}", p.display());
+    }
+}

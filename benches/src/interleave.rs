@@ -1,0 +1,546 @@
+//! The interleaved harness behind `cargo xtask bench`: every contestant of one row (Tessera's
+//! best backend, its other backends, each peer) runs in short batches, one after the other,
+//! round after round, inside one process, so a slow or fast stretch of a shared machine falls on
+//! all of them. The row's ratios are medians of per-round ratios, with their spread.
+//!
+//! One round times one batch of every contestant, in an order that rotates (and reverses every
+//! other cycle) from round to round, so no contestant always follows the same one. Each batch
+//! is preceded by an untimed pre-roll of the same contestant (a quarter of a batch, at least
+//! ~20 µs): it brings back the contestant's code and data into the caches and branch predictors
+//! after the others ran, and lets a wide-vector contestant get past the core's AVX power-up
+//! (at half throughput for some µs on Intel) before the clock starts. Batches are calibrated to
+//! about `Config::batch_ns` of work per contestant, whatever its speed, so every contestant gets
+//! the same share of each round.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Which clock times a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// `std::time::Instant` (monotonic wall time).
+    Wall,
+    /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`; wall time outside Linux): time
+    /// other processes hold the core is not charged to the batch it interrupted.
+    ThreadCpu,
+}
+
+impl Clock {
+    /// The name used in reports and on the command line (`wall`, `thread-cpu`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Clock::Wall => "wall",
+            Clock::ThreadCpu => "thread-cpu",
+        }
+    }
+
+    /// Parses [`Clock::name`].
+    pub fn parse(s: &str) -> Option<Clock> {
+        match s {
+            "wall" => Some(Clock::Wall),
+            "thread-cpu" | "cpu" => Some(Clock::ThreadCpu),
+            _ => None,
+        }
+    }
+
+    /// Nanoseconds `f` takes on this clock.
+    #[inline(always)]
+    fn time(self, f: impl FnOnce()) -> f64 {
+        match self {
+            Clock::Wall => {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_nanos() as f64
+            }
+            Clock::ThreadCpu => {
+                let t = thread_cpu_now();
+                f();
+                thread_cpu_now().saturating_sub(t).as_nanos() as f64
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn thread_cpu_now() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_now() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
+}
+
+/// What a contestant is to the row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Tessera's best backend (what `detect()` picks): every ratio of the row is against it.
+    Reference,
+    /// Another Tessera backend (the per-backend table).
+    Backend,
+    /// Another library.
+    Peer,
+}
+
+impl Role {
+    /// `reference`, `backend` or `peer` (the JSON `role` field).
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Reference => "reference",
+            Role::Backend => "backend",
+            Role::Peer => "peer",
+        }
+    }
+}
+
+/// One implementation in a row: a closure over pre-built state that runs the operation once per
+/// call (its inputs through `black_box`), kept behind a boxed batch loop so the operation itself
+/// is inlined into that loop and the dynamic call happens once per batch, not per iteration.
+pub struct Contestant {
+    /// `tessera/<backend>` or the peer's name (`ring`, `aws-lc-rs`, `sha2`, ...).
+    pub name: String,
+    /// Its role in the row.
+    pub role: Role,
+    run: Box<dyn FnMut(u64)>,
+}
+
+impl Contestant {
+    /// A contestant that runs `op` once per iteration.
+    pub fn new(name: impl Into<String>, role: Role, mut op: impl FnMut() + 'static) -> Self {
+        Contestant {
+            name: name.into(),
+            role,
+            run: Box::new(move |n| {
+                for _ in 0..n {
+                    op();
+                }
+            }),
+        }
+    }
+}
+
+/// How long to measure.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Work per batch, per contestant (ns).
+    pub batch_ns: f64,
+    /// Untimed run of every contestant before calibration (ns each).
+    pub warmup_ns: f64,
+    /// Time budget for the rounds of one row (ns); the rounds are this divided by the time of
+    /// one round, within `min_rounds..=max_rounds`.
+    pub row_ns: f64,
+    /// Fewest rounds per row.
+    pub min_rounds: usize,
+    /// Most rounds per row.
+    pub max_rounds: usize,
+    /// Bootstrap resamples for the interval of each median ratio.
+    pub resamples: usize,
+    /// The clock that times batches.
+    pub clock: Clock,
+}
+
+/// Summary statistics of one series.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    /// Median.
+    pub median: f64,
+    /// First quartile.
+    pub q1: f64,
+    /// Third quartile.
+    pub q3: f64,
+}
+
+/// One contestant's result in a row.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The contestant's name.
+    pub name: String,
+    /// Its role.
+    pub role: Role,
+    /// Iterations per timed batch.
+    pub batch: u64,
+    /// Per-iteration time over the rounds (ns): median and quartiles.
+    pub time_ns: Spread,
+    /// Per-round ratio of this contestant's time to the reference's (`>1`: the reference is
+    /// faster): median and quartiles. Exactly 1 for the reference.
+    pub ratio: Spread,
+    /// 95% bootstrap interval of the median ratio.
+    pub ci95: (f64, f64),
+}
+
+impl Measured {
+    /// Whether the interval contains 1.0: no measured difference from the reference.
+    pub fn tie(&self) -> bool {
+        self.ci95.0 <= 1.0 && 1.0 <= self.ci95.1
+    }
+}
+
+/// One row's result.
+#[derive(Clone, Debug)]
+pub struct RowResult {
+    /// Rounds measured.
+    pub rounds: usize,
+    /// Wall time the row took, calibration and statistics included (s).
+    pub secs: f64,
+    /// One entry per contestant, in the order given (the reference first).
+    pub contestants: Vec<Measured>,
+}
+
+/// Runs `n` iterations of contestant `c`.
+#[inline(always)]
+fn run(c: &mut Contestant, n: u64) {
+    (c.run)(black_box(n));
+}
+
+/// Iterations of `c` that take about `target` ns, and the time of one (ns), from the fastest
+/// of a few timings.
+fn calibrate(c: &mut Contestant, target: f64, clock: Clock) -> (u64, f64) {
+    // Grow until one batch is long against the clock's resolution and overhead.
+    let mut n = 1u64;
+    loop {
+        let t = clock.time(|| run(c, n));
+        if t >= target / 8.0 || n >= 1 << 40 {
+            break;
+        }
+        n *= 2;
+    }
+    let per_iter = (0..5)
+        .map(|_| clock.time(|| run(c, n)) / n as f64)
+        .fold(f64::INFINITY, f64::min)
+        .max(0.01);
+    (((target / per_iter).round() as u64).max(1), per_iter)
+}
+
+/// Stack depths (in frames of [`at_depth`]) the rounds cycle through: 64 frames of 80-100
+/// bytes span more than a 4 KiB page.
+const STACK_DEPTHS: usize = 64;
+
+/// Runs `f` `depth` stack frames deeper than the caller.
+///
+/// Some implementations are much slower (1.6x was seen for a 64-byte AES-GCM seal) at some
+/// offsets of their stack frame relative to their heap data modulo 4 KiB (a store on the stack
+/// and a later load from the heap that agree in their low 12 address bits look dependent to
+/// the core: "4K aliasing"). Linux randomizes the stack at a finer grain than a page, so one
+/// process can land on a slow offset and the next on a fast one. Moving the stack through
+/// every offset within each run makes the medians, and the ratios, the same from run to run.
+#[inline(never)]
+fn at_depth(depth: u32, f: &mut dyn FnMut()) {
+    let pad = [0u8; 64];
+    black_box(&pad);
+    if depth == 0 {
+        f();
+    } else {
+        at_depth(depth - 1, f);
+    }
+    // Keeps the frame (and `pad`) alive across the call: no tail call.
+    black_box(&pad);
+}
+
+/// Measures one row: warm-up, calibration, then interleaved rounds. `contestants[0]` must be
+/// the reference. `progress` is called now and then with the share of rounds done.
+pub fn measure(
+    contestants: &mut [Contestant],
+    cfg: &Config,
+    mut progress: impl FnMut(f64),
+) -> RowResult {
+    assert!(
+        contestants
+            .first()
+            .is_some_and(|c| c.role == Role::Reference),
+        "the first contestant of a row is the reference"
+    );
+    let start = Instant::now();
+    let k = contestants.len();
+    // Warm-up: each contestant runs for `warmup_ns` (twice, interleaved, so the caches and the
+    // clock speed have settled for all of them), then its batch is calibrated.
+    for _ in 0..2 {
+        for c in contestants.iter_mut() {
+            let (n, _) = calibrate(c, cfg.batch_ns, cfg.clock);
+            let reps = (cfg.warmup_ns / 2.0 / cfg.batch_ns).ceil().max(1.0) as u64;
+            for _ in 0..reps {
+                run(c, n);
+            }
+        }
+    }
+    let (batch, per_iter): (Vec<u64>, Vec<f64>) = contestants
+        .iter_mut()
+        .map(|c| calibrate(c, cfg.batch_ns, cfg.clock))
+        .unzip();
+    // A quarter batch of pre-roll, and at least ~20 µs: longer than the AVX power-up of the
+    // cores that have one.
+    let preroll: Vec<u64> = batch
+        .iter()
+        .zip(&per_iter)
+        .map(|(&b, &t)| (b / 4).max((20_000.0 / t).ceil() as u64).max(1))
+        .collect();
+    let round_ns: f64 = (0..k)
+        .map(|i| (batch[i] + preroll[i]) as f64 * per_iter[i])
+        .sum();
+    let rounds = ((cfg.row_ns / round_ns) as usize).clamp(cfg.min_rounds, cfg.max_rounds);
+    // On a loaded machine the rounds take longer in wall time than the calibration (on the
+    // thread's CPU time) says: stop at twice the budget, once `min_rounds` are in.
+    let deadline = start + Duration::from_secs_f64(2.0 * cfg.row_ns / 1e9);
+
+    // times[i][r]: contestant i's time per iteration in round r.
+    let mut times: Vec<Vec<f64>> = (0..k).map(|_| Vec::with_capacity(rounds)).collect();
+    let mut order: Vec<usize> = (0..k).collect();
+    for r in 0..rounds {
+        if r >= cfg.min_rounds && r % 16 == 0 && Instant::now() > deadline {
+            break;
+        }
+        // Rotate by one each round; reverse the cycle every other time round.
+        for (j, o) in order.iter_mut().enumerate() {
+            *o = (j + r) % k;
+        }
+        if (r / k) % 2 == 1 {
+            order.reverse();
+        }
+        for &i in &order {
+            let c = &mut contestants[i];
+            let (pre, n) = (preroll[i], batch[i]);
+            let mut t = 0.0;
+            // Each round at another stack depth (all 64 in turn), so that the row's medians
+            // cover every stack offset: see `at_depth`.
+            let depth = ((r * 29 + i * 7) % STACK_DEPTHS) as u32;
+            at_depth(depth, &mut || {
+                run(c, pre);
+                t = cfg.clock.time(|| run(c, n));
+            });
+            times[i].push(t / n as f64);
+        }
+        if r % 64 == 63 {
+            progress((r + 1) as f64 / rounds as f64);
+        }
+    }
+
+    let rounds = times[0].len();
+    let mut rng = SplitMix64(0x7e55_e7a0_b0f5_eed5);
+    let reference = times[0].clone();
+    let out = contestants
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let ratios: Vec<f64> = times[i]
+                .iter()
+                .zip(&reference)
+                .map(|(t, r)| t / r)
+                .collect();
+            let ratio = spread(&ratios);
+            let ci95 = if i == 0 {
+                (1.0, 1.0)
+            } else {
+                bootstrap_median_ci(&ratios, cfg.resamples, &mut rng)
+            };
+            Measured {
+                name: c.name.clone(),
+                role: c.role,
+                batch: batch[i],
+                time_ns: spread(&times[i]),
+                ratio,
+                ci95,
+            }
+        })
+        .collect();
+    RowResult {
+        rounds,
+        secs: start.elapsed().as_secs_f64(),
+        contestants: out,
+    }
+}
+
+/// Median and quartiles (linear interpolation between order statistics).
+pub fn spread(xs: &[f64]) -> Spread {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    Spread {
+        median: quantile_sorted(&v, 0.5),
+        q1: quantile_sorted(&v, 0.25),
+        q3: quantile_sorted(&v, 0.75),
+    }
+}
+
+/// The `q` quantile of sorted `v` (linear interpolation; NaN when empty).
+pub fn quantile_sorted(v: &[f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q * (v.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
+}
+
+/// The median of `v`, reordering it.
+fn median_in_place(v: &mut [f64]) -> f64 {
+    let n = v.len();
+    let mid = n / 2;
+    let (_, m, _) = v.select_nth_unstable_by(mid, f64::total_cmp);
+    let m = *m;
+    if n % 2 == 1 {
+        m
+    } else {
+        let lower = v[..mid].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lower + m) / 2.0
+    }
+}
+
+/// 95% interval of the median of `xs` by a moving-block bootstrap: resamples of `xs.len()`
+/// values made of blocks of consecutive rounds (length about the cube root of the count), so
+/// that a slow stretch spanning a few rounds counts as one event, not as independent ones.
+/// Percentile interval over `resamples` resamples; deterministic for a given `rng` state.
+pub fn bootstrap_median_ci(xs: &[f64], resamples: usize, rng: &mut SplitMix64) -> (f64, f64) {
+    let n = xs.len();
+    if n < 2 || resamples == 0 {
+        let m = spread(xs).median;
+        return (m, m);
+    }
+    let block = ((n as f64).cbrt().round() as usize).clamp(1, n);
+    let starts = n - block + 1;
+    let mut sample = Vec::with_capacity(n + block);
+    let mut medians = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        sample.clear();
+        while sample.len() < n {
+            let s = rng.below(starts as u64) as usize;
+            sample.extend_from_slice(&xs[s..s + block]);
+        }
+        sample.truncate(n);
+        medians.push(median_in_place(&mut sample));
+    }
+    medians.sort_by(f64::total_cmp);
+    (
+        quantile_sorted(&medians, 0.025),
+        quantile_sorted(&medians, 0.975),
+    )
+}
+
+/// SplitMix64: a small, fixed-seed generator for the bootstrap (deterministic reports) and for
+/// bench inputs.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`; the modulo bias is negligible for the small `n` used here).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    /// Fills `out` with random bytes.
+    pub fn fill(&mut self, out: &mut [u8]) {
+        for chunk in out.chunks_mut(8) {
+            let b = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&b[..chunk.len()]);
+        }
+    }
+}
+
+/// A heap buffer whose start is 64-byte aligned (glibc's `rep movsb` memcpy and the vector
+/// loads are sensitive to the alignment, so every implementation gets the same one).
+pub struct AlignedBuf {
+    v: Vec<u8>,
+    off: usize,
+    len: usize,
+}
+
+impl AlignedBuf {
+    /// `len` zero bytes.
+    pub fn zeroed(len: usize) -> Self {
+        let v = vec![0u8; len + 64];
+        let off = v.as_ptr().align_offset(64);
+        AlignedBuf { v, off, len }
+    }
+
+    /// A copy of `data`.
+    pub fn from_slice(data: &[u8]) -> Self {
+        let mut b = Self::zeroed(data.len());
+        b.copy_from_slice(data);
+        b
+    }
+}
+
+impl std::ops::Deref for AlignedBuf {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.v[self.off..self.off + self.len]
+    }
+}
+
+impl std::ops::DerefMut for AlignedBuf {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.v[self.off..self.off + self.len]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles() {
+        let s = spread(&[5.0, 1.0, 3.0, 2.0, 4.0]);
+        assert_eq!((s.q1, s.median, s.q3), (2.0, 3.0, 4.0));
+        let mut v = [4.0, 1.0, 3.0, 2.0];
+        assert_eq!(median_in_place(&mut v), 2.5);
+    }
+
+    #[test]
+    fn bootstrap_is_deterministic_and_brackets_the_median() {
+        let mut g = SplitMix64(1);
+        let xs: Vec<f64> = (0..500)
+            .map(|_| 1.0 + (g.below(1000) as f64) / 1e4)
+            .collect();
+        let a = bootstrap_median_ci(&xs, 300, &mut SplitMix64(9));
+        let b = bootstrap_median_ci(&xs, 300, &mut SplitMix64(9));
+        assert_eq!(a, b);
+        let m = spread(&xs).median;
+        assert!(a.0 <= m && m <= a.1, "{a:?} {m}");
+    }
+
+    #[test]
+    fn aligned() {
+        let b = AlignedBuf::from_slice(&[1, 2, 3]);
+        assert_eq!(b.as_ptr() as usize % 64, 0);
+        assert_eq!(&*b, &[1, 2, 3]);
+    }
+
+    #[test]
+    fn measures_two_contestants() {
+        let cfg = Config {
+            batch_ns: 20_000.0,
+            warmup_ns: 100_000.0,
+            row_ns: 2e6,
+            min_rounds: 8,
+            max_rounds: 50,
+            resamples: 50,
+            clock: Clock::Wall,
+        };
+        let mut x = 0u64;
+        let mut y = 0u64;
+        let mut cs = vec![
+            Contestant::new("a", Role::Reference, move || {
+                x = black_box(x.wrapping_add(1))
+            }),
+            Contestant::new("b", Role::Peer, move || {
+                for _ in 0..2 {
+                    y = black_box(y.wrapping_add(1))
+                }
+            }),
+        ];
+        let r = measure(&mut cs, &cfg, |_| {});
+        assert!(r.rounds >= 8);
+        assert_eq!(r.contestants.len(), 2);
+        assert_eq!(r.contestants[0].ratio.median, 1.0);
+        assert!(r.contestants[1].ratio.median > 0.0);
+    }
+}

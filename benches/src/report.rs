@@ -1,0 +1,421 @@
+//! The results of an interleaved run (`compare` bench): the markdown report and the JSON copy
+//! (written, and read back to merge the rows of the separate RustCrypto-soft build).
+
+use crate::interleave::{Measured, Role, Spread};
+use serde_json::{Value, json};
+
+/// One measured row.
+#[derive(Clone, Debug)]
+pub struct RowRecord {
+    /// Machine-parseable id: `op=sha256,size=64B`.
+    pub id: String,
+    /// The operation (`sha256`, `aes128-gcm-seal`, ...): one plot per operation.
+    pub op: String,
+    /// Message length in bytes (per lane for multi-way rows).
+    pub size: usize,
+    /// Bytes processed per iteration (the throughput numerator).
+    pub bytes: usize,
+    /// Why a peer is missing from the row, or how a peer runs it differently.
+    pub notes: Vec<String>,
+    /// Rounds measured.
+    pub rounds: usize,
+    /// Wall time of the row (s).
+    pub secs: f64,
+    /// The reference (Tessera's best backend) first.
+    pub contestants: Vec<Measured>,
+}
+
+impl RowRecord {
+    /// The reference contestant (Tessera's best backend).
+    pub fn reference(&self) -> &Measured {
+        &self.contestants[0]
+    }
+
+    /// The reference's backend name (`x86_shani`, ...).
+    pub fn tessera_backend(&self) -> &str {
+        self.reference()
+            .name
+            .strip_prefix("tessera/")
+            .unwrap_or(&self.reference().name)
+    }
+
+    /// A short label: `sha256 64B`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.op, size_label(self.size))
+    }
+}
+
+/// About the run.
+#[derive(Clone, Debug)]
+pub struct Meta {
+    /// `/proc/cpuinfo` model name and logical CPU count.
+    pub cpu: String,
+    /// `tessera_cpu::features()`.
+    pub hw: String,
+    /// `wall` or `thread-cpu`.
+    pub clock: String,
+    /// `default`, `full` or `smoke`.
+    pub mode: String,
+    /// Target work per batch (µs).
+    pub batch_us: f64,
+    /// Time budget of one row's rounds (s).
+    pub row_secs: f64,
+    /// Wall time of the whole run (s), both builds.
+    pub total_secs: f64,
+}
+
+/// `64B`, `1KiB`, `16KiB`, `1MiB`.
+pub fn size_label(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{}MiB", n >> 20)
+    } else if n >= 1024 && n.is_multiple_of(1024) {
+        format!("{}KiB", n >> 10)
+    } else {
+        format!("{n}B")
+    }
+}
+
+/// `12.3 ns`, `4.56 µs`, `1.23 ms`.
+pub fn fmt_time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.1} ns")
+    }
+}
+
+/// GB/s (10^9 bytes per second) of `bytes` in `ns`.
+pub fn gbps(bytes: usize, ns: f64) -> f64 {
+    bytes as f64 / ns
+}
+
+/// The summary column of a peer: one per library family.
+pub fn peer_column(name: &str) -> &'static str {
+    match name {
+        "ring" => "ring",
+        "aws-lc-rs" => "aws-lc-rs",
+        n if n.starts_with("libcrux") => "libcrux",
+        _ => "RustCrypto",
+    }
+}
+
+const COLUMNS: [&str; 4] = ["ring", "aws-lc-rs", "RustCrypto", "libcrux"];
+
+fn ratio_cell(m: &Measured) -> String {
+    let r = format!("{:.3}x [{:.3}, {:.3}]", m.ratio.median, m.ci95.0, m.ci95.1);
+    if m.tie() { format!("tie ({r})") } else { r }
+}
+
+fn spread_json(s: &Spread) -> Value {
+    json!({ "median": s.median, "q1": s.q1, "q3": s.q3 })
+}
+
+/// The JSON copy: `meta`, `rows` (id, notes, rounds) and `records`, one per implementation per
+/// row, each with its median time, quartiles, ratio to Tessera's best backend and the interval.
+pub fn to_json(meta: &Meta, rows: &[RowRecord]) -> Value {
+    let records: Vec<Value> = rows
+        .iter()
+        .flat_map(|r| {
+            r.contestants.iter().map(move |m| {
+                json!({
+                    "row": r.id,
+                    "op": r.op,
+                    "size_bytes": r.size,
+                    "bytes_per_iter": r.bytes,
+                    "impl": m.name,
+                    "role": m.role.name(),
+                    "reference": r.reference().name,
+                    "batch_iters": m.batch,
+                    "rounds": r.rounds,
+                    "time_ns": spread_json(&m.time_ns),
+                    "throughput_gbps": gbps(r.bytes, m.time_ns.median),
+                    "ratio": spread_json(&m.ratio),
+                    "ratio_ci95": [m.ci95.0, m.ci95.1],
+                    "tie": m.role != Role::Reference && m.tie(),
+                })
+            })
+        })
+        .collect();
+    let row_list: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "row": r.id, "op": r.op, "size_bytes": r.size, "bytes_per_iter": r.bytes,
+                "rounds": r.rounds, "secs": r.secs, "notes": r.notes,
+            })
+        })
+        .collect();
+    json!({
+        "meta": {
+            "cpu": meta.cpu, "hw": meta.hw, "clock": meta.clock, "mode": meta.mode,
+            "batch_us": meta.batch_us, "row_secs": meta.row_secs, "total_secs": meta.total_secs,
+            "ratio": "time of impl / time of the reference (Tessera's best backend); >1: Tessera faster",
+        },
+        "rows": row_list,
+        "records": records,
+    })
+}
+
+fn spread_from(v: &Value) -> Spread {
+    let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    Spread {
+        median: f("median"),
+        q1: f("q1"),
+        q3: f("q3"),
+    }
+}
+
+/// Reads back the rows of [`to_json`] (the soft build's file, merged into the main report).
+pub fn rows_from_json(v: &Value) -> Vec<RowRecord> {
+    let mut rows: Vec<RowRecord> = v["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| RowRecord {
+            id: r["row"].as_str().unwrap_or("?").into(),
+            op: r["op"].as_str().unwrap_or("?").into(),
+            size: r["size_bytes"].as_u64().unwrap_or(0) as usize,
+            bytes: r["bytes_per_iter"].as_u64().unwrap_or(0) as usize,
+            notes: r["notes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|n| n.as_str().map(String::from))
+                .collect(),
+            rounds: r["rounds"].as_u64().unwrap_or(0) as usize,
+            secs: r["secs"].as_f64().unwrap_or(0.0),
+            contestants: Vec::new(),
+        })
+        .collect();
+    for rec in v["records"].as_array().into_iter().flatten() {
+        let Some(row) = rows
+            .iter_mut()
+            .find(|r| Some(r.id.as_str()) == rec["row"].as_str())
+        else {
+            continue;
+        };
+        let role = match rec["role"].as_str() {
+            Some("reference") => Role::Reference,
+            Some("backend") => Role::Backend,
+            _ => Role::Peer,
+        };
+        let ci = &rec["ratio_ci95"];
+        row.contestants.push(Measured {
+            name: rec["impl"].as_str().unwrap_or("?").into(),
+            role,
+            batch: rec["batch_iters"].as_u64().unwrap_or(0),
+            time_ns: spread_from(&rec["time_ns"]),
+            ratio: spread_from(&rec["ratio"]),
+            ci95: (
+                ci[0].as_f64().unwrap_or(f64::NAN),
+                ci[1].as_f64().unwrap_or(f64::NAN),
+            ),
+        });
+    }
+    rows.retain(|r| {
+        r.contestants
+            .first()
+            .is_some_and(|c| c.role == Role::Reference)
+    });
+    rows
+}
+
+/// How the ratios are measured: a section of the report (and of the README).
+pub const METHOD: &str = "\
+Every row (one operation at one size) is a race inside one process between Tessera's best
+backend (what `detect()` picks, called through the public API), Tessera's other backends and
+each peer library. After a warm-up, each contestant's batch is calibrated to about the same
+work time (the batch target below), then the run goes round after round: in each round every
+contestant runs one untimed pre-roll (a quarter batch, to bring its code and data back into the
+caches and past the AVX power-up) and one timed batch, in an order that rotates from round to
+round. A round takes about a millisecond, so a slower or faster stretch of a shared machine
+falls on all contestants alike. Each round gives a ratio (peer time per iteration / Tessera time
+per iteration, >1: Tessera faster); the row's ratio is the median of the per-round ratios, with
+their interquartile range and a 95% interval of the median from a moving-block bootstrap
+(blocks of consecutive rounds, fixed seed). A row whose interval contains 1.0 is a tie. Times
+are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) unless the report says `wall`.
+Inputs pass through `black_box`, buffers are 64-byte aligned, inputs are generated once from a
+fixed seed outside the timed loop, and nothing allocates in a timed loop. Before a row is timed,
+every contestant's output is checked against Tessera's.";
+
+/// The markdown report: header, summary (ratios against peers), per-backend table, plots,
+/// per-row details, method.
+pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> String {
+    let mut out = String::from("# Tessera benchmarks: interleaved comparison\n\n");
+    out += &format!("- CPU: {}\n- HW: {}\n", meta.cpu, meta.hw);
+    out += &format!(
+        "- Run: `{}` mode, clock `{}`, batches of ~{:.0} µs, ~{:.1} s of rounds per row, {} rows, {:.0} s in all\n",
+        meta.mode,
+        meta.clock,
+        meta.batch_us,
+        meta.row_secs,
+        rows.len(),
+        meta.total_secs
+    );
+
+    // Summary: one column per peer family that appears.
+    let cols: Vec<&str> = COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| {
+            rows.iter().any(|r| {
+                r.contestants
+                    .iter()
+                    .any(|m| m.role == Role::Peer && peer_column(&m.name) == *c)
+            })
+        })
+        .collect();
+    out += "\n## Summary\n\nPeer time / Tessera time, median of per-round ratios [95% interval]; \
+            >1: Tessera faster; *tie*: the interval contains 1. A dash is a row the peer cannot \
+            run (see the notes).\n\n";
+    out += "| row | tessera backend | tessera time | throughput |";
+    for c in &cols {
+        out += &format!(" {c} |");
+    }
+    out += "\n|---|---|---|---|";
+    out += &"---|".repeat(cols.len());
+    out += "\n";
+    for r in rows {
+        let t = r.reference();
+        out += &format!(
+            "| {} | {} | {} | {:.2} GB/s |",
+            r.label(),
+            r.tessera_backend(),
+            fmt_time(t.time_ns.median),
+            gbps(r.bytes, t.time_ns.median)
+        );
+        for c in &cols {
+            let cells: Vec<String> = r
+                .contestants
+                .iter()
+                .filter(|m| m.role == Role::Peer && peer_column(&m.name) == *c)
+                .map(|m| {
+                    // Name the crate when the family has several (sha2, sha3, aes-gcm, hmac).
+                    if *c == "RustCrypto" {
+                        format!("{}: {}", m.name, ratio_cell(m))
+                    } else {
+                        ratio_cell(m)
+                    }
+                })
+                .collect();
+            out += &format!(
+                " {} |",
+                if cells.is_empty() {
+                    "—".to_string()
+                } else {
+                    cells.join("; ")
+                }
+            );
+        }
+        out += "\n";
+    }
+    // Notes, one line per (operation, note) with the sizes it applies to.
+    let mut notes: Vec<(&str, &str, Vec<String>)> = Vec::new();
+    for r in rows {
+        for n in &r.notes {
+            match notes.iter_mut().find(|(op, t, _)| *op == r.op && *t == n) {
+                Some((_, _, sizes)) => sizes.push(size_label(r.size)),
+                None => notes.push((&r.op, n, vec![size_label(r.size)])),
+            }
+        }
+    }
+    if !notes.is_empty() {
+        out += "\nNotes (rows a peer cannot run, or runs differently):\n\n";
+        for (op, n, sizes) in notes {
+            out += &format!("- {op} ({}): {n}\n", sizes.join(", "));
+        }
+    }
+    if let Some((_, f)) = plots.iter().find(|(k, _)| k == "ratios") {
+        out += &format!("\n![summary ratios]({f})\n");
+    }
+
+    // Per-backend table: every other Tessera backend against the best one.
+    let mut backends: Vec<&str> = Vec::new();
+    for r in rows {
+        for m in &r.contestants {
+            if m.role == Role::Backend && !backends.contains(&m.name.as_str()) {
+                backends.push(&m.name);
+            }
+        }
+    }
+    if !backends.is_empty() {
+        out += "\n## Tessera backends\n\nTime of each other backend / time of the best backend \
+                (interleaved in the same races); >1: the best backend is faster.\n\n\
+                | row | best backend | time |";
+        for b in &backends {
+            out += &format!(" {} |", b.trim_start_matches("tessera/"));
+        }
+        out += "\n|---|---|---|";
+        out += &"---|".repeat(backends.len());
+        out += "\n";
+        for r in rows {
+            let t = r.reference();
+            out += &format!(
+                "| {} | {} | {} |",
+                r.label(),
+                r.tessera_backend(),
+                fmt_time(t.time_ns.median)
+            );
+            for b in &backends {
+                let cell = r
+                    .contestants
+                    .iter()
+                    .find(|m| m.role == Role::Backend && m.name == *b)
+                    .map(|m| format!("{} ({})", ratio_cell(m), fmt_time(m.time_ns.median)))
+                    .unwrap_or_else(|| "—".into());
+                out += &format!(" {cell} |");
+            }
+            out += "\n";
+        }
+    }
+
+    let curves: Vec<&(String, String)> = plots.iter().filter(|(k, _)| k != "ratios").collect();
+    if !curves.is_empty() {
+        out += "\n## Throughput against message size\n\nOne line per implementation \
+                (median time per iteration over the rounds); the thick red line is Tessera's best \
+                backend.\n\n";
+        for (k, f) in curves {
+            out += &format!("[![{k}]({f})]({f})\n");
+        }
+    }
+
+    out += "\n## Rows in detail\n\nTime per iteration: median over the rounds [interquartile \
+            range]; ratio to Tessera's best backend: median [IQR] and 95% interval.\n";
+    for r in rows {
+        out += &format!(
+            "\n### {}\n\n`{}`: {} rounds, {:.1} s\n\n| impl | role | batch | time | throughput | ratio | ratio IQR | 95% interval |\n|---|---|---|---|---|---|---|---|\n",
+            r.label(),
+            r.id,
+            r.rounds,
+            r.secs
+        );
+        for m in &r.contestants {
+            out += &format!(
+                "| {} | {} | {} | {} [{}, {}] | {:.3} GB/s | {:.3}x{} | [{:.3}, {:.3}] | [{:.3}, {:.3}] |\n",
+                m.name,
+                m.role.name(),
+                m.batch,
+                fmt_time(m.time_ns.median),
+                fmt_time(m.time_ns.q1),
+                fmt_time(m.time_ns.q3),
+                gbps(r.bytes, m.time_ns.median),
+                m.ratio.median,
+                if m.role != Role::Reference && m.tie() {
+                    " (tie)"
+                } else {
+                    ""
+                },
+                m.ratio.q1,
+                m.ratio.q3,
+                m.ci95.0,
+                m.ci95.1
+            );
+        }
+    }
+    out += "\n## How the ratios are measured\n\n";
+    out += METHOD;
+    out += "\n";
+    out
+}

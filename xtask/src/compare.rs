@@ -1,0 +1,184 @@
+//! `cargo xtask bench [--full] [FILTER]`: the interleaved comparison (the `compare` bench of
+//! `tessera-benches`). Two builds: the rows of Tessera portable against RustCrypto's software
+//! AES-GCM need RUSTFLAGS that reach RustCrypto's `aes` and `polyval` crates, so they run first
+//! in a build of their own (`target/soft`) and leave `soft.json`; the main build then runs every
+//! other row, merges those, and writes `target/tessera-bench/` (report.md, results.json, SVG
+//! plots). The summary table is printed at the end. FILTER is a substring of row ids
+//! (`op=aes128-gcm-seal,size=16KiB`); a build none of whose rows match is skipped.
+//!
+//! `cargo xtask bench --smoke`: one tiny row with very few rounds (no timing is asserted), then
+//! checks that every output file was written; part of `cargo xtask test`.
+//!
+//! Self-contained (its own `root` and `cargo` helpers) so it can move into a refactored xtask.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// RustCrypto's software-only switches (see `benches/benches/aes_gcm_soft.rs`).
+const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `cargo bench -p tessera-benches --bench compare -- <args>`.
+fn compare_cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.args(["bench", "-p", "tessera-benches", "--bench", "compare", "--"])
+        .args(args)
+        .current_dir(root());
+    c
+}
+
+fn status(name: &str, c: &mut Command) -> bool {
+    eprintln!("\n=== {name}\n    {c:?}");
+    c.status().map(|s| s.success()).unwrap_or(false)
+}
+
+/// The row ids of both builds: (id, is_soft).
+fn list_rows() -> Option<Vec<(String, bool)>> {
+    let out = compare_cmd(&["--list"]).output().ok()?;
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(id, b)| (id.to_string(), b == "soft"))
+            .collect(),
+    )
+}
+
+/// Removes the previous run's files so a filtered run leaves no stale plot behind.
+fn clean(dir: &Path) {
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            let stale = p
+                .extension()
+                .is_some_and(|x| x == "svg" || x == "json" || x == "md");
+            if p.is_file() && stale {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+    }
+}
+
+/// Runs the comparison and prints the report's summary; false when a build or run failed or
+/// the filter selects no row.
+pub fn run(full: bool, filter: Option<&str>) -> bool {
+    let t = Instant::now();
+    let dir = root().join("target/tessera-bench");
+    let _ = std::fs::create_dir_all(&dir);
+    clean(&dir);
+    eprintln!("=== building the comparison (main build)");
+    let Some(rows) = list_rows() else {
+        eprintln!("compare: the main build failed");
+        return false;
+    };
+    let matches = |soft: bool| {
+        rows.iter()
+            .filter(|(id, s)| *s == soft && filter.is_none_or(|f| id.contains(f)))
+            .count()
+    };
+    let (main_rows, soft_rows) = (matches(false), matches(true));
+    if main_rows + soft_rows == 0 {
+        eprintln!("compare: filter {filter:?} matches no row; the rows are:");
+        for (id, _) in &rows {
+            eprintln!("  {id}");
+        }
+        return false;
+    }
+    let out = dir.to_string_lossy().into_owned();
+    let mut common: Vec<&str> = vec!["--out", &out];
+    if full {
+        common.push("--full");
+    }
+    if let Some(f) = filter {
+        common.push(f);
+    }
+    let soft_json = dir.join("soft.json");
+    let soft_json_s = soft_json.to_string_lossy().into_owned();
+    if soft_rows > 0 {
+        let flags = match std::env::var("RUSTFLAGS") {
+            Ok(f) if !f.trim().is_empty() => format!("{f} {SOFT_RUSTFLAGS}"),
+            _ => SOFT_RUSTFLAGS.to_string(),
+        };
+        let mut c = compare_cmd(&common);
+        c.env("RUSTFLAGS", flags)
+            .env("CARGO_TARGET_DIR", root().join("target/soft"));
+        if !status(
+            &format!("compare: {soft_rows} RustCrypto-soft rows (build with {SOFT_RUSTFLAGS})"),
+            &mut c,
+        ) {
+            return false;
+        }
+    } else {
+        eprintln!(
+            "\n=== compare: the RustCrypto-soft build skipped (the filter matches none of its rows)"
+        );
+    }
+    let mut args = common.clone();
+    if soft_rows > 0 {
+        args.extend(["--merge", &soft_json_s]);
+    }
+    if !status(
+        &format!("compare: {main_rows} rows (main build)"),
+        &mut compare_cmd(&args),
+    ) {
+        return false;
+    }
+    let report = dir.join("report.md");
+    let Ok(text) = std::fs::read_to_string(&report) else {
+        eprintln!("compare: {} was not written", report.display());
+        return false;
+    };
+    // The summary, notes and backend table: everything before the per-row details.
+    let head = text.split("\n## Rows in detail").next().unwrap_or(&text);
+    println!("\n{head}");
+    println!(
+        "full report: {} (JSON: results.json, plots: *.svg); {:.0} s",
+        report.display(),
+        t.elapsed().as_secs_f64()
+    );
+    true
+}
+
+/// One tiny row, very few rounds, then a check of every output file (no timing asserted).
+pub fn smoke() -> bool {
+    let dir = root().join("target/tessera-bench/smoke");
+    let _ = std::fs::create_dir_all(&dir);
+    clean(&dir);
+    let out = dir.to_string_lossy().into_owned();
+    if !status(
+        "compare --smoke",
+        &mut compare_cmd(&["--smoke", "--out", &out]),
+    ) {
+        return false;
+    }
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(&read("results.json")).unwrap_or_default();
+    let records = json["records"].as_array().map_or(0, |r| r.len());
+    let checks = [
+        (
+            "results.json has a reference and at least one peer record",
+            records >= 2
+                && json["records"][0]["role"] == "reference"
+                && json["records"][0]["time_ns"]["median"].as_f64().is_some(),
+        ),
+        (
+            "report.md has the summary table",
+            read("report.md").contains("## Summary"),
+        ),
+        ("ratios.svg is an SVG", read("ratios.svg").contains("<svg")),
+    ];
+    let mut ok = true;
+    for (what, good) in checks {
+        eprintln!("smoke: {} {what}", if good { "ok  " } else { "FAIL" });
+        ok &= good;
+    }
+    ok
+}

@@ -10,7 +10,8 @@
 //! after the others ran, and lets a wide-vector contestant get past the core's AVX power-up
 //! (at half throughput for some µs on Intel) before the clock starts. Batches are calibrated to
 //! about `Config::batch_ns` of work per contestant, whatever its speed, so every contestant gets
-//! the same share of each round.
+//! the same share of each round. Each round also runs every contestant at another stack offset
+//! (see `at_depth`), so the set of offsets measured is the same in every run.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -213,29 +214,80 @@ fn calibrate(c: &mut Contestant, target: f64, clock: Clock) -> (u64, f64) {
     (((target / per_iter).round() as u64).max(1), per_iter)
 }
 
-/// Stack depths (in frames of [`at_depth`]) the rounds cycle through: 64 frames of 80-100
-/// bytes span more than a 4 KiB page.
-const STACK_DEPTHS: usize = 64;
+/// Stack offsets the rounds cycle through, 16 bytes apart: every 16-byte offset within a 4 KiB
+/// page (see [`at_depth`]).
+const STACK_DEPTHS: usize = 256;
 
-/// Runs `f` `depth` stack frames deeper than the caller.
-///
-/// Some implementations are much slower (1.6x was seen for a 64-byte AES-GCM seal) at some
-/// offsets of their stack frame relative to their heap data modulo 4 KiB (a store on the stack
-/// and a later load from the heap that agree in their low 12 address bits look dependent to
-/// the core: "4K aliasing"). Linux randomizes the stack at a finer grain than a page, so one
-/// process can land on a slow offset and the next on a fast one. Moving the stack through
-/// every offset within each run makes the medians, and the ratios, the same from run to run.
+/// Runs `f` with the stack `N` bytes deeper (the frame holds an `N`-byte array, `N` a multiple
+/// of 16, so frames of two instances differ by exactly their `N`).
 #[inline(never)]
-fn at_depth(depth: u32, f: &mut dyn FnMut()) {
-    let pad = [0u8; 64];
+fn padded<const N: usize>(f: &mut dyn FnMut()) {
+    let pad = [0u8; N];
     black_box(&pad);
-    if depth == 0 {
-        f();
-    } else {
-        at_depth(depth - 1, f);
-    }
+    f();
     // Keeps the frame (and `pad`) alive across the call: no tail call.
     black_box(&pad);
+}
+
+/// Sixteen consecutive offsets: `padded` at `16 * (16 * $h + 0..16)` bytes.
+macro_rules! pads16 {
+    ($h:literal) => {
+        [
+            padded::<{ (16 * $h) * 16 }>,
+            padded::<{ (16 * $h + 1) * 16 }>,
+            padded::<{ (16 * $h + 2) * 16 }>,
+            padded::<{ (16 * $h + 3) * 16 }>,
+            padded::<{ (16 * $h + 4) * 16 }>,
+            padded::<{ (16 * $h + 5) * 16 }>,
+            padded::<{ (16 * $h + 6) * 16 }>,
+            padded::<{ (16 * $h + 7) * 16 }>,
+            padded::<{ (16 * $h + 8) * 16 }>,
+            padded::<{ (16 * $h + 9) * 16 }>,
+            padded::<{ (16 * $h + 10) * 16 }>,
+            padded::<{ (16 * $h + 11) * 16 }>,
+            padded::<{ (16 * $h + 12) * 16 }>,
+            padded::<{ (16 * $h + 13) * 16 }>,
+            padded::<{ (16 * $h + 14) * 16 }>,
+            padded::<{ (16 * $h + 15) * 16 }>,
+        ]
+    };
+}
+
+type Pad = fn(&mut dyn FnMut());
+
+/// `PADS[d / 16][d % 16]` runs its argument `16 * d` bytes deeper on the stack.
+static PADS: [[Pad; 16]; 16] = [
+    pads16!(0),
+    pads16!(1),
+    pads16!(2),
+    pads16!(3),
+    pads16!(4),
+    pads16!(5),
+    pads16!(6),
+    pads16!(7),
+    pads16!(8),
+    pads16!(9),
+    pads16!(10),
+    pads16!(11),
+    pads16!(12),
+    pads16!(13),
+    pads16!(14),
+    pads16!(15),
+];
+
+/// Runs `f` `16 * depth` bytes deeper on the stack than the caller (`depth < 256`).
+///
+/// Some implementations are much slower (1.6x was seen for a 64-byte AES-GCM seal, and
+/// libcrux's x4 SHAKE has two speeds) at some offsets of their stack frame relative to their
+/// heap data modulo 4 KiB (a store to the stack and a later load from the heap that agree in
+/// their low 12 address bits look dependent to the core: "4K aliasing"). Linux randomizes the
+/// stack at a finer grain than a page, so one process can land on a slow offset and the next on
+/// a fast one. Cycling every contestant through all 256 16-byte offsets of a page within each
+/// run samples the same set of offsets in every run, whatever the random stack base, so the
+/// medians, and the ratios, are the same from run to run.
+fn at_depth(depth: u32, f: &mut dyn FnMut()) {
+    let d = depth as usize % STACK_DEPTHS;
+    PADS[d / 16][d % 16](f);
 }
 
 /// Measures one row: warm-up, calibration, then interleaved rounds. `contestants[0]` must be
@@ -301,9 +353,9 @@ pub fn measure(
             let c = &mut contestants[i];
             let (pre, n) = (preroll[i], batch[i]);
             let mut t = 0.0;
-            // Each round at another stack depth (all 64 in turn), so that the row's medians
-            // cover every stack offset: see `at_depth`.
-            let depth = ((r * 29 + i * 7) % STACK_DEPTHS) as u32;
+            // Each round at another stack offset (all 256 in turn), so that the row's medians
+            // cover every offset within a page: see `at_depth`.
+            let depth = ((r * 97 + i * 13) % STACK_DEPTHS) as u32;
             at_depth(depth, &mut || {
                 run(c, pre);
                 t = cfg.clock.time(|| run(c, n));

@@ -230,7 +230,10 @@ each peer library. After a warm-up, each contestant's batch is calibrated to abo
 work time (the batch target below), then the run goes round after round: in each round every
 contestant runs one untimed pre-roll (a quarter batch, to bring its code and data back into the
 caches and past the AVX power-up) and one timed batch, in an order that rotates from round to
-round. A round takes about a millisecond, so a slower or faster stretch of a shared machine
+round, and at another stack offset (each round moves every contestant's stack by 16 bytes, all
+256 offsets of a 4 KiB page in turn: some implementations have a fast and a slow speed depending
+on where their stack falls against their data, and Linux places the stack at random per
+process). A round takes about a millisecond, so a slower or faster stretch of a shared machine
 falls on all contestants alike. Each round gives a ratio (peer time per iteration / Tessera time
 per iteration, >1: Tessera faster); the row's ratio is the median of the per-round ratios, with
 their interquartile range and a 95% interval of the median from a moving-block bootstrap

@@ -18,7 +18,9 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
-use tessera_benches::interleave::{AlignedBuf, Clock, Config, Contestant, Role, SplitMix64};
+use tessera_benches::interleave::{
+    AlignedBuf, Clock, Config, Contestant, Measured, Role, Samples, SplitMix64, measure,
+};
 use tessera_benches::report::{self, Meta, RowRecord, size_label};
 use tessera_benches::{AAD, NONCE, RustCryptoGcm, plot};
 
@@ -911,6 +913,22 @@ fn parse_args() -> Args {
     a
 }
 
+/// `portable 4.889, ring 1.903=, ...` (`=`: a tie) for a progress line.
+fn ratios_line(cs: &[Measured]) -> String {
+    cs.iter()
+        .skip(1)
+        .map(|m| {
+            format!(
+                "{} {:.3}{}",
+                m.name.trim_start_matches("tessera/"),
+                m.ratio.median,
+                if m.tie() { "=" } else { "" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn cpu_model() -> String {
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -946,9 +964,13 @@ fn main() {
         // One tiny row (the first selected one: `op=sha256,size=64B` by default).
         selected.truncate(1);
     }
-    let (mode, mut cfg) = if args.smoke {
+    // `row_ns` is the budget of one pass over a row; each row gets `passes` passes, spread
+    // over the whole run (every row once, then every row again, ...), so that a few slow or
+    // disturbed seconds of the machine fall on one pass of a row, not on all of it.
+    let (mode, passes, mut cfg) = if args.smoke {
         (
             "smoke",
+            1,
             Config {
                 batch_ns: 20e3,
                 warmup_ns: 1e6,
@@ -962,11 +984,12 @@ fn main() {
     } else if args.full {
         (
             "full",
+            8,
             Config {
                 batch_ns: 100e3,
-                warmup_ns: 100e6,
-                row_ns: 20e9,
-                min_rounds: 1000,
+                warmup_ns: 20e6,
+                row_ns: 2.5e9,
+                min_rounds: 256,
                 max_rounds: 1_000_000,
                 resamples: 2000,
                 clock: args.clock,
@@ -975,11 +998,12 @@ fn main() {
     } else {
         (
             "default",
+            4,
             Config {
                 batch_ns: 100e3,
-                warmup_ns: 20e6,
-                row_ns: 4e9,
-                min_rounds: 300,
+                warmup_ns: 10e6,
+                row_ns: 1e9,
+                min_rounds: 256,
                 max_rounds: 1_000_000,
                 resamples: 1000,
                 clock: args.clock,
@@ -987,7 +1011,7 @@ fn main() {
         )
     };
     if let Some(s) = args.row_secs {
-        cfg.row_ns = s * 1e9;
+        cfg.row_ns = s * 1e9 / passes as f64;
     }
     if let Some(u) = args.batch_us {
         cfg.batch_ns = u * 1e3;
@@ -999,49 +1023,56 @@ fn main() {
         "main build".to_string()
     };
     eprintln!(
-        "compare: {} rows ({mode}, {build}), clock {}, ~{:.0} µs batches, ~{:.1} s of rounds per row\n{hw}",
+        "compare: {} rows ({mode}, {build}), clock {}, ~{:.0} µs batches, {passes} passes of \
+         ~{:.1} s per row (about {:.0} s in all)\n{hw}",
         selected.len(),
         cfg.clock.name(),
         cfg.batch_ns / 1e3,
-        cfg.row_ns / 1e9
+        cfg.row_ns / 1e9,
+        selected.len() as f64 * passes as f64 * (cfg.row_ns / 1e9 + 0.1)
     );
     let start = Instant::now();
+    let n = selected.len();
+    let mut samples = vec![Samples::default(); n];
+    let mut notes = vec![Vec::new(); n];
+    for pass in 1..=passes {
+        for (i, s) in selected.iter().enumerate() {
+            let built = (s.build)(s.size);
+            let mut cs = built.contestants;
+            samples[i].append(measure(&mut cs, &cfg, |_| {}));
+            notes[i] = built.notes;
+            if pass < passes {
+                // A cheap look at the rounds so far (no bootstrap).
+                let so_far = samples[i].summarize(0);
+                eprintln!(
+                    "[pass {pass}/{passes}] [{:>2}/{n}] {:<34} {}",
+                    i + 1,
+                    s.id(),
+                    ratios_line(&so_far.contestants)
+                );
+            }
+        }
+    }
     let mut rows = Vec::new();
     for (i, s) in selected.iter().enumerate() {
-        let id = s.id();
-        eprint!("[{:>2}/{}] {id:<34}", i + 1, selected.len());
-        let built = (s.build)(s.size);
-        let mut cs = built.contestants;
-        let r = tessera_benches::interleave::measure(&mut cs, &cfg, |_| {});
+        let r = samples[i].summarize(cfg.resamples);
         let rec = RowRecord {
-            id: id.clone(),
+            id: s.id(),
             op: s.op.to_string(),
             size: s.size,
             bytes: s.size * s.ways,
-            notes: built.notes,
+            notes: std::mem::take(&mut notes[i]),
             rounds: r.rounds,
             secs: r.secs,
             contestants: r.contestants,
         };
-        let t = rec.reference();
-        let peers: Vec<String> = rec
-            .contestants
-            .iter()
-            .skip(1)
-            .map(|m| {
-                format!(
-                    "{} {:.3}{}",
-                    m.name.trim_start_matches("tessera/"),
-                    m.ratio.median,
-                    if m.tie() { "=" } else { "" }
-                )
-            })
-            .collect();
         eprintln!(
-            " {} {:>10} | {} | {} rounds, {:.1} s",
+            "[{:>2}/{n}] {:<34} {} {:>10} | {} | {} rounds, {:.1} s",
+            i + 1,
+            rec.id,
             rec.tessera_backend(),
-            report::fmt_time(t.time_ns.median),
-            peers.join(", "),
+            report::fmt_time(rec.reference().time_ns.median),
+            ratios_line(&rec.contestants),
             rec.rounds,
             rec.secs
         );
@@ -1053,6 +1084,7 @@ fn main() {
         clock: cfg.clock.name().to_string(),
         mode: mode.to_string(),
         batch_us: cfg.batch_ns / 1e3,
+        passes,
         row_secs: cfg.row_ns / 1e9,
         total_secs: start.elapsed().as_secs_f64(),
     };

@@ -129,12 +129,13 @@ pub struct Config {
     pub batch_ns: f64,
     /// Untimed run of every contestant before calibration (ns each).
     pub warmup_ns: f64,
-    /// Time budget for the rounds of one row (ns); the rounds are this divided by the time of
-    /// one round, within `min_rounds..=max_rounds`.
+    /// Time budget for the rounds of one pass over a row (ns); the rounds are this divided by
+    /// the time of one round, within `min_rounds..=max_rounds`, and stop at twice this in wall
+    /// time once `min_rounds` are in.
     pub row_ns: f64,
-    /// Fewest rounds per row.
+    /// Fewest rounds per pass.
     pub min_rounds: usize,
-    /// Most rounds per row.
+    /// Most rounds per pass.
     pub max_rounds: usize,
     /// Bootstrap resamples for the interval of each median ratio.
     pub resamples: usize,
@@ -290,13 +291,85 @@ fn at_depth(depth: u32, f: &mut dyn FnMut()) {
     PADS[d / 16][d % 16](f);
 }
 
-/// Measures one row: warm-up, calibration, then interleaved rounds. `contestants[0]` must be
-/// the reference. `progress` is called now and then with the share of rounds done.
+/// The raw rounds of one row, from one or more passes.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Contestant names, the reference first.
+    pub names: Vec<String>,
+    /// Their roles.
+    pub roles: Vec<Role>,
+    /// Iterations per batch (of the last pass).
+    pub batch: Vec<u64>,
+    /// `times[i][r]`: contestant `i`'s time per iteration in round `r` (ns).
+    pub times: Vec<Vec<f64>>,
+    /// Wall time spent measuring (s).
+    pub secs: f64,
+}
+
+impl Samples {
+    /// Adds the rounds of another pass over the same contestants.
+    pub fn append(&mut self, other: Samples) {
+        if self.names.is_empty() {
+            *self = other;
+            return;
+        }
+        assert_eq!(self.names, other.names, "a pass over other contestants");
+        for (t, o) in self.times.iter_mut().zip(other.times) {
+            t.extend(o);
+        }
+        self.batch = other.batch;
+        self.secs += other.secs;
+    }
+
+    /// Rounds so far.
+    pub fn rounds(&self) -> usize {
+        self.times.first().map_or(0, Vec::len)
+    }
+
+    /// Per contestant: median and quartiles of its times and of its per-round ratios to the
+    /// reference, and the bootstrap interval (`resamples` resamples, fixed seed) of the median
+    /// ratio.
+    pub fn summarize(&self, resamples: usize) -> RowResult {
+        let mut rng = SplitMix64(0x7e55_e7a0_b0f5_eed5);
+        let reference = &self.times[0];
+        let out = (0..self.names.len())
+            .map(|i| {
+                let ratios: Vec<f64> = self.times[i]
+                    .iter()
+                    .zip(reference)
+                    .map(|(t, r)| t / r)
+                    .collect();
+                let ci95 = if i == 0 {
+                    (1.0, 1.0)
+                } else {
+                    bootstrap_median_ci(&ratios, resamples, &mut rng)
+                };
+                Measured {
+                    name: self.names[i].clone(),
+                    role: self.roles[i],
+                    batch: self.batch[i],
+                    time_ns: spread(&self.times[i]),
+                    ratio: spread(&ratios),
+                    ci95,
+                }
+            })
+            .collect();
+        RowResult {
+            rounds: self.rounds(),
+            secs: self.secs,
+            contestants: out,
+        }
+    }
+}
+
+/// Measures one pass over a row: warm-up, calibration, then interleaved rounds for about
+/// `cfg.row_ns`. `contestants[0]` must be the reference. `progress` is called now and then with
+/// the share of rounds done.
 pub fn measure(
     contestants: &mut [Contestant],
     cfg: &Config,
     mut progress: impl FnMut(f64),
-) -> RowResult {
+) -> Samples {
     assert!(
         contestants
             .first()
@@ -331,6 +404,12 @@ pub fn measure(
         .map(|i| (batch[i] + preroll[i]) as f64 * per_iter[i])
         .sum();
     let rounds = ((cfg.row_ns / round_ns) as usize).clamp(cfg.min_rounds, cfg.max_rounds);
+    // Whole sweeps of the stack offsets, so every offset has the same weight.
+    let rounds = if rounds >= STACK_DEPTHS {
+        rounds.div_ceil(STACK_DEPTHS) * STACK_DEPTHS
+    } else {
+        rounds
+    };
     // On a loaded machine the rounds take longer in wall time than the calibration (on the
     // thread's CPU time) says: stop at twice the budget, once `min_rounds` are in.
     let deadline = start + Duration::from_secs_f64(2.0 * cfg.row_ns / 1e9);
@@ -339,7 +418,7 @@ pub fn measure(
     let mut times: Vec<Vec<f64>> = (0..k).map(|_| Vec::with_capacity(rounds)).collect();
     let mut order: Vec<usize> = (0..k).collect();
     for r in 0..rounds {
-        if r >= cfg.min_rounds && r % 16 == 0 && Instant::now() > deadline {
+        if r >= cfg.min_rounds && r % STACK_DEPTHS == 0 && Instant::now() > deadline {
             break;
         }
         // Rotate by one each round; reverse the cycle every other time round.
@@ -367,38 +446,12 @@ pub fn measure(
         }
     }
 
-    let rounds = times[0].len();
-    let mut rng = SplitMix64(0x7e55_e7a0_b0f5_eed5);
-    let reference = times[0].clone();
-    let out = contestants
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let ratios: Vec<f64> = times[i]
-                .iter()
-                .zip(&reference)
-                .map(|(t, r)| t / r)
-                .collect();
-            let ratio = spread(&ratios);
-            let ci95 = if i == 0 {
-                (1.0, 1.0)
-            } else {
-                bootstrap_median_ci(&ratios, cfg.resamples, &mut rng)
-            };
-            Measured {
-                name: c.name.clone(),
-                role: c.role,
-                batch: batch[i],
-                time_ns: spread(&times[i]),
-                ratio,
-                ci95,
-            }
-        })
-        .collect();
-    RowResult {
-        rounds,
+    Samples {
+        names: contestants.iter().map(|c| c.name.clone()).collect(),
+        roles: contestants.iter().map(|c| c.role).collect(),
+        batch,
+        times,
         secs: start.elapsed().as_secs_f64(),
-        contestants: out,
     }
 }
 
@@ -589,8 +642,11 @@ mod tests {
                 }
             }),
         ];
-        let r = measure(&mut cs, &cfg, |_| {});
-        assert!(r.rounds >= 8);
+        let mut all = Samples::default();
+        all.append(measure(&mut cs, &cfg, |_| {}));
+        all.append(measure(&mut cs, &cfg, |_| {}));
+        let r = all.summarize(cfg.resamples);
+        assert!(r.rounds >= 16);
         assert_eq!(r.contestants.len(), 2);
         assert_eq!(r.contestants[0].ratio.median, 1.0);
         assert!(r.contestants[1].ratio.median > 0.0);

@@ -58,7 +58,9 @@ pub struct Meta {
     pub mode: String,
     /// Target work per batch (µs).
     pub batch_us: f64,
-    /// Time budget of one row's rounds (s).
+    /// Passes over every row (each row's rounds are spread over the run in this many parts).
+    pub passes: usize,
+    /// Time budget of one pass over one row (s).
     pub row_secs: f64,
     /// Wall time of the whole run (s), both builds.
     pub total_secs: f64,
@@ -150,7 +152,8 @@ pub fn to_json(meta: &Meta, rows: &[RowRecord]) -> Value {
     json!({
         "meta": {
             "cpu": meta.cpu, "hw": meta.hw, "clock": meta.clock, "mode": meta.mode,
-            "batch_us": meta.batch_us, "row_secs": meta.row_secs, "total_secs": meta.total_secs,
+            "batch_us": meta.batch_us, "passes": meta.passes, "row_secs": meta.row_secs,
+            "total_secs": meta.total_secs,
             "ratio": "time of impl / time of the reference (Tessera's best backend); >1: Tessera faster",
         },
         "rows": row_list,
@@ -234,7 +237,9 @@ round, and at another stack offset (each round moves every contestant's stack by
 256 offsets of a 4 KiB page in turn: some implementations have a fast and a slow speed depending
 on where their stack falls against their data, and Linux places the stack at random per
 process). A round takes about a millisecond, so a slower or faster stretch of a shared machine
-falls on all contestants alike. Each round gives a ratio (peer time per iteration / Tessera time
+falls on all contestants alike; and each row's rounds are measured in several passes spread
+over the whole run (every row, then every row again), so a disturbed stretch of seconds falls
+on one part of a row's rounds only. Each round gives a ratio (peer time per iteration / Tessera time
 per iteration, >1: Tessera faster); the row's ratio is the median of the per-round ratios, with
 their interquartile range and a 95% interval of the median from a moving-block bootstrap
 (blocks of consecutive rounds, fixed seed). A row whose interval contains 1.0 is a tie. Times
@@ -249,10 +254,11 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
     let mut out = String::from("# Tessera benchmarks: interleaved comparison\n\n");
     out += &format!("- CPU: {}\n- HW: {}\n", meta.cpu, meta.hw);
     out += &format!(
-        "- Run: `{}` mode, clock `{}`, batches of ~{:.0} µs, ~{:.1} s of rounds per row, {} rows, {:.0} s in all\n",
+        "- Run: `{}` mode, clock `{}`, batches of ~{:.0} µs, {} passes of ~{:.1} s per row, {} rows, {:.0} s in all\n",
         meta.mode,
         meta.clock,
         meta.batch_us,
+        meta.passes,
         meta.row_secs,
         rows.len(),
         meta.total_secs

@@ -579,7 +579,7 @@ fn build_shake256_x4(size: usize) -> Built {
         })
         .collect();
     let mut notes = vec![format!(
-        "four {}-byte inputs, {X4_OUT} bytes out each",
+        "four {} inputs, {X4_OUT} bytes out each",
         size_label(size)
     )];
     #[cfg(target_arch = "x86_64")]

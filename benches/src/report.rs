@@ -320,20 +320,34 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
         }
         out += "\n";
     }
-    // Notes, one line per (operation, note) with the sizes it applies to.
-    let mut notes: Vec<(&str, &str, Vec<String>)> = Vec::new();
+    // Notes, one line per note text, with the rows (operation and sizes) it applies to.
+    // (note, [(operation, [size])])
+    type OpSizes<'a> = Vec<(&'a str, Vec<String>)>;
+    let mut notes: Vec<(&str, OpSizes)> = Vec::new();
     for r in rows {
         for n in &r.notes {
-            match notes.iter_mut().find(|(op, t, _)| *op == r.op && *t == n) {
-                Some((_, _, sizes)) => sizes.push(size_label(r.size)),
-                None => notes.push((&r.op, n, vec![size_label(r.size)])),
+            let i = match notes.iter().position(|(t, _)| *t == n) {
+                Some(i) => i,
+                None => {
+                    notes.push((n, Vec::new()));
+                    notes.len() - 1
+                }
+            };
+            let ops = &mut notes[i].1;
+            match ops.iter_mut().find(|(op, _)| *op == r.op) {
+                Some((_, sizes)) => sizes.push(size_label(r.size)),
+                None => ops.push((&r.op, vec![size_label(r.size)])),
             }
         }
     }
     if !notes.is_empty() {
         out += "\nNotes (rows a peer cannot run, or runs differently):\n\n";
-        for (op, n, sizes) in notes {
-            out += &format!("- {op} ({}): {n}\n", sizes.join(", "));
+        for (n, ops) in notes {
+            let ops: Vec<String> = ops
+                .iter()
+                .map(|(op, sizes)| format!("{op} ({})", sizes.join(", ")))
+                .collect();
+            out += &format!("- {}: {n}\n", ops.join("; "));
         }
     }
     if let Some((_, f)) = plots.iter().find(|(k, _)| k == "ratios") {

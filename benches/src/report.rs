@@ -246,7 +246,12 @@ their interquartile range and a 95% interval of the median from a moving-block b
 are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) unless the report says `wall`.
 Inputs pass through `black_box`, buffers are 64-byte aligned, inputs are generated once from a
 fixed seed outside the timed loop, and nothing allocates in a timed loop. Before a row is timed,
-every contestant's output is checked against Tessera's.";
+every contestant's output is checked against Tessera's.
+
+What this cannot remove: where the linker puts code and static data in one binary (a rebuild that
+changed no measured code moved one row, aws-lc-rs SHA3-256 of 64 bytes, by 11%; two runs of one
+binary agree within 3% on every row), and neighbours competing for the same core's caches and
+execution units on a shared host. The interval covers the noise within one run only.";
 
 /// The markdown report: header, summary (ratios against peers), per-backend table, plots,
 /// per-row details, method.

@@ -59,35 +59,42 @@ mod tessera {
     }
 
     // --- SHA-2 ---
-    pub type Sha2Backend = tessera_sha2::Backend;
+    pub type Sha256Backend = tessera_sha2::Sha256Backend;
+    pub type Sha512Backend = tessera_sha2::Sha512Backend;
 
-    pub fn sha256_impls() -> Vec<Impl<Sha2Backend>> {
-        let all = Sha2Backend::all_available().filter(|b| b.supports_sha256());
-        impls(Sha2Backend::detect_sha256(), all, Sha2Backend::name)
+    pub fn sha256_impls() -> Vec<Impl<Sha256Backend>> {
+        impls(
+            Sha256Backend::detect(),
+            Sha256Backend::all_available(),
+            Sha256Backend::name,
+        )
     }
-    pub fn sha512_impls() -> Vec<Impl<Sha2Backend>> {
-        let all = Sha2Backend::all_available().filter(|b| b.supports_sha512());
-        impls(Sha2Backend::detect_sha512(), all, Sha2Backend::name)
+    pub fn sha512_impls() -> Vec<Impl<Sha512Backend>> {
+        impls(
+            Sha512Backend::detect(),
+            Sha512Backend::all_available(),
+            Sha512Backend::name,
+        )
     }
     #[inline(always)]
-    pub fn sha256(be: Option<Sha2Backend>, data: &[u8]) -> [u8; 32] {
+    pub fn sha256(be: Option<Sha256Backend>, data: &[u8]) -> [u8; 32] {
         match be {
             None => tessera_sha2::sha256(data),
-            Some(be) => tessera_sha2::Sha256::digest_with_backend(be, data).unwrap(),
+            Some(be) => tessera_sha2::Sha256::digest_with_backend(be, data),
         }
     }
     #[inline(always)]
-    pub fn sha512(be: Option<Sha2Backend>, data: &[u8]) -> [u8; 64] {
+    pub fn sha512(be: Option<Sha512Backend>, data: &[u8]) -> [u8; 64] {
         match be {
             None => tessera_sha2::sha512(data),
-            Some(be) => tessera_sha2::Sha512::digest_with_backend(be, data).unwrap(),
+            Some(be) => tessera_sha2::Sha512::digest_with_backend(be, data),
         }
     }
     pub type HmacSha256Key = tessera_sha2::HmacKey<tessera_sha2::Sha256>;
-    pub fn hmac_sha256_key(be: Option<Sha2Backend>, key: &[u8]) -> HmacSha256Key {
+    pub fn hmac_sha256_key(be: Option<Sha256Backend>, key: &[u8]) -> HmacSha256Key {
         match be {
             None => HmacSha256Key::new(key),
-            Some(be) => HmacSha256Key::new_with_backend(be, key).unwrap(),
+            Some(be) => HmacSha256Key::new_with_backend(be, key),
         }
     }
     #[inline(always)]
@@ -97,7 +104,7 @@ mod tessera {
 
     // --- Keccak: single state (SHA-3, SHAKE) and four-way ---
     pub type X1Backend = tessera_keccak::X1Backend;
-    pub type X4Backend = tessera_keccak::Backend;
+    pub type X4Backend = tessera_keccak::X4Backend;
 
     pub fn x1_impls() -> Vec<Impl<X1Backend>> {
         impls(
@@ -174,35 +181,21 @@ mod tessera {
     }
 
     /// An expanded AES-128-GCM or AES-256-GCM key (by key length).
-    #[allow(clippy::large_enum_variant)]
-    pub enum GcmKey {
-        A128(tessera_aes_gcm::Aes128Gcm),
-        A256(tessera_aes_gcm::Aes256Gcm),
-    }
+    pub type GcmKey = tessera_aes_gcm::AesGcm;
     pub fn gcm_key(be: Option<GcmBackend>, key: &[u8]) -> GcmKey {
-        use tessera_aes_gcm::{Aes128Gcm, Aes256Gcm};
-        match (key.len(), be) {
-            (16, None) => GcmKey::A128(Aes128Gcm::new(key.try_into().unwrap())),
-            (16, Some(be)) => {
-                GcmKey::A128(Aes128Gcm::new_with_backend(key.try_into().unwrap(), be))
-            }
-            (_, None) => GcmKey::A256(Aes256Gcm::new(key.try_into().unwrap())),
-            (_, Some(be)) => GcmKey::A256(Aes256Gcm::new_with_backend(key.try_into().unwrap(), be)),
+        match be {
+            None => GcmKey::new(key),
+            Some(be) => GcmKey::new_with_backend(be, key),
         }
+        .expect("AES key length")
     }
     #[inline(always)]
     pub fn gcm_seal(k: &GcmKey, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        match k {
-            GcmKey::A128(k) => k.encrypt_in_place_detached(nonce, aad, buf).unwrap(),
-            GcmKey::A256(k) => k.encrypt_in_place_detached(nonce, aad, buf).unwrap(),
-        }
+        k.encrypt_in_place_detached(nonce, aad, buf).unwrap()
     }
     #[inline(always)]
     pub fn gcm_open(k: &GcmKey, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) {
-        match k {
-            GcmKey::A128(k) => k.decrypt_in_place_detached(nonce, aad, buf, tag).unwrap(),
-            GcmKey::A256(k) => k.decrypt_in_place_detached(nonce, aad, buf, tag).unwrap(),
-        }
+        k.decrypt_in_place_detached(nonce, aad, buf, tag).unwrap()
     }
 }
 

@@ -17,8 +17,7 @@ mod matrix;
 mod report;
 mod vectors;
 
-const USAGE: &str =
-    "usage: cargo xtask test [--quick] [--list] | bench [--full] [--smoke] [--criterion] [FILTER] | vectors";
+const USAGE: &str = "usage: cargo xtask test [--quick] [--list] | bench [--full] [--smoke] [--criterion] [FILTER] | vectors";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -68,6 +68,105 @@ pub fn check_lengths(nonce_len: usize, aad_len: usize, msg_len: usize) -> Result
     Ok(())
 }
 
+/// The AEAD methods, written once for [`AesGcm`] and the typed [`Aes128Gcm`], [`Aes192Gcm`]
+/// and [`Aes256Gcm`]: each of them holds its expanded key in a field `key`, and this is the
+/// one implementation of sealing and opening over it.
+macro_rules! aead_methods {
+    () => {
+        /// The backend this key was expanded for.
+        pub fn backend(&self) -> Backend {
+            self.key.backend()
+        }
+
+        /// Encrypts `buf` in place and returns the tag.
+        ///
+        /// The nonce may have any length from 1 byte up (12 bytes is the fast path and the
+        /// recommended size; other lengths are hashed with GHASH as SP 800-38D says). A nonce
+        /// must never repeat under one key. On a length error nothing is written.
+        pub fn encrypt_in_place_detached(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut [u8],
+        ) -> Result<Tag, Error> {
+            check_lengths(nonce.len(), aad.len(), buf.len())?;
+            Ok(self.key.seal(gcm::Iv::Nonce(nonce), aad, buf))
+        }
+
+        /// Decrypts `buf` in place after checking `tag` in constant time.
+        ///
+        /// A length error (empty or overlong nonce, overlong message or additional data)
+        /// returns before anything is decrypted and leaves `buf` untouched. When the tag does
+        /// not match, `buf` is zeroed before the error returns: no unauthenticated plaintext is
+        /// released.
+        pub fn decrypt_in_place_detached(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut [u8],
+            tag: &Tag,
+        ) -> Result<(), Error> {
+            check_lengths(nonce.len(), aad.len(), buf.len())?;
+            // On failure `expected` is the valid tag for this (forged) ciphertext: zeroized on
+            // every path.
+            let expected = zeroize::Zeroizing::new(self.key.open(gcm::Iv::Nonce(nonce), aad, buf));
+            let ok = expected.ct_eq(tag).unwrap_u8();
+            #[cfg(tessera_test_hooks)]
+            let ok = crate::testing::declassify(ok);
+            if ok == 1 {
+                Ok(())
+            } else {
+                buf.zeroize();
+                Err(Error::Authentication)
+            }
+        }
+
+        /// Encrypts `plaintext` and returns `ciphertext || tag`.
+        #[cfg(feature = "alloc")]
+        pub fn encrypt(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            plaintext: &[u8],
+        ) -> Result<alloc::vec::Vec<u8>, Error> {
+            check_lengths(nonce.len(), aad.len(), plaintext.len())?;
+            let mut out = alloc::vec::Vec::with_capacity(plaintext.len() + TAG_LEN);
+            out.extend_from_slice(plaintext);
+            let tag = self.key.seal(gcm::Iv::Nonce(nonce), aad, &mut out);
+            out.extend_from_slice(&tag);
+            Ok(out)
+        }
+
+        /// Checks and decrypts `ciphertext || tag`; returns the plaintext.
+        #[cfg(feature = "alloc")]
+        pub fn decrypt(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            ciphertext_and_tag: &[u8],
+        ) -> Result<alloc::vec::Vec<u8>, Error> {
+            let Some(ct_len) = ciphertext_and_tag.len().checked_sub(TAG_LEN) else {
+                return Err(Error::CiphertextTooShort);
+            };
+            let (ct, tag) = ciphertext_and_tag.split_at(ct_len);
+            let mut t = [0u8; TAG_LEN];
+            t.copy_from_slice(tag);
+            let mut out = alloc::vec::Vec::from(ct);
+            self.decrypt_in_place_detached(nonce, aad, &mut out, &t)?;
+            Ok(out)
+        }
+
+        /// Seals with a given pre-counter block `J0` instead of a nonce, so tests can start
+        /// the 32-bit counter just before it wraps. Only in this workspace's test builds
+        /// (`--cfg tessera_test_hooks`); not for production use.
+        #[cfg(tessera_test_hooks)]
+        #[doc(hidden)]
+        pub fn __seal_with_j0(&self, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> Tag {
+            self.key.seal(gcm::Iv::J0(j0), aad, buf)
+        }
+    };
+}
+
 /// AES-GCM (NIST SP 800-38D, 16-byte tags) with the AES key size chosen at run time: 16, 24
 /// or 32 bytes (AES-128, AES-192, AES-256). For protocols that negotiate the cipher (the HPKE
 /// AEAD identifiers, TLS cipher suites); when the size is known at compile time,
@@ -99,122 +198,28 @@ impl AesGcm {
     /// Expands a key for a given backend (from `Backend::all_available`; tests and benches).
     pub fn new_with_backend(backend: Backend, key: &[u8]) -> Result<Self, Error> {
         match key.len() {
-            16 | 24 | 32 => Ok(Self::expand(backend, key)),
+            16 | 24 | 32 => Ok(AesGcm {
+                key: backend::Key::new(backend, key),
+            }),
             _ => Err(Error::InvalidKeyLength),
         }
     }
 
-    /// `key` is 16, 24 or 32 bytes.
-    fn expand(backend: Backend, key: &[u8]) -> Self {
-        AesGcm {
-            key: backend::Key::new(backend, key),
-        }
-    }
-
-    /// The backend this key was expanded for.
-    pub fn backend(&self) -> Backend {
-        self.key.backend()
-    }
-
-    /// Encrypts `buf` in place and returns the tag.
-    ///
-    /// The nonce may have any length from 1 byte up (12 bytes is the fast path and the
-    /// recommended size; other lengths are hashed with GHASH as SP 800-38D says). A nonce must
-    /// never repeat under one key. On a length error nothing is written.
-    pub fn encrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        check_lengths(nonce.len(), aad.len(), buf.len())?;
-        Ok(self.key.seal(gcm::Iv::Nonce(nonce), aad, buf))
-    }
-
-    /// Decrypts `buf` in place after checking `tag` in constant time.
-    ///
-    /// A length error (empty or overlong nonce, overlong message or additional data) returns
-    /// before anything is decrypted and leaves `buf` untouched. When the tag does not match,
-    /// `buf` is zeroed before the error returns: no unauthenticated plaintext is released.
-    pub fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &Tag,
-    ) -> Result<(), Error> {
-        check_lengths(nonce.len(), aad.len(), buf.len())?;
-        // On failure `expected` is the valid tag for this (forged) ciphertext: zeroized on
-        // every path.
-        let expected = zeroize::Zeroizing::new(self.key.open(gcm::Iv::Nonce(nonce), aad, buf));
-        let ok = expected.ct_eq(tag).unwrap_u8();
-        #[cfg(tessera_test_hooks)]
-        let ok = crate::testing::declassify(ok);
-        if ok == 1 {
-            Ok(())
-        } else {
-            buf.zeroize();
-            Err(Error::Authentication)
-        }
-    }
-
-    /// Encrypts `plaintext` and returns `ciphertext || tag`.
-    #[cfg(feature = "alloc")]
-    pub fn encrypt(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        plaintext: &[u8],
-    ) -> Result<alloc::vec::Vec<u8>, Error> {
-        check_lengths(nonce.len(), aad.len(), plaintext.len())?;
-        let mut out = alloc::vec::Vec::with_capacity(plaintext.len() + TAG_LEN);
-        out.extend_from_slice(plaintext);
-        let tag = self.key.seal(gcm::Iv::Nonce(nonce), aad, &mut out);
-        out.extend_from_slice(&tag);
-        Ok(out)
-    }
-
-    /// Checks and decrypts `ciphertext || tag`; returns the plaintext.
-    #[cfg(feature = "alloc")]
-    pub fn decrypt(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        ciphertext_and_tag: &[u8],
-    ) -> Result<alloc::vec::Vec<u8>, Error> {
-        let Some(ct_len) = ciphertext_and_tag.len().checked_sub(TAG_LEN) else {
-            return Err(Error::CiphertextTooShort);
-        };
-        let (ct, tag) = ciphertext_and_tag.split_at(ct_len);
-        let mut t = [0u8; TAG_LEN];
-        t.copy_from_slice(tag);
-        let mut out = alloc::vec::Vec::from(ct);
-        self.decrypt_in_place_detached(nonce, aad, &mut out, &t)?;
-        Ok(out)
-    }
-
-    /// Seals with a given pre-counter block `J0` instead of a nonce, so tests can start the
-    /// 32-bit counter just before it wraps. Only in this workspace's test builds
-    /// (`--cfg tessera_test_hooks`); not for production use.
-    #[cfg(tessera_test_hooks)]
-    #[doc(hidden)]
-    pub fn __seal_with_j0(&self, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> Tag {
-        self.key.seal(gcm::Iv::J0(j0), aad, buf)
-    }
+    aead_methods!();
 }
 
 impl core::fmt::Debug for AesGcm {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("AesGcm")
-            .field("backend", &self.backend().name())
-            .finish_non_exhaustive()
+        self.key.fmt_debug("AesGcm", f)
     }
 }
 
 macro_rules! aead {
     ($(#[$doc:meta])* $name:ident, $n:literal, $bits:literal) => {
         $(#[$doc])*
-        pub struct $name(AesGcm);
+        pub struct $name {
+            key: backend::Key,
+        }
 
         impl $name {
             /// Key length in bytes.
@@ -228,78 +233,17 @@ macro_rules! aead {
             /// Expands a key for a given backend (from `Backend::all_available`; tests and
             /// benches).
             pub fn new_with_backend(backend: Backend, key: &[u8; $n]) -> Self {
-                Self(AesGcm::expand(backend, key))
+                Self {
+                    key: backend::Key::new(backend, key),
+                }
             }
 
-            /// The backend this key was expanded for.
-            #[inline]
-            pub fn backend(&self) -> Backend {
-                self.0.backend()
-            }
-
-            /// Encrypts `buf` in place and returns the tag (see
-            /// [`AesGcm::encrypt_in_place_detached`]).
-            #[inline]
-            pub fn encrypt_in_place_detached(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                buf: &mut [u8],
-            ) -> Result<Tag, Error> {
-                self.0.encrypt_in_place_detached(nonce, aad, buf)
-            }
-
-            /// Decrypts `buf` in place after checking `tag` in constant time (see
-            /// [`AesGcm::decrypt_in_place_detached`]: untouched on a length error, zeroed on a
-            /// wrong tag).
-            #[inline]
-            pub fn decrypt_in_place_detached(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                buf: &mut [u8],
-                tag: &Tag,
-            ) -> Result<(), Error> {
-                self.0.decrypt_in_place_detached(nonce, aad, buf, tag)
-            }
-
-            /// Encrypts `plaintext` and returns `ciphertext || tag`.
-            #[cfg(feature = "alloc")]
-            #[inline]
-            pub fn encrypt(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                plaintext: &[u8],
-            ) -> Result<alloc::vec::Vec<u8>, Error> {
-                self.0.encrypt(nonce, aad, plaintext)
-            }
-
-            /// Checks and decrypts `ciphertext || tag`; returns the plaintext.
-            #[cfg(feature = "alloc")]
-            #[inline]
-            pub fn decrypt(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                ciphertext_and_tag: &[u8],
-            ) -> Result<alloc::vec::Vec<u8>, Error> {
-                self.0.decrypt(nonce, aad, ciphertext_and_tag)
-            }
-
-            /// [`AesGcm::__seal_with_j0`] (test builds only).
-            #[cfg(tessera_test_hooks)]
-            #[doc(hidden)]
-            pub fn __seal_with_j0(&self, j0: &[u8; 16], aad: &[u8], buf: &mut [u8]) -> Tag {
-                self.0.__seal_with_j0(j0, aad, buf)
-            }
+            aead_methods!();
         }
 
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend().name())
-                    .finish_non_exhaustive()
+                self.key.fmt_debug(stringify!($name), f)
             }
         }
     };

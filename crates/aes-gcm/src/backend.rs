@@ -74,13 +74,13 @@ macro_rules! simd_gcm_ops {
             }
 
             #[inline(always)]
-            fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-                ops_ctr_ghash::<true>(self.t, self, ctr, y, buf)
-            }
-
-            #[inline(always)]
-            fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-                ops_ctr_ghash::<false>(self.t, self, ctr, y, buf)
+            fn ctr_ghash<const SEAL: bool>(
+                &self,
+                ctr: &[u8; 16],
+                y: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                ops_ctr_ghash::<SEAL>(self.t, self, ctr, y, buf)
             }
         }
     };
@@ -158,42 +158,12 @@ const VAES_MIN_LEN: usize = 256;
 #[cfg(target_arch = "x86_64")]
 const VAES512_MIN_LEN: usize = 512;
 
-/// The 256-bit VAES backend's seal (`SEAL`) or open: the AES-NI code below
-/// [`VAES_MIN_LEN`].
+/// Whether the message or the AAD reaches `min` bytes: the wide x86 paths take only inputs
+/// that do (both lengths are public).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn vaes_run<const SEAL: bool>(
-    t: tessera_cpu::X86VaesClmul,
-    k: &x86_aesni::Key,
-    w: &x86_vaes::Wide,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    if buf.len() < VAES_MIN_LEN && aad.len() < VAES_MIN_LEN {
-        x86_aesni::run::<SEAL>(t.aes_clmul(), k, iv, aad, buf)
-    } else {
-        x86_vaes::run::<SEAL>(t, k, w, iv, aad, buf)
-    }
-}
-
-/// The 512-bit VAES backend's seal (`SEAL`) or open: the 256-bit dispatch below
-/// [`VAES512_MIN_LEN`].
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn vaes512_run<const SEAL: bool>(
-    t: tessera_cpu::X86Vaes512,
-    k: &x86_aesni::Key,
-    w: &x86_vaes::Wide,
-    iv: Iv<'_>,
-    aad: &[u8],
-    buf: &mut [u8],
-) -> [u8; 16] {
-    if buf.len() < VAES512_MIN_LEN && aad.len() < VAES512_MIN_LEN {
-        vaes_run::<SEAL>(t.vaes_clmul(), k, w, iv, aad, buf)
-    } else {
-        x86_vaes512::run::<SEAL>(t, k, w, iv, aad, buf)
-    }
+fn reaches(min: usize, aad: &[u8], buf: &[u8]) -> bool {
+    buf.len() >= min || aad.len() >= min
 }
 
 impl Key {
@@ -220,6 +190,17 @@ impl Key {
         }
     }
 
+    /// `Debug` for a type holding this key: its name and backend, never the key.
+    pub(crate) fn fmt_debug(
+        &self,
+        name: &str,
+        f: &mut core::fmt::Formatter<'_>,
+    ) -> core::fmt::Result {
+        f.debug_struct(name)
+            .field("backend", &self.backend().name())
+            .finish_non_exhaustive()
+    }
+
     pub(crate) fn backend(&self) -> Backend {
         match self {
             Key::Portable(_) => Backend::Portable,
@@ -239,12 +220,26 @@ impl Key {
     pub(crate) fn run<const SEAL: bool>(&self, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         match self {
             Key::Portable(k) => gcm::run::<SEAL, _>(k, iv, aad, buf),
+            // The VAES backends fall back by length: 512-bit, then 256-bit, then AES-NI code
+            // (one key layout).
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes512(t, k, w) if reaches(VAES512_MIN_LEN, aad, buf) => {
+                x86_vaes512::run::<SEAL>(*t, k, w, iv, aad, buf)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes512(t, k, w) if reaches(VAES_MIN_LEN, aad, buf) => {
+                x86_vaes::run::<SEAL>(t.vaes_clmul(), k, w, iv, aad, buf)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes(t, k, w) if reaches(VAES_MIN_LEN, aad, buf) => {
+                x86_vaes::run::<SEAL>(*t, k, w, iv, aad, buf)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes512(t, k, _) => x86_aesni::run::<SEAL>(t.aes_clmul(), k, iv, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            Key::X86Vaes(t, k, _) => x86_aesni::run::<SEAL>(t.aes_clmul(), k, iv, aad, buf),
             #[cfg(target_arch = "x86_64")]
             Key::X86Aesni(t, k) => x86_aesni::run::<SEAL>(*t, k, iv, aad, buf),
-            #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes(t, k, w) => vaes_run::<SEAL>(*t, k, w, iv, aad, buf),
-            #[cfg(target_arch = "x86_64")]
-            Key::X86Vaes512(t, k, w) => vaes512_run::<SEAL>(*t, k, w, iv, aad, buf),
             #[cfg(target_arch = "aarch64")]
             Key::Aarch64Aes(t, k) => aarch64_aes::run::<SEAL>(*t, k, iv, aad, buf),
         }

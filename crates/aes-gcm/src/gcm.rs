@@ -11,11 +11,10 @@ pub(crate) trait GcmOps {
     fn encrypt_block(&self, block: &mut [u8; 16]);
     /// `y = GHASH_H(y, data || 0-pad to a multiple of 16)`.
     fn ghash(&self, y: &mut [u8; 16], data: &[u8]);
-    /// Encrypts `buf` in CTR mode from counter block `ctr` (32-bit wrapping increment of the
-    /// last four bytes, big-endian) and absorbs the ciphertext (zero-padded) into `y`.
-    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]);
-    /// Absorbs the ciphertext in `buf` (zero-padded) into `y` and decrypts it in CTR mode.
-    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]);
+    /// CTR mode over `buf` from counter block `ctr` (32-bit wrapping increment of the last four
+    /// bytes, big-endian) with the ciphertext (zero-padded) absorbed into `y`: sealing (`SEAL`)
+    /// encrypts `buf` and absorbs the result, opening absorbs `buf` and decrypts it.
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]);
 }
 
 /// The pre-counter block `J0` (SP 800-38D algorithm 4 step 2).
@@ -79,29 +78,10 @@ fn pre_counter<O: GcmOps>(o: &O, iv: Iv<'_>) -> [u8; 16] {
     }
 }
 
-/// GCM-AE (SP 800-38D algorithm 4): encrypts `buf` in place and returns the tag. Lengths are
-/// checked by the caller.
-#[inline(always)]
-pub(crate) fn seal<O: GcmOps>(o: &O, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    let j = pre_counter(o, iv);
-    let mut y = [0u8; 16];
-    o.ghash(&mut y, aad);
-    o.ctr_ghash_seal(&inc32(j), &mut y, buf);
-    finish(o, j, y, aad.len(), buf.len())
-}
-
-/// GCM-AD (SP 800-38D algorithm 5) without the comparison: decrypts `buf` in place and returns
-/// the expected tag; the caller compares in constant time and clears `buf` on mismatch.
-#[inline(always)]
-pub(crate) fn open<O: GcmOps>(o: &O, iv: Iv<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-    let j = pre_counter(o, iv);
-    let mut y = [0u8; 16];
-    o.ghash(&mut y, aad);
-    o.ctr_ghash_open(&inc32(j), &mut y, buf);
-    finish(o, j, y, aad.len(), buf.len())
-}
-
-/// [`seal`] (`SEAL`) or [`open`]: one entry point for a backend island that serves both.
+/// GCM-AE (`SEAL`; SP 800-38D algorithm 4): encrypts `buf` in place and returns the tag; or
+/// GCM-AD (algorithm 5) without the comparison: decrypts `buf` in place and returns the
+/// expected tag, which the caller compares in constant time (clearing `buf` on mismatch).
+/// Lengths are checked by the caller. One entry point for a backend island that serves both.
 #[inline(always)]
 pub(crate) fn run<const SEAL: bool, O: GcmOps>(
     o: &O,
@@ -109,9 +89,9 @@ pub(crate) fn run<const SEAL: bool, O: GcmOps>(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    if SEAL {
-        seal(o, iv, aad, buf)
-    } else {
-        open(o, iv, aad, buf)
-    }
+    let j = pre_counter(o, iv);
+    let mut y = [0u8; 16];
+    o.ghash(&mut y, aad);
+    o.ctr_ghash::<SEAL>(&inc32(j), &mut y, buf);
+    finish(o, j, y, aad.len(), buf.len())
 }

@@ -50,9 +50,7 @@ macro_rules! cipher {
 
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend().name())
-                    .finish_non_exhaustive()
+                self.key.fmt_debug(stringify!($name), f)
             }
         }
     };

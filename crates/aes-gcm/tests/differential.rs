@@ -2,9 +2,13 @@
 //! additional data and messages (0..=600 bytes with weight around multiples of 16, plus 64 KiB),
 //! and against RustCrypto with 16- and 8-byte nonces (`J0 = GHASH(IV)`) at 300..1400 bytes.
 
+#[path = "data/common.rs"]
+mod common;
+
 use aes_gcm::aead::{AeadInPlace, KeyInit};
+use common::{key_strategy, seal_open};
 use proptest::prelude::*;
-use tessera_aes_gcm::{AesGcm, Backend};
+use tessera_aes_gcm::{AesGcm, Backend, Tag};
 use tessera_testkit::for_each_backend;
 use tessera_testkit::strategies::bytes_near_blocks;
 
@@ -63,28 +67,23 @@ fn check(key: &[u8], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Result<usize, T
         prop_assert_eq!(t, want_tag);
         peers += 1;
     }
-    for_each_backend::<Backend>(|be| {
-        let g = AesGcm::new_with_backend(be, key).unwrap();
-        let mut ct = pt.to_vec();
-        let tag = g.encrypt_in_place_detached(nonce, aad, &mut ct).unwrap();
-        assert_eq!(
-            ct,
-            want,
-            "ciphertext on {} (key {} bytes)",
-            be.name(),
-            key.len()
-        );
-        assert_eq!(tag, want_tag, "tag on {}", be.name());
-        g.decrypt_in_place_detached(nonce, aad, &mut ct, &tag)
-            .unwrap();
-        assert_eq!(ct, pt);
-    });
+    every_backend_seals_to(key, nonce, aad, pt, (&want, want_tag));
     Ok(peers)
 }
 
-fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![Just(16usize), Just(24), Just(32)]
-        .prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
+/// Every backend seals `pt` to the peers' ciphertext and tag, and opens it again.
+fn every_backend_seals_to(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8], want: (&[u8], Tag)) {
+    for_each_backend::<Backend>(|be| {
+        let (ct, tag) = seal_open(&AesGcm::new_with_backend(be, key).unwrap(), nonce, aad, pt);
+        let what = format!(
+            "on {} ({}-byte key, {}-byte nonce)",
+            be.name(),
+            key.len(),
+            nonce.len()
+        );
+        assert_eq!(ct, want.0, "ciphertext {what}");
+        assert_eq!(tag, want.1, "tag {what}");
+    });
 }
 
 proptest! {
@@ -119,26 +118,19 @@ fn sixty_four_kib() {
 /// public-counter shortcut.
 fn rustcrypto_long_nonce(key: &[u8; 16], nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
     use aes_gcm::aead::consts::{U8, U16};
-    use aes_gcm::aes::Aes128;
-    let tag = match nonce.len() {
-        16 => aes_gcm::AesGcm::<Aes128, U16>::new_from_slice(key)
+    use aes_gcm::aead::generic_array::{ArrayLength, GenericArray};
+    fn seal<N: ArrayLength<u8>>(key: &[u8; 16], nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Tag {
+        aes_gcm::AesGcm::<aes_gcm::aes::Aes128, N>::new_from_slice(key)
             .unwrap()
-            .encrypt_in_place_detached(
-                aes_gcm::aead::generic_array::GenericArray::from_slice(nonce),
-                aad,
-                buf,
-            ),
-        8 => aes_gcm::AesGcm::<Aes128, U8>::new_from_slice(key)
+            .encrypt_in_place_detached(GenericArray::from_slice(nonce), aad, buf)
             .unwrap()
-            .encrypt_in_place_detached(
-                aes_gcm::aead::generic_array::GenericArray::from_slice(nonce),
-                aad,
-                buf,
-            ),
+            .into()
+    }
+    match nonce.len() {
+        16 => seal::<U16>(key, nonce, aad, buf),
+        8 => seal::<U8>(key, nonce, aad, buf),
         n => panic!("no RustCrypto type for {n}-byte nonces here"),
     }
-    .unwrap();
-    tag.into()
 }
 
 proptest! {
@@ -157,14 +149,6 @@ proptest! {
         let pt: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(37) ^ seed).collect();
         let mut want = pt.clone();
         let want_tag = rustcrypto_long_nonce(&key, nonce, &aad, &mut want);
-        for_each_backend::<Backend>(|be| {
-            let g = AesGcm::new_with_backend(be, &key).unwrap();
-            let mut ct = pt.clone();
-            let tag = g.encrypt_in_place_detached(nonce, &aad, &mut ct).unwrap();
-            assert_eq!(ct, want, "ciphertext on {} ({}-byte nonce)", be.name(), nonce.len());
-            assert_eq!(tag, want_tag, "tag on {}", be.name());
-            g.decrypt_in_place_detached(nonce, &aad, &mut ct, &tag).unwrap();
-            assert_eq!(ct, pt);
-        });
+        every_backend_seals_to(&key, nonce, &aad, &pt, (&want, want_tag));
     }
 }

@@ -10,27 +10,14 @@ compile_error!(
      .cargo/config.toml; add it when RUSTFLAGS overrides that list)"
 );
 
+#[path = "data/common.rs"]
+mod common;
+
+use common::{key_strategy, seal_open};
 use proptest::prelude::*;
-use tessera_aes_gcm::{AesGcm, Backend, Tag};
+use tessera_aes_gcm::{AesGcm, Backend};
 use tessera_testkit::check_backends;
 use tessera_testkit::strategies::{bytes_near_blocks, len_near_blocks};
-
-/// Seals `pt` with `g`, opens the result again (which must give `pt` back) and returns the
-/// ciphertext and tag.
-fn seal_open(g: &AesGcm, nonce: &[u8], aad: &[u8], pt: &[u8]) -> (Vec<u8>, Tag) {
-    let mut ct = pt.to_vec();
-    let tag = g.encrypt_in_place_detached(nonce, aad, &mut ct).unwrap();
-    let mut back = ct.clone();
-    g.decrypt_in_place_detached(nonce, aad, &mut back, &tag)
-        .unwrap();
-    assert_eq!(back, pt, "decryption on {}", g.backend().name());
-    (ct, tag)
-}
-
-fn key_strategy() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![Just(16usize), Just(24), Just(32)]
-        .prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]

@@ -12,54 +12,63 @@ fn backend_count() -> usize {
     Backend::all_available().count()
 }
 
-/// Flips every bit of ciphertext, tag, AAD and nonce in turn; returns the number of flips.
-fn flip_all(g: &AesGcm, nonce: &[u8], aad: &[u8], pt: &[u8]) -> usize {
+/// The inputs of an opening that a bit flip can hit.
+#[derive(Clone, Copy, Debug)]
+enum Field {
+    Ciphertext,
+    Tag,
+    Aad,
+    Nonce,
+}
+
+/// Seals `pt`, then flips one bit at a time of ciphertext, tag, AAD and nonce, at the bit
+/// positions `bits(field, length in bytes)` picks: each flip must fail to open and leave a
+/// cleared buffer, and the unmodified message must still open. Returns the number of flips.
+fn flip_bits(
+    g: &AesGcm,
+    nonce: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    bits: impl Fn(Field, usize) -> Vec<usize>,
+) -> usize {
     let mut ct = pt.to_vec();
     let tag = g.encrypt_in_place_detached(nonce, aad, &mut ct).unwrap();
     let be = g.backend().name();
+    // The inputs, indexed as the fields.
+    let mut inputs = [ct.clone(), tag.to_vec(), aad.to_vec(), nonce.to_vec()];
     let mut flips = 0;
-    let reject = |n: &[u8], a: &[u8], c: &[u8], t: &[u8; 16], what: &str| {
-        let mut buf = c.to_vec();
-        assert_eq!(
-            g.decrypt_in_place_detached(n, a, &mut buf, t),
-            Err(Error::Authentication),
-            "{what} on {be}"
-        );
-        assert!(
-            buf.iter().all(|&b| b == 0),
-            "{what}: buffer not cleared on {be}"
-        );
-    };
-    for i in 0..ct.len() * 8 {
-        let mut c = ct.clone();
-        c[i / 8] ^= 1 << (i % 8);
-        reject(nonce, aad, &c, &tag, &format!("ciphertext bit {i}"));
-        flips += 1;
+    for (f, field) in [Field::Ciphertext, Field::Tag, Field::Aad, Field::Nonce]
+        .into_iter()
+        .enumerate()
+    {
+        for i in bits(field, inputs[f].len()) {
+            inputs[f][i / 8] ^= 1 << (i % 8);
+            let [c, t, a, n] = &inputs;
+            let mut buf = c.clone();
+            assert_eq!(
+                g.decrypt_in_place_detached(n, a, &mut buf, t[..].try_into().unwrap()),
+                Err(Error::Authentication),
+                "{field:?} bit {i} on {be} ({} bytes)",
+                c.len()
+            );
+            assert!(
+                buf.iter().all(|&b| b == 0),
+                "{field:?} bit {i}: buffer not cleared on {be}"
+            );
+            inputs[f][i / 8] ^= 1 << (i % 8);
+            flips += 1;
+        }
     }
-    for i in 0..128 {
-        let mut t = tag;
-        t[i / 8] ^= 1 << (i % 8);
-        reject(nonce, aad, &ct, &t, &format!("tag bit {i}"));
-        flips += 1;
-    }
-    for i in 0..aad.len() * 8 {
-        let mut a = aad.to_vec();
-        a[i / 8] ^= 1 << (i % 8);
-        reject(nonce, &a, &ct, &tag, &format!("aad bit {i}"));
-        flips += 1;
-    }
-    for i in 0..nonce.len() * 8 {
-        let mut n = nonce.to_vec();
-        n[i / 8] ^= 1 << (i % 8);
-        reject(&n, aad, &ct, &tag, &format!("nonce bit {i}"));
-        flips += 1;
-    }
-    // The unmodified message still opens.
-    let mut buf = ct.clone();
+    let mut buf = ct;
     g.decrypt_in_place_detached(nonce, aad, &mut buf, &tag)
         .unwrap();
     assert_eq!(buf, pt);
     flips
+}
+
+/// Every bit of every field.
+fn flip_all(g: &AesGcm, nonce: &[u8], aad: &[u8], pt: &[u8]) -> usize {
+    flip_bits(g, nonce, aad, pt, |_, len| (0..len * 8).collect())
 }
 
 #[test]
@@ -84,48 +93,17 @@ fn every_single_bit_flip_fails() {
 /// path). One bit per 16-byte block of ciphertext and AAD, its position varying with the
 /// block, plus every 7th tag bit; returns the number of flips.
 fn flip_sampled(g: &AesGcm, nonce: &[u8], aad: &[u8], pt: &[u8]) -> usize {
-    let mut ct = pt.to_vec();
-    let tag = g.encrypt_in_place_detached(nonce, aad, &mut ct).unwrap();
-    let be = g.backend().name();
-    let mut flips = 0;
-    let reject = |a: &[u8], c: &[u8], t: &[u8; 16], what: &str| {
-        let mut buf = c.to_vec();
-        assert_eq!(
-            g.decrypt_in_place_detached(nonce, a, &mut buf, t),
-            Err(Error::Authentication),
-            "{what} on {be} ({} bytes)",
-            c.len()
-        );
-        assert!(
-            buf.iter().all(|&b| b == 0),
-            "{what}: buffer not cleared on {be}"
-        );
+    let per_block = |len: usize, step: usize| -> Vec<usize> {
+        (0..len.div_ceil(16))
+            .map(|blk| (blk * 16 * 8 + (blk * step) % 128).min(len * 8 - 1))
+            .collect()
     };
-    for blk in 0..ct.len().div_ceil(16) {
-        let i = (blk * 16 * 8 + (blk * 37) % 128).min(ct.len() * 8 - 1);
-        let mut c = ct.clone();
-        c[i / 8] ^= 1 << (i % 8);
-        reject(aad, &c, &tag, &format!("ciphertext bit {i}"));
-        flips += 1;
-    }
-    for blk in 0..aad.len().div_ceil(16) {
-        let i = (blk * 16 * 8 + (blk * 53) % 128).min(aad.len() * 8 - 1);
-        let mut a = aad.to_vec();
-        a[i / 8] ^= 1 << (i % 8);
-        reject(&a, &ct, &tag, &format!("aad bit {i}"));
-        flips += 1;
-    }
-    for i in (0..128).step_by(7) {
-        let mut t = tag;
-        t[i / 8] ^= 1 << (i % 8);
-        reject(aad, &ct, &t, &format!("tag bit {i}"));
-        flips += 1;
-    }
-    let mut buf = ct.clone();
-    g.decrypt_in_place_detached(nonce, aad, &mut buf, &tag)
-        .unwrap();
-    assert_eq!(buf, pt);
-    flips
+    flip_bits(g, nonce, aad, pt, |field, len| match field {
+        Field::Ciphertext => per_block(len, 37),
+        Field::Aad => per_block(len, 53),
+        Field::Tag => (0..128).step_by(7).collect(),
+        Field::Nonce => Vec::new(),
+    })
 }
 
 #[test]

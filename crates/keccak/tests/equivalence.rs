@@ -64,6 +64,21 @@ fn multi_matches_x1<const W: usize, X: MultiShake<W>>(
     Ok(())
 }
 
+/// A multi-way case: the input length, a seed for the inputs, and the blocks to squeeze.
+fn multi_case() -> impl Strategy<Value = (usize, u64, usize)> {
+    (len_near_every_rate(3 * 168 + 1), any::<u64>(), 0usize..4)
+}
+
+/// Both multi-way types of width `W` (`X128` for SHAKE128, `X256` for SHAKE256) against x1 on
+/// the same `W` inputs.
+fn width_matches_x1<const W: usize, X128: MultiShake<W>, X256: MultiShake<W>>(
+    (n, seed, blocks): (usize, u64, usize),
+) -> Result<(), TestCaseError> {
+    let ins = inputs(n, seed, W as u64);
+    multi_matches_x1::<W, X128>(&ins, blocks)?;
+    multi_matches_x1::<W, X256>(&ins, blocks)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -82,25 +97,13 @@ proptest! {
     }
 
     #[test]
-    fn x4_matches_x1_on_every_backend(
-        n in len_near_every_rate(3 * 168 + 1),
-        seed in any::<u64>(),
-        blocks in 0usize..4,
-    ) {
-        let ins = inputs(n, seed, 4);
-        multi_matches_x1::<4, Shake128x4>(&ins, blocks)?;
-        multi_matches_x1::<4, Shake256x4>(&ins, blocks)?;
+    fn x4_matches_x1_on_every_backend(case in multi_case()) {
+        width_matches_x1::<4, Shake128x4, Shake256x4>(case)?;
     }
 
     #[test]
-    fn x2_matches_x1_on_every_backend(
-        n in len_near_every_rate(3 * 168 + 1),
-        seed in any::<u64>(),
-        blocks in 0usize..4,
-    ) {
-        let ins = inputs(n, seed, 2);
-        multi_matches_x1::<2, Shake128x2>(&ins, blocks)?;
-        multi_matches_x1::<2, Shake256x2>(&ins, blocks)?;
+    fn x2_matches_x1_on_every_backend(case in multi_case()) {
+        width_matches_x1::<2, Shake128x2, Shake256x2>(case)?;
     }
 }
 

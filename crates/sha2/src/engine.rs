@@ -103,35 +103,15 @@ pub(crate) fn pad<F: Family, S, const ZEROED: bool>(
 }
 
 /// The whole hash of `data` after `prefix` already-compressed bytes: full blocks straight from
-/// the input, only the tail copied into a stack buffer.
+/// the input, only the tail copied into a stack buffer. `WIPE`: the input is secret (the HMAC
+/// inner hash: HKDF passes its IKM and output blocks as the message), so the stack copy of the
+/// tail is wiped afterwards.
 ///
 /// The padded tail is written before the first block is compressed: its stores then retire
 /// early, and the vector loads of the last block (which cannot be forwarded from narrower
 /// stores) do not wait for the whole chain of the earlier blocks.
 #[inline(always)]
-pub(crate) fn oneshot<F: Family, S>(
-    compress: impl Fn(&mut S, &[u8]),
-    state: &mut S,
-    data: &[u8],
-    prefix: u64,
-) {
-    oneshot_impl::<F, S, false>(compress, state, data, prefix)
-}
-
-/// [`oneshot`] for secret input (the HMAC inner hash: HKDF passes its IKM and output blocks
-/// as the message): the stack copy of the tail is wiped afterwards.
-#[inline(always)]
-pub(crate) fn oneshot_secret<F: Family, S>(
-    compress: impl Fn(&mut S, &[u8]),
-    state: &mut S,
-    data: &[u8],
-    prefix: u64,
-) {
-    oneshot_impl::<F, S, true>(compress, state, data, prefix)
-}
-
-#[inline(always)]
-fn oneshot_impl<F: Family, S, const WIPE: bool>(
+pub(crate) fn oneshot<F: Family, S, const WIPE: bool>(
     compress: impl Fn(&mut S, &[u8]),
     state: &mut S,
     data: &[u8],
@@ -174,7 +154,7 @@ pub(crate) fn hmac<F: Family>(
     out: &mut [F::Word; 8],
 ) {
     let mut inner = *ipad;
-    oneshot_secret::<F, _>(&compress, &mut inner, msg, F::BLOCK as u64);
+    oneshot::<F, _, true>(&compress, &mut inner, msg, F::BLOCK as u64);
     // The outer message is the inner digest after one block of opad: it fits in one block.
     let mut block = F::ZERO;
     let n = words * <F::Word as Word>::BYTES;

@@ -2,6 +2,10 @@
 //! `tessera_testkit::check_backends`; incremental against one-shot at every split point;
 //! `io::Write` through `io::copy`.
 
+#[path = "data/common.rs"]
+mod common;
+
+use common::{Hasher, chunked};
 use proptest::prelude::*;
 use tessera_cpu::BackendSet;
 use tessera_sha2::{
@@ -37,22 +41,12 @@ fn expected_backends_present() {
     }
 }
 
-/// Incremental hashing of `m` in the chunks given by `cuts`.
-fn chunked<H: Sha2>(
-    mut h: H,
-    m: &[u8],
-    cuts: &[usize],
-    update: fn(&mut H, &[u8]),
-    fin: fn(&H) -> H::Digest,
-) -> H::Digest {
-    let mut at = 0;
-    for &c in cuts {
-        let end = (at + c).min(m.len());
-        update(&mut h, &m[at..end]);
-        at = end;
-    }
-    update(&mut h, &m[at..]);
-    fin(&h)
+/// `H`'s one-shot digest of `m` on `be`, checked against incremental hashing in the pieces
+/// `cuts`.
+fn digest_checked<H: Hasher>(be: H::Backend, m: &[u8], cuts: &[usize]) -> H::Digest {
+    let d = H::digest_with_backend(be, m);
+    assert_eq!(chunked::<H>(be, m, cuts), d, "chunked on {}", be.name());
+    d
 }
 
 proptest! {
@@ -66,11 +60,7 @@ proptest! {
     ) {
         let len = m.len();
         check_backends::<Sha256Backend, _>(format!("SHA-224/256 len {len}"), |be| {
-            let d256 = Sha256::digest_with_backend(be, &m);
-            let c256 = chunked(Sha256::new_with_backend(be), &m, &cuts, |h, d| {
-                h.update(d);
-            }, |h| h.finalize());
-            assert_eq!(c256, d256, "chunked on {}", be.name());
+            let d256 = digest_checked::<Sha256>(be, &m, &cuts);
             let k = HmacKey::<Sha256>::new_with_backend(be, &key);
             let mac = k.sign(&m);
             let mut inc = k.hasher();
@@ -79,13 +69,8 @@ proptest! {
             (d256, Sha224::digest_with_backend(be, &m), mac)
         });
         check_backends::<Sha512Backend, _>(format!("SHA-384/512 len {len}"), |be| {
-            let d512 = Sha512::digest_with_backend(be, &m);
-            let c512 = chunked(Sha512::new_with_backend(be), &m, &cuts, |h, d| {
-                h.update(d);
-            }, |h| h.finalize());
-            assert_eq!(c512, d512, "chunked on {}", be.name());
             (
-                d512,
+                digest_checked::<Sha512>(be, &m, &cuts),
                 Sha384::digest_with_backend(be, &m),
                 Sha512_256::digest_with_backend(be, &m),
                 HmacKey::<Sha512>::new_with_backend(be, &key).sign(&m),

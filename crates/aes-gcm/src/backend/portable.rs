@@ -51,13 +51,13 @@ impl GcmOps for Key {
         self.h.ghash(y, data);
     }
 
-    fn ctr_ghash_seal(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        self.aes.ctr32(ctr, buf);
-        self.h.ghash(y, buf);
-    }
-
-    fn ctr_ghash_open(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        self.h.ghash(y, buf);
-        self.aes.ctr32(ctr, buf);
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        if SEAL {
+            self.aes.ctr32(ctr, buf);
+            self.h.ghash(y, buf);
+        } else {
+            self.h.ghash(y, buf);
+            self.aes.ctr32(ctr, buf);
+        }
     }
 }

@@ -6,18 +6,36 @@ use core::arch::aarch64::*;
 
 use crate::keccak::{FusedLane, keccak_p_fused};
 
-/// Lane `i` of two states in one 128-bit register. The zero-sized token field makes the safe
-/// `FusedLane` methods sound by construction: a `Q` cannot exist unless NEON was proven
-/// available (it is only built from the token the island receives).
-#[derive(Clone, Copy)]
-struct Q(uint64x2_t, tessera_cpu::Aarch64Neon);
+/// The lane type `Q` of an aarch64 backend file: lane `i` of two states in one 128-bit
+/// register, with the backend's token in a zero-sized field, which makes the safe `FusedLane`
+/// methods sound by construction: a `Q` cannot exist unless the token's features were proven
+/// available (it is only built from the token an island receives). `xor` and `xor_rc` are plain
+/// NEON, which every aarch64 token includes; the file gives the fused operations (`xor3`,
+/// `rax1`, `xar`, `bcax`).
+macro_rules! neon_lane {
+    ($token:ident; $($fused:item)*) => {
+        #[derive(Clone, Copy)]
+        struct Q(uint64x2_t, tessera_cpu::$token);
 
-impl FusedLane for Q {
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: a `Q` carries the `Aarch64Neon` token (see the type), so NEON is available.
-        Q(unsafe { veorq_u64(self.0, o.0) }, self.1)
-    }
+        impl FusedLane for Q {
+            #[inline(always)]
+            fn xor(self, o: Self) -> Self {
+                // SAFETY: a `Q` carries a token that proves NEON (see the type).
+                Q(unsafe { veorq_u64(self.0, o.0) }, self.1)
+            }
+            #[inline(always)]
+            fn xor_rc(self, rc: u64) -> Self {
+                // SAFETY: a `Q` carries a token that proves NEON (see the type).
+                self.xor(Q(unsafe { vdupq_n_u64(rc) }, self.1))
+            }
+            $($fused)*
+        }
+    };
+}
+pub(super) use neon_lane;
+
+// Without the SHA3 extension each fused operation is two or three plain instructions.
+neon_lane! { Aarch64Neon;
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
         self.xor(b).xor(c)
@@ -44,11 +62,6 @@ impl FusedLane for Q {
         // SAFETY: a `Q` carries the `Aarch64Neon` token, so NEON (BIC) is available.
         // vbicq_u64(b, c) = b & !c.
         self.xor(Q(unsafe { vbicq_u64(b.0, c.0) }, self.1))
-    }
-    #[inline(always)]
-    fn xor_rc(self, rc: u64) -> Self {
-        // SAFETY: a `Q` carries the `Aarch64Neon` token (see the type), so NEON is available.
-        self.xor(Q(unsafe { vdupq_n_u64(rc) }, self.1))
     }
 }
 

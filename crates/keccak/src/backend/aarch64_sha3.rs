@@ -4,14 +4,8 @@
 
 use core::arch::aarch64::*;
 
-use super::aarch64_neon::x4_entry_point;
+use super::aarch64_neon::{neon_lane, x4_entry_point};
 use crate::keccak::{FusedLane, keccak_p_fused};
-
-/// Lane `i` of two states in one 128-bit register. The zero-sized token field makes the safe
-/// `FusedLane` methods sound by construction: a `Q` cannot exist unless NEON and the SHA3
-/// extension were proven available (it is only built from the token an island receives).
-#[derive(Clone, Copy)]
-struct Q(uint64x2_t, tessera_cpu::Aarch64Sha3);
 
 // The SHA3 intrinsics are `#[inline(always)]` with `target_feature(enable = "sha3")`, which the
 // trait methods below (no target features of their own) may not inline directly. These
@@ -36,12 +30,7 @@ tessera_cpu::with_features! { Aarch64Sha3;
     }
 }
 
-impl FusedLane for Q {
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: a `Q` carries the `Aarch64Sha3` token (see the type), so NEON is available.
-        Q(unsafe { veorq_u64(self.0, o.0) }, self.1)
-    }
+neon_lane! { Aarch64Sha3;
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
         // SAFETY: a `Q` carries the `Aarch64Sha3` token, so NEON and SHA3 (EOR3) are available.
@@ -65,11 +54,6 @@ impl FusedLane for Q {
         // SAFETY: a `Q` carries the `Aarch64Sha3` token, so NEON and SHA3 (BCAX) are available.
         // BCAX: self ^ (b & !c).
         Q(unsafe { bcax(self.0, b.0, c.0) }, self.1)
-    }
-    #[inline(always)]
-    fn xor_rc(self, rc: u64) -> Self {
-        // SAFETY: a `Q` carries the `Aarch64Sha3` token (see the type), so NEON is available.
-        self.xor(Q(unsafe { vdupq_n_u64(rc) }, self.1))
     }
 }
 

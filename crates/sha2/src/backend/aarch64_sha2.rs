@@ -16,38 +16,9 @@ use crate::consts::K256;
 /// The chaining value as `[abcd, efgh]`.
 type Regs = [uint32x4_t; 2];
 
-tessera_cpu::island! {
-    /// SHA-256 compression of whole 64-byte blocks. Also the wiping block function of this
-    /// backend: the message schedule stays in vector registers, with no stack array to wipe.
-    pub(super) fn compress(_t: Aarch64Sha2, state: &mut [u32; 8], blocks: &[u8]) {
-        compress256(state, blocks)
-    }
-}
-
-tessera_cpu::island! {
-    /// The one-shot hash after `prefix` compressed bytes, with the chaining value in registers
-    /// from the first block to the last.
-    pub(super) fn oneshot(_t: Aarch64Sha2, state: &mut [u32; 8], data: &[u8], prefix: u64) {
-        let mut regs = load(state);
-        let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
-        crate::engine::oneshot::<Sha256Backend, _>(compress, &mut regs, data, prefix);
-        store(&regs, state);
-    }
-}
-
-tessera_cpu::island! {
-    /// HMAC from the key states (the generic one-pass HMAC on this backend's block function).
-    pub(super) fn hmac(
-        _t: Aarch64Sha2,
-        ipad: &[u32; 8],
-        opad: &[u32; 8],
-        msg: &[u8],
-        words: usize,
-        out: &mut [u32; 8],
-    ) {
-        let compress = |s: &mut [u32; 8], b: &[u8]| compress256(s, b);
-        crate::engine::hmac::<Sha256Backend>(compress, ipad, opad, msg, words, out)
-    }
+super::islands! { Aarch64Sha2, Sha256Backend, u32;
+    regs: (Regs, load, compress_regs, store),
+    hmac: generic,
 }
 
 tessera_cpu::with_features! { Aarch64Sha2;
@@ -114,13 +85,5 @@ tessera_cpu::with_features! { Aarch64Sha2;
             efgh = vaddq_u32(efgh, efgh0);
         }
         *regs = [abcd, efgh];
-    }
-
-    /// SHA-256 compression of whole 64-byte blocks.
-    #[inline]
-    fn compress256(state: &mut [u32; 8], blocks: &[u8]) {
-        let mut regs = load(state);
-        compress_regs(&mut regs, blocks);
-        store(&regs, state);
     }
 }

@@ -16,36 +16,10 @@ use core::arch::aarch64::{
 use crate::backend::Sha512Backend;
 use crate::consts::K512;
 
-tessera_cpu::island! {
-    /// SHA-512 compression of whole 128-byte blocks. Also the wiping block function of this
-    /// backend: the message schedule stays in vector registers, with no stack array to wipe.
-    pub(super) fn compress(_t: Aarch64Sha3, state: &mut [u64; 8], blocks: &[u8]) {
-        compress512(state, blocks)
-    }
-}
-
-tessera_cpu::island! {
-    /// The one-shot hash after `prefix` compressed bytes (the generic one on this backend's
-    /// block function).
-    pub(super) fn oneshot(_t: Aarch64Sha3, state: &mut [u64; 8], data: &[u8], prefix: u64) {
-        let compress = |s: &mut [u64; 8], b: &[u8]| compress512(s, b);
-        crate::engine::oneshot::<Sha512Backend, _>(compress, state, data, prefix)
-    }
-}
-
-tessera_cpu::island! {
-    /// HMAC from the key states (the generic one-pass HMAC on this backend's block function).
-    pub(super) fn hmac(
-        _t: Aarch64Sha3,
-        ipad: &[u64; 8],
-        opad: &[u64; 8],
-        msg: &[u8],
-        words: usize,
-        out: &mut [u64; 8],
-    ) {
-        let compress = |s: &mut [u64; 8], b: &[u8]| compress512(s, b);
-        crate::engine::hmac::<Sha512Backend>(compress, ipad, opad, msg, words, out)
-    }
+// The message schedule stays in vector registers: the block function is its own wiping one.
+super::islands! { Aarch64Sha3, Sha512Backend, u64;
+    block: compress512,
+    hmac: generic,
 }
 
 tessera_cpu::with_features! { Aarch64Sha3;

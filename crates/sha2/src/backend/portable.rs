@@ -1,29 +1,52 @@
 //! Portable block functions (FIPS 180-4 sections 6.2.2 and 6.4.2) and the whole operations
-//! (one-shot hash, one-shot HMAC) built on them.
+//! (one-shot hash, one-shot HMAC) built on them: one module per family, with the entry points
+//! the ISA backends generate with `islands!`.
 #![forbid(unsafe_code)]
 
-use crate::backend::{Sha256Backend, Sha512Backend};
-use crate::consts::{K256, K512};
-
-/// A block function over `$w` words: rounds unrolled 16 at a time with the eight working
-/// variables renamed instead of moved, and the message schedule kept as a 16-word window.
-macro_rules! compress_fn {
+/// The items of a family's module: its block function over `$w` words (rounds unrolled 16 at a
+/// time with the eight working variables renamed instead of moved, and the message schedule
+/// kept as a 16-word window) and the entry points on it.
+macro_rules! family {
     (
-        $(#[$doc:meta])* $name:ident, $secret:ident, $w:ty, $block:literal, $rounds:literal,
+        $family:ident, $w:ty, $block:literal, $rounds:literal,
         $k:ident,
         big: [$b0:literal, $b1:literal, $b2:literal, $b3:literal, $b4:literal, $b5:literal],
         small: [$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal]
     ) => {
-        $(#[$doc])*
+        /// Compression of whole blocks.
         #[inline(always)]
-        pub(crate) fn $name(state: &mut [$w; 8], blocks: &[u8]) {
-            $secret::<false>(state, blocks)
+        pub(crate) fn compress(state: &mut [$w; 8], blocks: &[u8]) {
+            compress_wipe::<false>(state, blocks)
         }
 
-        /// The same block function; with `WIPE`, the message-schedule window is wiped after
-        /// each block (for key-derived input: HMAC key setup and the HMAC hashes).
+        /// The wiping block function (see [`Family::compress_secret`](crate::engine::Family)).
         #[inline(always)]
-        pub(crate) fn $secret<const WIPE: bool>(state: &mut [$w; 8], blocks: &[u8]) {
+        pub(crate) fn compress_secret(state: &mut [$w; 8], blocks: &[u8]) {
+            compress_wipe::<true>(state, blocks)
+        }
+
+        /// The one-shot hash (see [`Family::oneshot`](crate::engine::Family)).
+        #[inline(always)]
+        pub(crate) fn oneshot(state: &mut [$w; 8], data: &[u8], prefix: u64) {
+            crate::engine::oneshot::<$family, _, false>(compress, state, data, prefix)
+        }
+
+        /// The one-shot HMAC (see [`Family::hmac`](crate::engine::Family)).
+        #[inline(always)]
+        pub(crate) fn hmac(
+            ipad: &[$w; 8],
+            opad: &[$w; 8],
+            msg: &[u8],
+            words: usize,
+            out: &mut [$w; 8],
+        ) {
+            crate::engine::hmac::<$family>(compress_secret, ipad, opad, msg, words, out)
+        }
+
+        /// The block function; with `WIPE`, the message-schedule window is wiped after each
+        /// block (for key-derived input: HMAC key setup and the HMAC hashes).
+        #[inline(always)]
+        fn compress_wipe<const WIPE: bool>(state: &mut [$w; 8], blocks: &[u8]) {
             const N: usize = core::mem::size_of::<$w>();
             for block in blocks.chunks_exact($block) {
                 let mut w = [0 as $w; 16];
@@ -97,64 +120,26 @@ macro_rules! compress_fn {
     };
 }
 
-compress_fn!(
-    /// SHA-256 compression of whole 64-byte blocks (FIPS 180-4 6.2.2; functions 4.1.2).
-    compress256, compress256_wipe, u32, 64, 64, K256,
-    big: [2, 13, 22, 6, 11, 25],
-    small: [7, 18, 3, 17, 19, 10]
-);
+/// SHA-224/256 (FIPS 180-4 6.2.2; functions 4.1.2).
+pub(crate) mod sha256 {
+    use crate::backend::Sha256Backend;
+    use crate::consts::K256;
 
-compress_fn!(
-    /// SHA-512 compression of whole 128-byte blocks (FIPS 180-4 6.4.2; functions 4.1.3).
-    compress512, compress512_wipe, u64, 128, 80, K512,
-    big: [28, 34, 39, 14, 18, 41],
-    small: [1, 8, 7, 19, 61, 6]
-);
-
-/// The wiping SHA-256 block function (see [`Family::compress_secret`](crate::engine::Family)).
-#[inline(always)]
-pub(crate) fn compress256_secret(state: &mut [u32; 8], blocks: &[u8]) {
-    compress256_wipe::<true>(state, blocks)
+    family!(
+        Sha256Backend, u32, 64, 64, K256,
+        big: [2, 13, 22, 6, 11, 25],
+        small: [7, 18, 3, 17, 19, 10]
+    );
 }
 
-/// The wiping SHA-512 block function.
-#[inline(always)]
-pub(crate) fn compress512_secret(state: &mut [u64; 8], blocks: &[u8]) {
-    compress512_wipe::<true>(state, blocks)
-}
+/// SHA-384/512 (FIPS 180-4 6.4.2; functions 4.1.3).
+pub(crate) mod sha512 {
+    use crate::backend::Sha512Backend;
+    use crate::consts::K512;
 
-/// The one-shot SHA-224/256 hash (see [`Family::oneshot`](crate::engine::Family)).
-#[inline(always)]
-pub(crate) fn oneshot256(state: &mut [u32; 8], data: &[u8], prefix: u64) {
-    crate::engine::oneshot::<Sha256Backend, _>(compress256, state, data, prefix)
-}
-
-/// The one-shot HMAC-SHA-224/256 (see [`Family::hmac`](crate::engine::Family)).
-#[inline(always)]
-pub(crate) fn hmac256(
-    ipad: &[u32; 8],
-    opad: &[u32; 8],
-    msg: &[u8],
-    words: usize,
-    out: &mut [u32; 8],
-) {
-    crate::engine::hmac::<Sha256Backend>(compress256_secret, ipad, opad, msg, words, out)
-}
-
-/// The one-shot SHA-384/512 hash.
-#[inline(always)]
-pub(crate) fn oneshot512(state: &mut [u64; 8], data: &[u8], prefix: u64) {
-    crate::engine::oneshot::<Sha512Backend, _>(compress512, state, data, prefix)
-}
-
-/// The one-shot HMAC-SHA-384/512.
-#[inline(always)]
-pub(crate) fn hmac512(
-    ipad: &[u64; 8],
-    opad: &[u64; 8],
-    msg: &[u8],
-    words: usize,
-    out: &mut [u64; 8],
-) {
-    crate::engine::hmac::<Sha512Backend>(compress512_secret, ipad, opad, msg, words, out)
+    family!(
+        Sha512Backend, u64, 128, 80, K512,
+        big: [28, 34, 39, 14, 18, 41],
+        small: [1, 8, 7, 19, 61, 6]
+    );
 }

@@ -23,43 +23,12 @@ use core::arch::x86_64::{
 use crate::backend::Sha512Backend;
 use crate::consts::K512;
 
-tessera_cpu::island! {
-    /// SHA-512 compression of whole 128-byte blocks.
-    pub(super) fn compress(_t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
-        compress512::<false>(state, blocks)
-    }
-}
-
-tessera_cpu::island! {
-    /// The same for key-derived input (HMAC key setup and the HMAC hashes): the `W + K` arrays
-    /// on the stack are wiped afterwards. The vector registers holding the schedule are not.
-    pub(super) fn compress_secret(_t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
-        compress512::<true>(state, blocks)
-    }
-}
-
-tessera_cpu::island! {
-    /// The one-shot hash after `prefix` compressed bytes (the generic one on this backend's
-    /// block function).
-    pub(super) fn oneshot(_t: X86Avx2Bmi, state: &mut [u64; 8], data: &[u8], prefix: u64) {
-        let compress = |s: &mut [u64; 8], b: &[u8]| compress512::<false>(s, b);
-        crate::engine::oneshot::<Sha512Backend, _>(compress, state, data, prefix)
-    }
-}
-
-tessera_cpu::island! {
-    /// HMAC from the key states (the generic one-pass HMAC on the wiping block function).
-    pub(super) fn hmac(
-        _t: X86Avx2Bmi,
-        ipad: &[u64; 8],
-        opad: &[u64; 8],
-        msg: &[u8],
-        words: usize,
-        out: &mut [u64; 8],
-    ) {
-        let compress = |s: &mut [u64; 8], b: &[u8]| compress512::<true>(s, b);
-        crate::engine::hmac::<Sha512Backend>(compress, ipad, opad, msg, words, out)
-    }
+// The `W + K` arrays on the stack are wiped by the secret block function (for key-derived
+// input: HMAC key setup and the HMAC hashes); the vector registers holding the schedule are not.
+super::islands! { X86Avx2Bmi, Sha512Backend, u64;
+    block: compress512::<false>,
+    secret: compress512::<true>,
+    hmac: generic,
 }
 
 /// `K512` as pairs, `(K[2j], K[2j+1])`: the addend of an xmm register holding pair `j`.

@@ -17,25 +17,9 @@ use crate::consts::K256;
 /// The chaining value in the instructions' layout, `[ABEF, CDGH]`.
 type Regs = [__m128i; 2];
 
-tessera_cpu::island! {
-    /// SHA-256 compression of whole 64-byte blocks. Also the wiping block function of this
-    /// backend: the message schedule stays in vector registers, with no stack array to wipe.
-    pub(super) fn compress(_t: X86ShaNi, state: &mut [u32; 8], blocks: &[u8]) {
-        let mut regs = load(state);
-        compress_regs(&mut regs, blocks);
-        store(&regs, state);
-    }
-}
-
-tessera_cpu::island! {
-    /// The one-shot hash after `prefix` compressed bytes, with the chaining value in registers
-    /// from the first block to the last.
-    pub(super) fn oneshot(_t: X86ShaNi, state: &mut [u32; 8], data: &[u8], prefix: u64) {
-        let mut regs = load(state);
-        let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
-        crate::engine::oneshot::<Sha256Backend, _>(compress, &mut regs, data, prefix);
-        store(&regs, state);
-    }
+super::islands! { X86ShaNi, Sha256Backend, u32;
+    regs: (Regs, load, compress_regs, store),
+    hmac: own,
 }
 
 tessera_cpu::island! {
@@ -54,7 +38,7 @@ tessera_cpu::island! {
         debug_assert!(words == 7 || words == 8, "words = {words}");
         let mut regs = load(ipad);
         let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
-        crate::engine::oneshot_secret::<Sha256Backend, _>(compress, &mut regs, msg, 64);
+        crate::engine::oneshot::<Sha256Backend, _, true>(compress, &mut regs, msg, 64);
         let [dcba, hgfe] = to_words(&regs);
         // Outer message: the `words`-word inner digest, 0x80 marker, zeros, and the bit length
         // of one key block plus the digest (FIPS 180-4 5.1.1).

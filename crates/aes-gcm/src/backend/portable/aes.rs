@@ -325,15 +325,22 @@ fn rot_cells(x: u64, dr: u32, dc: u32) -> u64 {
     (x.rotate_right(16 * dr + 4 * dc) & lo) | (x.rotate_right(16 * dr + 4 * dc + 48) & !lo)
 }
 
+/// ShiftRows (FIPS 197 section 5.1.2) applied `K` times: row `r` moves left by `K * r`
+/// columns. `K = 1` is ShiftRows, `K = 3` InvShiftRows (left by `3r` is right by `r`).
+#[inline(always)]
+fn shift_rows_times<const K: u32>(s: &mut State) {
+    for x in s.iter_mut() {
+        *x = (*x & ROW[0])
+            | (rot_cells(*x, 0, K % 4) & ROW[1])
+            | (rot_cells(*x, 0, 2 * K % 4) & ROW[2])
+            | (rot_cells(*x, 0, 3 * K % 4) & ROW[3]);
+    }
+}
+
 /// Row `r` moves left by `r` columns.
 #[inline(always)]
 fn shift_rows(s: &mut State) {
-    for x in s.iter_mut() {
-        *x = (*x & ROW[0])
-            | (rot_cells(*x, 0, 1) & ROW[1])
-            | (rot_cells(*x, 0, 2) & ROW[2])
-            | (rot_cells(*x, 0, 3) & ROW[3]);
-    }
+    shift_rows_times::<1>(s)
 }
 
 /// ShiftRows twice: rows 1 and 3 move by two columns.
@@ -344,14 +351,10 @@ fn shift_rows2(s: &mut State) {
     }
 }
 
+/// Row `r` moves right by `r` columns.
 #[inline(always)]
 fn inv_shift_rows(s: &mut State) {
-    for x in s.iter_mut() {
-        *x = (*x & ROW[0])
-            | (rot_cells(*x, 0, 3) & ROW[1])
-            | (rot_cells(*x, 0, 2) & ROW[2])
-            | (rot_cells(*x, 0, 1) & ROW[3]);
-    }
+    shift_rows_times::<3>(s)
 }
 
 /// Multiplication by `x` in GF(2^8) modulo `x^8 + x^4 + x^3 + x + 1`, on bit planes.

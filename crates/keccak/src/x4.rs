@@ -7,7 +7,7 @@
 //!   `X86Avx2` or implies it) calls [`f1600_x4_avx2`] with that token: the permutation is
 //!   `#[inline(always)]` and compiles into the caller's island, so there is no second
 //!   dispatch and no island boundary per block;
-//! - on aarch64, [`f1600_x4_neon`] (or [`f1600_x4_sha3`] under an `Aarch64Sha3` token) does
+//! - on aarch64, `f1600_x4_neon` (or `f1600_x4_sha3` under an `Aarch64Sha3` token) does
 //!   the same;
 //! - a caller outside any island picks an [`X4Backend`] once and calls
 //!   [`X4Backend::f1600_x4`], which enters this crate's island for that backend.

@@ -1,0 +1,222 @@
+//! AVX2 backend: ChaCha20 two blocks per ymm register (one per 128-bit lane, rows in the
+//! "horizontal" layout of [`crate::chacha::Row`]), four register groups (eight blocks, 512
+//! bytes) in flight; Poly1305 is the shared scalar code, stitched into the same loop
+//! ([`crate::construction`]).
+
+use core::arch::x86_64::*;
+
+use crate::chacha::{Row, rounds_rows};
+use crate::construction::{self, Keystream};
+use tessera_cpu::X86Avx2;
+
+/// A ymm register holding one row of two blocks. The zero-sized token field makes the safe
+/// `Row` methods sound by construction: a `Ymm` cannot exist unless AVX2 was proven available.
+#[derive(Clone, Copy)]
+pub(crate) struct Ymm(__m256i, X86Avx2);
+
+impl Row for Ymm {
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_add_epi32(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn rotl16(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`. Whole-byte rotation: one byte shuffle.
+        Ymm(
+            unsafe {
+                _mm256_shuffle_epi8(
+                    self.0,
+                    _mm256_setr_epi8(
+                        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4,
+                        5, 10, 11, 8, 9, 14, 15, 12, 13,
+                    ),
+                )
+            },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rotl12(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(
+            unsafe {
+                _mm256_or_si256(_mm256_slli_epi32(self.0, 12), _mm256_srli_epi32(self.0, 20))
+            },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rotl8(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`. Whole-byte rotation: one byte shuffle.
+        Ymm(
+            unsafe {
+                _mm256_shuffle_epi8(
+                    self.0,
+                    _mm256_setr_epi8(
+                        3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5,
+                        6, 11, 8, 9, 10, 15, 12, 13, 14,
+                    ),
+                )
+            },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rotl7(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(
+            unsafe { _mm256_or_si256(_mm256_slli_epi32(self.0, 7), _mm256_srli_epi32(self.0, 25)) },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rot_words1(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_shuffle_epi32::<0x39>(self.0) }, self.1)
+    }
+    #[inline(always)]
+    fn rot_words2(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_shuffle_epi32::<0x4e>(self.0) }, self.1)
+    }
+    #[inline(always)]
+    fn rot_words3(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_shuffle_epi32::<0x93>(self.0) }, self.1)
+    }
+}
+
+/// Row `r` of the state in both lanes.
+#[inline(always)]
+fn row(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm {
+    let w = &st[4 * r..4 * r + 4];
+    // SAFETY: AVX2 proven by `t`; `w` is four readable `u32`s (16 bytes, unaligned load).
+    Ymm(
+        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(w.as_ptr().cast())) },
+        t,
+    )
+}
+
+/// XORs the keystream of `2 * S` blocks from counter `st[12]` into `data` (`data.len() <=
+/// 128 * S`; a shorter `data` uses the first bytes of the keystream).
+#[inline(always)]
+fn xor_groups<const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    debug_assert!(data.len() <= 128 * S && S <= 4);
+    let (a0, b0, c0) = (row(t, st, 0), row(t, st, 1), row(t, st, 2));
+    let d0 = row(t, st, 3);
+    let d_in: [Ymm; S] = core::array::from_fn(|i| {
+        let k = 2 * i as i32;
+        // SAFETY: AVX2 proven by `t`.
+        d0.add(Ymm(
+            unsafe { _mm256_setr_epi32(k, 0, 0, 0, k + 1, 0, 0, 0) },
+            t,
+        ))
+    });
+    let (mut a, mut b, mut c, mut d) = ([a0; S], [b0; S], [c0; S], d_in);
+    rounds_rows(&mut a, &mut b, &mut c, &mut d);
+    let mut ks = [0u8; 512];
+    let full = data.len() == 128 * S;
+    for i in 0..S {
+        let (a, b, c, d) = (a[i].add(a0), b[i].add(b0), c[i].add(c0), d[i].add(d_in[i]));
+        // SAFETY: AVX2 proven by `t`.
+        let out = unsafe {
+            [
+                _mm256_permute2x128_si256::<0x20>(a.0, b.0),
+                _mm256_permute2x128_si256::<0x20>(c.0, d.0),
+                _mm256_permute2x128_si256::<0x31>(a.0, b.0),
+                _mm256_permute2x128_si256::<0x31>(c.0, d.0),
+            ]
+        };
+        for (j, o) in out.iter().enumerate() {
+            let off = 128 * i + 32 * j;
+            if full {
+                let p = data[off..off + 32].as_mut_ptr();
+                // SAFETY: AVX2 proven by `t`; `p` points at 32 bytes of `data` (bounds checked by
+                // the slice above), unaligned loads and stores.
+                unsafe {
+                    let x = _mm256_loadu_si256(p.cast());
+                    _mm256_storeu_si256(p.cast(), _mm256_xor_si256(x, *o));
+                }
+            } else {
+                let p = ks[off..off + 32].as_mut_ptr();
+                // SAFETY: AVX2 proven by `t`; `p` points at 32 bytes of `ks`.
+                unsafe { _mm256_storeu_si256(p.cast(), *o) };
+            }
+        }
+    }
+    if !full {
+        for (x, k) in data.iter_mut().zip(&ks) {
+            *x ^= k;
+        }
+        zeroize::Zeroize::zeroize(&mut ks);
+    }
+}
+
+/// XORs the keystream from counter `st[12]` into `data` of any length, eight blocks at a time.
+#[inline(always)]
+pub(crate) fn xor_stream(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    let mut s = *st;
+    let mut chunks = data.chunks_exact_mut(512);
+    for c in &mut chunks {
+        xor_groups::<4>(t, &s, c);
+        s[12] = s[12].wrapping_add(8);
+    }
+    xor_tail(t, &s, chunks.into_remainder());
+    zeroize::Zeroize::zeroize(&mut s);
+}
+
+/// The keystream for `data.len() < 512`, with as few groups as cover it.
+#[inline(always)]
+pub(crate) fn xor_tail(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    match data.len() {
+        0 => {}
+        1..=128 => xor_groups::<1>(t, st, data),
+        129..=256 => xor_groups::<2>(t, st, data),
+        _ => xor_groups::<4>(t, st, data),
+    }
+}
+
+/// The AVX2 keystream of the one-pass AEAD loop.
+struct Ops(X86Avx2);
+
+impl Keystream for Ops {
+    const CHUNK: usize = 512;
+
+    #[inline(always)]
+    fn xor(&self, state: &[u32; 16], data: &mut [u8]) {
+        xor_stream(self.0, state, data)
+    }
+
+    #[inline(always)]
+    fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        xor_groups::<1>(self.0, state, &mut b);
+        b
+    }
+}
+
+tessera_cpu::island! {
+    /// The AEAD of RFC 8439 section 2.8 compiled for AVX2 (see [`construction::run`]).
+    pub(crate) fn aead<const SEAL: bool>(
+        t: X86Avx2,
+        key: &[u32; 8],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
+    }
+}
+
+tessera_cpu::island! {
+    /// The keystream from counter `state[12]` XORed into `data`.
+    pub(crate) fn keystream(t: X86Avx2, state: &[u32; 16], data: &mut [u8]) {
+        xor_stream(t, state, data)
+    }
+}

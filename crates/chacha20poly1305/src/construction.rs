@@ -1,0 +1,69 @@
+//! The AEAD construction of RFC 8439 section 2.8, generic over a backend's keystream: the
+//! Poly1305 key from block 0, then the message from block 1 on, one pass over `CHUNK`-byte
+//! pieces (seal: encrypt a piece, then MAC it while it is in cache; open: MAC a piece, then
+//! decrypt it). Compiled into each backend's island (`#[inline(always)]`).
+
+#![forbid(unsafe_code)]
+
+use crate::{chacha, poly1305};
+use zeroize::Zeroize;
+
+/// A backend's ChaCha20 keystream.
+pub(crate) trait Keystream {
+    /// Bytes per piece of the one-pass loop (a multiple of 64: the backend's widest group).
+    const CHUNK: usize;
+
+    /// XORs the keystream of consecutive blocks, the first with counter `state[12]`, into
+    /// `data` (any length; the last block may be partial). The caller guarantees that the
+    /// counter does not pass `2^32 - 1`.
+    fn xor(&self, state: &[u32; 16], data: &mut [u8]);
+
+    /// The Poly1305 key (the first 32 bytes of block `state[12] = 0`) and the keystream from
+    /// block 1 XORed into `data` when `SEAL` (else `data` is left alone and only the key is
+    /// returned). Backends whose group holds both blocks override it for short messages.
+    #[inline(always)]
+    fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
+        let mut b = [0u8; 64];
+        self.xor(state, &mut b);
+        let mut k = [0u8; 32];
+        k.copy_from_slice(&b[..32]);
+        b.zeroize();
+        k
+    }
+}
+
+/// Seals (`SEAL`: encrypts `buf`, returns the tag) or opens (returns the expected tag of the
+/// ciphertext in `buf` and decrypts it; the caller compares and wipes on a mismatch).
+/// `buf.len() <= 2^38 - 64` (checked by the callers).
+#[inline(always)]
+pub(crate) fn run<const SEAL: bool, K: Keystream>(
+    k: &K,
+    key: &[u32; 8],
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let mut st = chacha::state(key, 0, nonce);
+    let mut otk = k.otk(&st);
+    let mut poly = poly1305::State::new(&otk);
+    otk.zeroize();
+    poly.padded(aad);
+    st[12] = 1;
+    for piece in buf.chunks_mut(K::CHUNK) {
+        if SEAL {
+            k.xor(&st, piece);
+            poly.padded(piece);
+        } else {
+            poly.padded(piece);
+            k.xor(&st, piece);
+        }
+        // Past the last piece the counter is not used again (it may wrap there).
+        st[12] = st[12].wrapping_add((K::CHUNK / 64) as u32);
+    }
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
+    lens[8..].copy_from_slice(&(buf.len() as u64).to_le_bytes());
+    poly.block(&lens, 1);
+    st.zeroize();
+    poly.finalize()
+}

@@ -1,0 +1,160 @@
+//! Poly1305 (RFC 8439 section 2.5) in radix 2^64: the 130-bit accumulator in two 64-bit limbs
+//! and a small third one, products as `u128` (one `mul`/`mulx` each on 64-bit targets). Shared
+//! by every backend (`#[inline(always)]`, so each island compiles it for its features).
+
+#![forbid(unsafe_code)]
+
+use zeroize::Zeroize;
+
+/// The Poly1305 state: clamped `r`, `s1 = 5 * (r1 >> 2)`, accumulator `h`, and `s` (the pad).
+#[derive(Clone)]
+pub(crate) struct State {
+    r0: u64,
+    r1: u64,
+    s1: u64,
+    h0: u64,
+    h1: u64,
+    h2: u64,
+    pad: [u64; 2],
+}
+
+#[inline(always)]
+fn le64(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b[..8].try_into().unwrap())
+}
+
+impl State {
+    /// `key` is `r || s` (RFC 8439 section 2.5); `r` is clamped here.
+    #[inline(always)]
+    pub(crate) fn new(key: &[u8; 32]) -> Self {
+        let r0 = le64(&key[0..8]) & 0x0fff_fffc_0fff_ffff;
+        let r1 = le64(&key[8..16]) & 0x0fff_fffc_0fff_fffc;
+        State {
+            r0,
+            r1,
+            s1: r1 + (r1 >> 2),
+            h0: 0,
+            h1: 0,
+            h2: 0,
+            pad: [le64(&key[16..24]), le64(&key[24..32])],
+        }
+    }
+
+    /// Absorbs one 16-byte block with the 2^128 bit `hibit` (1 for full blocks, 0 for a
+    /// padded final partial block of the raw MAC).
+    ///
+    /// Bounds: on entry `h2 <= 4` (so `h < 2^131`); `r0, r1 < 2^60` and `s1 < 2^61` after
+    /// clamping, so each 128-bit sum below stays under `2^126`. On exit `h2 <= 4` again.
+    #[inline(always)]
+    pub(crate) fn block(&mut self, m: &[u8; 16], hibit: u64) {
+        let (h0, c) = self.h0.overflowing_add(le64(&m[0..8]));
+        let (h1, c1) = self.h1.overflowing_add(le64(&m[8..16]));
+        let (h1, c2) = h1.overflowing_add(c as u64);
+        let h2 = self.h2 + c1 as u64 + c2 as u64 + hibit;
+        self.mul_reduce(h0, h1, h2);
+    }
+
+    /// `h = (h0 + h1 2^64 + h2 2^128) * r`, partially reduced mod `2^130 - 5`, using
+    /// `2^128 r1 = 2^130 (r1 / 4) = 5 (r1 / 4) mod p` (`r1` is a multiple of 4).
+    #[inline(always)]
+    fn mul_reduce(&mut self, h0: u64, h1: u64, h2: u64) {
+        let m = |a: u64, b: u64| (a as u128) * (b as u128);
+        let d0 = m(h0, self.r0) + m(h1, self.s1);
+        let d1 = m(h0, self.r1) + m(h1, self.r0) + m(h2, self.s1);
+        let d2 = h2 * self.r0;
+        let d1 = d1 + (d0 >> 64);
+        let t2 = d2 + (d1 >> 64) as u64;
+        // t2 holds bits 128 and up; fold bits 130+ back in as 5 * (t2 >> 2).
+        let c = (t2 & !3) + (t2 >> 2);
+        let (h0, k) = (d0 as u64).overflowing_add(c);
+        let (h1, k) = (d1 as u64).overflowing_add(k as u64);
+        self.h0 = h0;
+        self.h1 = h1;
+        self.h2 = (t2 & 3) + k as u64;
+    }
+
+    /// Absorbs whole 16-byte blocks of `data` (its length a multiple of 16).
+    #[inline(always)]
+    pub(crate) fn blocks(&mut self, data: &[u8]) {
+        debug_assert_eq!(data.len() % 16, 0);
+        for m in data.chunks_exact(16) {
+            self.block(m.try_into().unwrap(), 1);
+        }
+    }
+
+    /// Absorbs `data` zero-padded to a multiple of 16 bytes (the AEAD's `pad16`, RFC 8439
+    /// section 2.8: padded blocks still carry the 2^128 bit).
+    #[inline(always)]
+    pub(crate) fn padded(&mut self, data: &[u8]) {
+        let whole = data.len() & !15;
+        self.blocks(&data[..whole]);
+        if whole < data.len() {
+            let mut b = [0u8; 16];
+            b[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.block(&b, 1);
+            b.zeroize();
+        }
+    }
+
+    /// The tag: `h` fully reduced mod `2^130 - 5` (constant time), plus `s` mod 2^128.
+    #[inline(always)]
+    pub(crate) fn finalize(&self) -> [u8; 16] {
+        let (h0, h1, h2) = (self.h0, self.h1, self.h2);
+        // h < 2^131 is not yet < p: h - p = h + 5 - 2^130; select it when it does not borrow.
+        let (g0, c) = h0.overflowing_add(5);
+        let (g1, c) = h1.overflowing_add(c as u64);
+        let g2 = h2 + c as u64;
+        // h2 <= 4, so one subtraction of p suffices (h < 2^130 + 2^128 < 2p); mask all ones
+        // when g >= 2^130.
+        let mask = 0u64.wrapping_sub(g2 >> 2);
+        let h0 = (h0 & !mask) | (g0 & mask);
+        let h1 = (h1 & !mask) | (g1 & mask);
+        let (t0, c) = h0.overflowing_add(self.pad[0]);
+        let t1 = h1.wrapping_add(self.pad[1]).wrapping_add(c as u64);
+        let mut out = [0u8; 16];
+        out[..8].copy_from_slice(&t0.to_le_bytes());
+        out[8..].copy_from_slice(&t1.to_le_bytes());
+        out
+    }
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        self.r0.zeroize();
+        self.r1.zeroize();
+        self.s1.zeroize();
+        self.h0.zeroize();
+        self.h1.zeroize();
+        self.h2.zeroize();
+        self.pad.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 8439 section 2.5.2.
+    #[test]
+    fn rfc8439_2_5_2() {
+        let key: [u8; 32] = [
+            0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5,
+            0x06, 0xa8, 0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd, 0x4a, 0xbf, 0xf6, 0xaf,
+            0x41, 0x49, 0xf5, 0x1b,
+        ];
+        let msg = b"Cryptographic Forum Research Group";
+        let mut s = State::new(&key);
+        s.blocks(&msg[..32]);
+        let mut last = [0u8; 16];
+        last[..2].copy_from_slice(&msg[32..]);
+        last[2] = 1;
+        s.block(&last, 0);
+        assert_eq!(
+            s.finalize(),
+            [
+                0xa8, 0x06, 0x1d, 0xc1, 0x30, 0x51, 0x36, 0xc6, 0xc2, 0x2b, 0x8b, 0xaf, 0x0c, 0x01,
+                0x27, 0xa9
+            ]
+        );
+    }
+}

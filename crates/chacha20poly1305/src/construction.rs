@@ -30,6 +30,22 @@ pub(crate) trait Keystream {
         b.zeroize();
         k
     }
+
+    /// Messages of at most this many bytes take the short path: blocks 0..4 from one call to
+    /// [`Keystream::short`] (0: never).
+    const SHORT: usize = 0;
+
+    /// The raw keystream of blocks `state[12]..state[12] + 4` written over `ks` (all zeros).
+    #[inline(always)]
+    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+        self.xor(state, ks)
+    }
+
+    /// Wipes a keystream buffer of [`Keystream::short`].
+    #[inline(always)]
+    fn wipe(&self, ks: &mut [u8; 256]) {
+        ks.zeroize();
+    }
 }
 
 /// Seals (`SEAL`: encrypts `buf`, returns the tag) or opens (returns the expected tag of the
@@ -44,6 +60,9 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     let mut st = chacha::state(key, 0, nonce);
+    if buf.len() <= K::SHORT {
+        return short::<SEAL, K>(k, &mut st, aad, buf);
+    }
     let mut otk = k.otk(&st);
     let mut poly = poly1305::State::new(&otk);
     otk.zeroize();
@@ -60,10 +79,43 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
         // Past the last piece the counter is not used again (it may wrap there).
         st[12] = st[12].wrapping_add((K::CHUNK / 64) as u32);
     }
-    let mut lens = [0u8; 16];
-    lens[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
-    lens[8..].copy_from_slice(&(buf.len() as u64).to_le_bytes());
-    poly.block(&lens, 1);
     st.zeroize();
+    finish(poly, aad.len(), buf.len())
+}
+
+/// The length block of RFC 8439 section 2.8, then the tag.
+#[inline(always)]
+fn finish(mut poly: poly1305::State, aad_len: usize, len: usize) -> [u8; 16] {
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
+    lens[8..].copy_from_slice(&(len as u64).to_le_bytes());
+    poly.block(&lens, 1);
     poly.finalize()
+}
+
+/// [`run`] for `buf.len() <= K::SHORT`: the Poly1305 key and the message keystream from one
+/// group of blocks.
+#[inline(always)]
+fn short<const SEAL: bool, K: Keystream>(
+    k: &K,
+    st: &mut [u32; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let mut ks = [0u8; 256];
+    k.short(st, &mut ks);
+    st.zeroize();
+    let mut poly = poly1305::State::new(ks[..32].try_into().unwrap());
+    poly.padded(aad);
+    if !SEAL {
+        poly.padded(buf);
+    }
+    for (b, x) in buf.iter_mut().zip(&ks[64..]) {
+        *b ^= x;
+    }
+    if SEAL {
+        poly.padded(buf);
+    }
+    k.wipe(&mut ks);
+    finish(poly, aad.len(), buf.len())
 }

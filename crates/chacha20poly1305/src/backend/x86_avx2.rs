@@ -120,8 +120,6 @@ fn xor_groups<const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
     });
     let (mut a, mut b, mut c, mut d) = ([a0; S], [b0; S], [c0; S], d_in);
     rounds_rows(&mut a, &mut b, &mut c, &mut d);
-    let mut ks = [0u8; 512];
-    let full = data.len() == 128 * S;
     for i in 0..S {
         let (a, b, c, d) = (a[i].add(a0), b[i].add(b0), c[i].add(c0), d[i].add(d_in[i]));
         // SAFETY: AVX2 proven by `t`.
@@ -135,7 +133,7 @@ fn xor_groups<const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
         };
         for (j, o) in out.iter().enumerate() {
             let off = 128 * i + 32 * j;
-            if full {
+            if off + 32 <= data.len() {
                 let p = data[off..off + 32].as_mut_ptr();
                 // SAFETY: AVX2 proven by `t`; `p` points at 32 bytes of `data` (bounds checked by
                 // the slice above), unaligned loads and stores.
@@ -143,19 +141,31 @@ fn xor_groups<const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
                     let x = _mm256_loadu_si256(p.cast());
                     _mm256_storeu_si256(p.cast(), _mm256_xor_si256(x, *o));
                 }
-            } else {
-                let p = ks[off..off + 32].as_mut_ptr();
-                // SAFETY: AVX2 proven by `t`; `p` points at 32 bytes of `ks`.
-                unsafe { _mm256_storeu_si256(p.cast(), *o) };
+            } else if off < data.len() {
+                let mut tmp = [0u8; 32];
+                // SAFETY: AVX2 proven by `t`; `tmp` is 32 writable bytes.
+                unsafe { _mm256_storeu_si256(tmp.as_mut_ptr().cast(), *o) };
+                for (x, k) in data[off..].iter_mut().zip(&tmp) {
+                    *x ^= k;
+                }
+                wipe32(&mut tmp);
             }
         }
     }
-    if !full {
-        for (x, k) in data.iter_mut().zip(&ks) {
-            *x ^= k;
+}
+
+/// Overwrites 32 bytes of keystream with zeros (volatile stores, kept by the optimizer).
+#[inline(always)]
+pub(crate) fn wipe32(b: &mut [u8; 32]) {
+    // SAFETY: `b` is 32 writable bytes, written as four `[u8; 8]` (alignment 1) volatile
+    // stores within it.
+    unsafe {
+        let p = b.as_mut_ptr().cast::<[u8; 8]>();
+        for i in 0..4 {
+            core::ptr::write_volatile(p.add(i), [0u8; 8]);
         }
-        zeroize::Zeroize::zeroize(&mut ks);
     }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
 /// XORs the keystream from counter `st[12]` into `data` of any length, eight blocks at a time.
@@ -198,6 +208,20 @@ impl Keystream for Ops {
         let mut b = [0u8; 32];
         xor_groups::<1>(self.0, state, &mut b);
         b
+    }
+
+    const SHORT: usize = 192;
+
+    #[inline(always)]
+    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+        xor_groups::<2>(self.0, state, ks)
+    }
+
+    #[inline(always)]
+    fn wipe(&self, ks: &mut [u8; 256]) {
+        for c in ks.chunks_exact_mut(32) {
+            wipe32(c.try_into().unwrap());
+        }
     }
 }
 

@@ -91,8 +91,6 @@ fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     });
     let (mut a, mut b, mut c, mut d) = ([a0; S], [b0; S], [c0; S], d_in);
     rounds_rows(&mut a, &mut b, &mut c, &mut d);
-    let mut ks = [0u8; 1024];
-    let full = data.len() == 256 * S;
     for i in 0..S {
         let (a, b, c, d) = (a[i].add(a0), b[i].add(b0), c[i].add(c0), d[i].add(d_in[i]));
         // SAFETY: AVX-512F proven by `t`. A 4x4 transpose of 128-bit lanes: block `j` is lane
@@ -111,7 +109,7 @@ fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
         };
         for (j, o) in out.iter().enumerate() {
             let off = 256 * i + 64 * j;
-            if full {
+            if off + 64 <= data.len() {
                 let p = data[off..off + 64].as_mut_ptr();
                 // SAFETY: AVX-512F proven by `t`; `p` points at 64 bytes of `data` (bounds
                 // checked by the slice above), unaligned loads and stores.
@@ -119,18 +117,18 @@ fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
                     let x = _mm512_loadu_si512(p.cast());
                     _mm512_storeu_si512(p.cast(), _mm512_xor_si512(x, *o));
                 }
-            } else {
-                let p = ks[off..off + 64].as_mut_ptr();
-                // SAFETY: AVX-512F proven by `t`; `p` points at 64 bytes of `ks`.
-                unsafe { _mm512_storeu_si512(p.cast(), *o) };
+            } else if off < data.len() {
+                let mut tmp = [0u8; 64];
+                // SAFETY: AVX-512F proven by `t`; `tmp` is 64 writable bytes.
+                unsafe { _mm512_storeu_si512(tmp.as_mut_ptr().cast(), *o) };
+                for (x, k) in data[off..].iter_mut().zip(&tmp) {
+                    *x ^= k;
+                }
+                let (lo, hi) = tmp.split_at_mut(32);
+                x86_avx2::wipe32(lo.try_into().unwrap());
+                x86_avx2::wipe32(hi.try_into().unwrap());
             }
         }
-    }
-    if !full {
-        for (x, k) in data.iter_mut().zip(&ks) {
-            *x ^= k;
-        }
-        zeroize::Zeroize::zeroize(&mut ks);
     }
 }
 
@@ -170,6 +168,20 @@ impl Keystream for Ops {
         let mut b = [0u8; 32];
         x86_avx2::xor_tail(self.0.avx2(), state, &mut b);
         b
+    }
+
+    const SHORT: usize = 192;
+
+    #[inline(always)]
+    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+        x86_avx2::xor_tail(self.0.avx2(), state, ks)
+    }
+
+    #[inline(always)]
+    fn wipe(&self, ks: &mut [u8; 256]) {
+        for c in ks.chunks_exact_mut(32) {
+            x86_avx2::wipe32(c.try_into().unwrap());
+        }
     }
 }
 

@@ -41,6 +41,29 @@ pub(crate) trait Keystream {
         self.xor(state, ks)
     }
 
+    /// A vectorized Poly1305 over whole 128-byte groups (`()` for none).
+    type Wide;
+
+    /// Starts the vectorized MAC for a message of `len` bytes from `poly`'s key and
+    /// accumulator, or `None` where the scalar code is faster.
+    #[inline(always)]
+    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Self::Wide> {
+        let _ = (poly, len);
+        None
+    }
+
+    /// Absorbs `data` (a multiple of 128 bytes) into the vector accumulators.
+    #[inline(always)]
+    fn wide_blocks(&self, w: &mut Self::Wide, data: &[u8]) {
+        let _ = (w, data);
+    }
+
+    /// Folds the vector accumulators into `poly`'s accumulator.
+    #[inline(always)]
+    fn wide_finish(&self, w: Self::Wide, poly: &mut poly1305::State) {
+        let _ = (w, poly);
+    }
+
     /// Wipes a keystream buffer of [`Keystream::short`].
     #[inline(always)]
     fn wipe(&self, ks: &mut [u8; 256]) {
@@ -68,16 +91,33 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     otk.zeroize();
     poly.padded(aad);
     st[12] = 1;
+    let mut wide = k.wide_new(&poly, buf.len());
+    // The MAC of one piece: whole 128-byte groups through the vector code while it runs; the
+    // first piece with a partial group (the last) finishes it and the scalar code takes over.
+    let mut mac = |piece: &[u8]| match wide.as_mut() {
+        Some(w) => {
+            let v = piece.len() & !127;
+            k.wide_blocks(w, &piece[..v]);
+            if v < piece.len() {
+                k.wide_finish(wide.take().unwrap(), &mut poly);
+                poly.padded(&piece[v..]);
+            }
+        }
+        None => poly.padded(piece),
+    };
     for piece in buf.chunks_mut(K::CHUNK) {
         if SEAL {
             k.xor(&st, piece);
-            poly.padded(piece);
+            mac(piece);
         } else {
-            poly.padded(piece);
+            mac(piece);
             k.xor(&st, piece);
         }
         // Past the last piece the counter is not used again (it may wrap there).
         st[12] = st[12].wrapping_add((K::CHUNK / 64) as u32);
+    }
+    if let Some(w) = wide.take() {
+        k.wide_finish(w, &mut poly);
     }
     st.zeroize();
     finish(poly, aad.len(), buf.len())

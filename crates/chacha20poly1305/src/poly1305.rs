@@ -118,6 +118,86 @@ impl State {
     }
 }
 
+/// Radix 2^26 (five limbs in `u64`s), the representation of the vectorized Poly1305 of the
+/// SIMD backends: products of a limb (`< 2^27`) and a limb or `5 * limb` (`< 2^29.4`) fit in
+/// 32x32->64-bit multiplies, and five of them sum below 2^59.
+pub(crate) const M26: u64 = (1 << 26) - 1;
+
+/// The 26-bit limbs of `lo + hi 2^64 + top 2^128` (`top < 8`; the top limb is then `< 2^27`).
+#[inline(always)]
+pub(crate) fn to_limbs26(lo: u64, hi: u64, top: u64) -> [u64; 5] {
+    [
+        lo & M26,
+        (lo >> 26) & M26,
+        ((lo >> 52) | (hi << 12)) & M26,
+        (hi >> 14) & M26,
+        (hi >> 40) | (top << 24),
+    ]
+}
+
+/// One carry pass over five limbs `< 2^63`, folding bits 130 and up back in times 5: on exit
+/// every limb is `< 2^26` except limb 1, `< 2^26 + 2^(k-26)` for inputs `< 2^k`.
+#[inline(always)]
+pub(crate) fn carry26(mut d: [u64; 5]) -> [u64; 5] {
+    d[1] += d[0] >> 26;
+    d[0] &= M26;
+    d[2] += d[1] >> 26;
+    d[1] &= M26;
+    d[3] += d[2] >> 26;
+    d[2] &= M26;
+    d[4] += d[3] >> 26;
+    d[3] &= M26;
+    let c = d[4] >> 26;
+    d[4] &= M26;
+    d[0] += c * 5;
+    d[1] += d[0] >> 26;
+    d[0] &= M26;
+    d
+}
+
+/// `a * b mod 2^130 - 5` in radix 2^26 (limbs `< 2^27`), carried.
+#[inline(always)]
+pub(crate) fn mul26(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
+    let s: [u64; 5] = core::array::from_fn(|i| b[i] * 5);
+    carry26([
+        a[0] * b[0] + a[1] * s[4] + a[2] * s[3] + a[3] * s[2] + a[4] * s[1],
+        a[0] * b[1] + a[1] * b[0] + a[2] * s[4] + a[3] * s[3] + a[4] * s[2],
+        a[0] * b[2] + a[1] * b[1] + a[2] * b[0] + a[3] * s[4] + a[4] * s[3],
+        a[0] * b[3] + a[1] * b[2] + a[2] * b[1] + a[3] * b[0] + a[4] * s[4],
+        a[0] * b[4] + a[1] * b[3] + a[2] * b[2] + a[3] * b[1] + a[4] * b[0],
+    ])
+}
+
+impl State {
+    /// The clamped `r` in radix 2^26.
+    #[inline(always)]
+    pub(crate) fn r26(&self) -> [u64; 5] {
+        to_limbs26(self.r0, self.r1, 0)
+    }
+
+    /// The accumulator in radix 2^26.
+    #[inline(always)]
+    pub(crate) fn h26(&self) -> [u64; 5] {
+        to_limbs26(self.h0, self.h1, self.h2)
+    }
+
+    /// Replaces the accumulator with a radix-2^26 value (limbs `< 2^32`), partially reduced
+    /// to `h2 <= 4` (the bound [`State::block`] expects).
+    #[inline(always)]
+    pub(crate) fn set_h26(&mut self, l: &[u64; 5]) {
+        let l = carry26(*l);
+        let t = l[0] as u128 + ((l[1] as u128) << 26) + ((l[2] as u128) << 52);
+        let t2 = (t >> 64) + ((l[3] as u128) << 14) + ((l[4] as u128) << 40);
+        let (h0, h1, h2) = (t as u64, t2 as u64, (t2 >> 64) as u64);
+        let c = (h2 >> 2) * 5;
+        let (h0, k) = h0.overflowing_add(c);
+        let (h1, k) = h1.overflowing_add(k as u64);
+        self.h0 = h0;
+        self.h1 = h1;
+        self.h2 = (h2 & 3) + k as u64;
+    }
+}
+
 impl Drop for State {
     fn drop(&mut self) {
         self.r0.zeroize();

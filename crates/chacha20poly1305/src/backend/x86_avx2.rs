@@ -196,6 +196,7 @@ pub(crate) fn xor_tail(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
 struct Ops(X86Avx2);
 
 impl Keystream for Ops {
+    type Wide = ();
     const CHUNK: usize = 512;
 
     #[inline(always)]

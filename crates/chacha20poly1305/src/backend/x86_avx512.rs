@@ -8,6 +8,7 @@ use core::arch::x86_64::*;
 use super::x86_avx2;
 use crate::chacha::{Row, rounds_rows};
 use crate::construction::{self, Keystream};
+use crate::poly1305::{self, M26, mul26};
 use tessera_cpu::X86Avx512;
 
 /// A zmm register holding one row of four blocks; carries the AVX-512 token (see
@@ -156,6 +157,7 @@ fn xor_stream(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
 struct Ops(X86Avx512);
 
 impl Keystream for Ops {
+    type Wide = Wide;
     const CHUNK: usize = 1024;
 
     #[inline(always)]
@@ -178,10 +180,242 @@ impl Keystream for Ops {
     }
 
     #[inline(always)]
+    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide> {
+        (len >= WIDE_MIN_LEN).then(|| Wide::new(self.0, poly))
+    }
+
+    #[inline(always)]
+    fn wide_blocks(&self, w: &mut Wide, data: &[u8]) {
+        w.blocks(data)
+    }
+
+    #[inline(always)]
+    fn wide_finish(&self, w: Wide, poly: &mut poly1305::State) {
+        w.finish(poly)
+    }
+
+    #[inline(always)]
     fn wipe(&self, ks: &mut [u8; 256]) {
         for c in ks.chunks_exact_mut(32) {
             x86_avx2::wipe32(c.try_into().unwrap());
         }
+    }
+}
+
+/// Messages from this many bytes on take the vectorized Poly1305 (below it, computing
+/// `r^1..r^8` and folding the lanes costs more than the scalar code spends).
+const WIDE_MIN_LEN: usize = 1024;
+
+/// Eight 64-bit lanes (radix-2^26 limbs of eight Poly1305 accumulators, one per lane); carries
+/// the AVX-512 token like [`Zmm`].
+#[derive(Clone, Copy)]
+struct Q(__m512i, X86Avx512);
+
+impl Q {
+    #[inline(always)]
+    fn splat(t: X86Avx512, x: u64) -> Q {
+        // SAFETY: AVX-512F proven by `t`.
+        Q(unsafe { _mm512_set1_epi64(x as i64) }, t)
+    }
+    #[inline(always)]
+    fn from_lanes(t: X86Avx512, x: &[u64; 8]) -> Q {
+        // SAFETY: AVX-512F proven by `t`; `x` is 64 readable bytes.
+        Q(unsafe { _mm512_loadu_si512(x.as_ptr().cast()) }, t)
+    }
+    #[inline(always)]
+    fn lanes(self) -> [u64; 8] {
+        let mut x = [0u64; 8];
+        // SAFETY: AVX-512F proven by the token in `self`; `x` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(x.as_mut_ptr().cast(), self.0) };
+        x
+    }
+    /// Low 32 bits of each lane times low 32 bits of `o`'s (`vpmuludq`).
+    #[inline(always)]
+    fn mul(self, o: Q) -> Q {
+        // SAFETY: AVX-512F proven by the token in `self`.
+        Q(unsafe { _mm512_mul_epu32(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn add(self, o: Q) -> Q {
+        // SAFETY: AVX-512F proven by the token in `self`.
+        Q(unsafe { _mm512_add_epi64(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Q {
+        // SAFETY: AVX-512F proven by the token in `self`.
+        Q(unsafe { _mm512_srli_epi64::<N>(self.0) }, self.1)
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Q {
+        // SAFETY: AVX-512F proven by the token in `self`.
+        Q(unsafe { _mm512_slli_epi64::<N>(self.0) }, self.1)
+    }
+    #[inline(always)]
+    fn or(self, o: Q) -> Q {
+        // SAFETY: AVX-512F proven by the token in `self`.
+        Q(unsafe { _mm512_or_si512(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn and(self, o: Q) -> Q {
+        // SAFETY: AVX-512F proven by the token in `self`.
+        Q(unsafe { _mm512_and_si512(self.0, o.0) }, self.1)
+    }
+}
+
+/// `h * r mod 2^130 - 5` lane-wise in radix 2^26 (`h` limbs `< 2^27`, `r` limbs `< 2^26 + 2^8`,
+/// `s = 5 r`), one carry pass: limbs on exit `< 2^26` except limb 1 (`< 2^26 + 2^8`).
+#[inline(always)]
+fn vmul(h: &[Q; 5], r: &[Q; 5], s: &[Q; 5], mask: Q) -> [Q; 5] {
+    let d0 = h[0]
+        .mul(r[0])
+        .add(h[1].mul(s[4]))
+        .add(h[2].mul(s[3]))
+        .add(h[3].mul(s[2]))
+        .add(h[4].mul(s[1]));
+    let d1 = h[0]
+        .mul(r[1])
+        .add(h[1].mul(r[0]))
+        .add(h[2].mul(s[4]))
+        .add(h[3].mul(s[3]))
+        .add(h[4].mul(s[2]));
+    let d2 = h[0]
+        .mul(r[2])
+        .add(h[1].mul(r[1]))
+        .add(h[2].mul(r[0]))
+        .add(h[3].mul(s[4]))
+        .add(h[4].mul(s[3]));
+    let d3 = h[0]
+        .mul(r[3])
+        .add(h[1].mul(r[2]))
+        .add(h[2].mul(r[1]))
+        .add(h[3].mul(r[0]))
+        .add(h[4].mul(s[4]));
+    let d4 = h[0]
+        .mul(r[4])
+        .add(h[1].mul(r[3]))
+        .add(h[2].mul(r[2]))
+        .add(h[3].mul(r[1]))
+        .add(h[4].mul(r[0]));
+    let d1 = d1.add(d0.shr::<26>());
+    let d0 = d0.and(mask);
+    let d2 = d2.add(d1.shr::<26>());
+    let d1 = d1.and(mask);
+    let d3 = d3.add(d2.shr::<26>());
+    let d2 = d2.and(mask);
+    let d4 = d4.add(d3.shr::<26>());
+    let d3 = d3.and(mask);
+    let c = d4.shr::<26>();
+    let d4 = d4.and(mask);
+    let d0 = d0.add(c).add(c.shl::<2>());
+    let d1 = d1.add(d0.shr::<26>());
+    let d0 = d0.and(mask);
+    [d0, d1, d2, d3, d4]
+}
+
+/// Poly1305 over eight blocks at a time: lane `j` accumulates blocks `8i + j`, multiplied by
+/// `r^8` per group (Horner in steps of eight); [`Wide::finish`] multiplies lane `j` by
+/// `r^(8 - j)` and sums the lanes (RFC 8439 section 2.5's polynomial, regrouped).
+pub(crate) struct Wide {
+    t: X86Avx512,
+    h: [Q; 5],
+    r8: [Q; 5],
+    s8: [Q; 5],
+    /// Lane `j`: the limbs of `r^(8 - j)` (and times 5).
+    rl: [Q; 5],
+    sl: [Q; 5],
+    /// No group absorbed yet: the first one is added without multiplying (lane 0 starts with
+    /// the scalar accumulator).
+    first: bool,
+}
+
+impl Wide {
+    #[inline(always)]
+    fn new(t: X86Avx512, poly: &poly1305::State) -> Wide {
+        let r1 = poly.r26();
+        let mut pw = [[0u64; 5]; 8];
+        pw[0] = r1;
+        for i in 1..8 {
+            pw[i] = mul26(&pw[i - 1], &r1);
+        }
+        let h0 = poly.h26();
+        let h = core::array::from_fn(|k| {
+            let mut l = [0u64; 8];
+            l[0] = h0[k];
+            Q::from_lanes(t, &l)
+        });
+        let r8: [Q; 5] = core::array::from_fn(|k| Q::splat(t, pw[7][k]));
+        let rl: [Q; 5] =
+            core::array::from_fn(|k| Q::from_lanes(t, &core::array::from_fn(|j| pw[7 - j][k])));
+        let five = |v: [Q; 5]| v.map(|q| q.add(q.shl::<2>()));
+        zeroize::Zeroize::zeroize(pw.as_flattened_mut());
+        Wide {
+            t,
+            h,
+            r8,
+            s8: five(r8),
+            rl,
+            sl: five(rl),
+            first: true,
+        }
+    }
+
+    /// Absorbs `data` (a multiple of 128 bytes).
+    #[inline(always)]
+    fn blocks(&mut self, data: &[u8]) {
+        let t = self.t;
+        let mask = Q::splat(t, M26);
+        let hibit = Q::splat(t, 1 << 24);
+        // SAFETY: AVX-512F proven by `t`.
+        let (ilo, ihi) = unsafe {
+            (
+                _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
+                _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15),
+            )
+        };
+        for g in data.chunks_exact(128) {
+            // SAFETY: AVX-512F proven by `t`; `g` is 128 readable bytes (two unaligned
+            // 64-byte loads). Lane `j` of `lo`/`hi`: the low/high 64 bits of block `j`.
+            let (lo, hi) = unsafe {
+                let a = _mm512_loadu_si512(g.as_ptr().cast());
+                let b = _mm512_loadu_si512(g[64..].as_ptr().cast());
+                (
+                    Q(_mm512_permutex2var_epi64(a, ilo, b), t),
+                    Q(_mm512_permutex2var_epi64(a, ihi, b), t),
+                )
+            };
+            let m = [
+                lo.and(mask),
+                lo.shr::<26>().and(mask),
+                lo.shr::<52>().or(hi.shl::<12>()).and(mask),
+                hi.shr::<14>().and(mask),
+                hi.shr::<40>().or(hibit),
+            ];
+            let h = if self.first {
+                self.first = false;
+                self.h
+            } else {
+                vmul(&self.h, &self.r8, &self.s8, mask)
+            };
+            self.h = core::array::from_fn(|k| h[k].add(m[k]));
+        }
+    }
+
+    /// Multiplies lane `j` by `r^(8 - j)`, sums the lanes into `poly`'s accumulator.
+    #[inline(always)]
+    fn finish(self, poly: &mut poly1305::State) {
+        if self.first {
+            return;
+        }
+        let mask = Q::splat(self.t, M26);
+        let h = vmul(&self.h, &self.rl, &self.sl, mask);
+        let mut l = [0u64; 5];
+        for k in 0..5 {
+            let mut x = h[k].lanes();
+            l[k] = x.iter().sum();
+            zeroize::Zeroize::zeroize(&mut x);
+        }
+        poly.set_h26(&l);
+        zeroize::Zeroize::zeroize(&mut l);
     }
 }
 

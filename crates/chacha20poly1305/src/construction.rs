@@ -92,25 +92,12 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     poly.padded(aad);
     st[12] = 1;
     let mut wide = k.wide_new(&poly, buf.len());
-    // The MAC of one piece: whole 128-byte groups through the vector code while it runs; the
-    // first piece with a partial group (the last) finishes it and the scalar code takes over.
-    let mut mac = |piece: &[u8]| match wide.as_mut() {
-        Some(w) => {
-            let v = piece.len() & !127;
-            k.wide_blocks(w, &piece[..v]);
-            if v < piece.len() {
-                k.wide_finish(wide.take().unwrap(), &mut poly);
-                poly.padded(&piece[v..]);
-            }
-        }
-        None => poly.padded(piece),
-    };
     for piece in buf.chunks_mut(K::CHUNK) {
         if SEAL {
             k.xor(&st, piece);
-            mac(piece);
+            mac(k, &mut wide, &mut poly, piece);
         } else {
-            mac(piece);
+            mac(k, &mut wide, &mut poly, piece);
             k.xor(&st, piece);
         }
         // Past the last piece the counter is not used again (it may wrap there).
@@ -121,6 +108,24 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     }
     st.zeroize();
     finish(poly, aad.len(), buf.len())
+}
+
+/// The MAC of one piece: whole 128-byte groups through the vector code while it runs; the
+/// first piece with a partial group (the last) finishes it and the scalar code takes over.
+/// (A function, not a closure: closures do not inherit the island's target features.)
+#[inline(always)]
+fn mac<K: Keystream>(k: &K, wide: &mut Option<K::Wide>, poly: &mut poly1305::State, piece: &[u8]) {
+    match wide.as_mut() {
+        Some(w) => {
+            let v = piece.len() & !127;
+            k.wide_blocks(w, &piece[..v]);
+            if v < piece.len() {
+                k.wide_finish(wide.take().unwrap(), poly);
+                poly.padded(&piece[v..]);
+            }
+        }
+        None => poly.padded(piece),
+    }
 }
 
 /// The length block of RFC 8439 section 2.8, then the tag.

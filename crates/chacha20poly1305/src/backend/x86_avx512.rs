@@ -82,14 +82,16 @@ fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     debug_assert!(data.len() <= 256 * S && S <= 4);
     let (a0, b0, c0) = (row(t, st, 0), row(t, st, 1), row(t, st, 2));
     let d0 = row(t, st, 3);
-    let d_in: [Zmm; S] = core::array::from_fn(|i| {
+    // (Loops, not closures, in SIMD code: see `x86_avx2::xor_groups`.)
+    let mut d_in = [d0; S];
+    for (i, d) in d_in.iter_mut().enumerate() {
         let k = 4 * i as i32;
         // SAFETY: AVX-512F proven by `t`.
         let inc = unsafe {
             _mm512_setr_epi32(k, 0, 0, 0, k + 1, 0, 0, 0, k + 2, 0, 0, 0, k + 3, 0, 0, 0)
         };
-        d0.add(Zmm(inc, t))
-    });
+        *d = d0.add(Zmm(inc, t));
+    }
     let (mut a, mut b, mut c, mut d) = ([a0; S], [b0; S], [c0; S], d_in);
     rounds_rows(&mut a, &mut b, &mut c, &mut d);
     for i in 0..S {
@@ -162,7 +164,9 @@ impl Keystream for Ops {
 
     #[inline(always)]
     fn xor(&self, state: &[u32; 16], data: &mut [u8]) {
-        xor_stream(self.0, state, data)
+        // SAFETY: `xor_stream_tf` is compiled for the features of `X86Avx512`, which the token
+        // in `self` proves.
+        unsafe { xor_stream_tf(self.0, state, data) }
     }
 
     #[inline(always)]
@@ -181,12 +185,18 @@ impl Keystream for Ops {
 
     #[inline(always)]
     fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide> {
-        (len >= WIDE_MIN_LEN).then(|| Wide::new(self.0, poly))
+        if len >= WIDE_MIN_LEN {
+            Some(Wide::new(self.0, poly))
+        } else {
+            None
+        }
     }
 
     #[inline(always)]
     fn wide_blocks(&self, w: &mut Wide, data: &[u8]) {
-        w.blocks(data)
+        // SAFETY: `wide_blocks_tf` is compiled for the features of `X86Avx512`, which the
+        // token in `self` proves.
+        unsafe { wide_blocks_tf(w, data) }
     }
 
     #[inline(always)]
@@ -202,9 +212,24 @@ impl Keystream for Ops {
     }
 }
 
+tessera_cpu::with_features! { X86Avx512;
+    /// [`Wide::blocks`] out of line: inlined into the one-pass loop, its 25 vector registers of
+    /// state make the register allocator spill the ChaCha20 rows (measured 30% slower).
+    #[inline(never)]
+    fn wide_blocks_tf(w: &mut Wide, data: &[u8]) {
+        w.blocks(data)
+    }
+
+    /// [`xor_stream`] out of line, for the same reason.
+    #[inline(never)]
+    fn xor_stream_tf(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
+        xor_stream(t, st, data)
+    }
+}
+
 /// Messages from this many bytes on take the vectorized Poly1305 (below it, computing
 /// `r^1..r^8` and folding the lanes costs more than the scalar code spends).
-const WIDE_MIN_LEN: usize = 1024;
+const WIDE_MIN_LEN: usize = 512;
 
 /// Eight 64-bit lanes (radix-2^26 limbs of eight Poly1305 accumulators, one per lane); carries
 /// the AVX-512 token like [`Zmm`].
@@ -338,23 +363,31 @@ impl Wide {
             pw[i] = mul26(&pw[i - 1], &r1);
         }
         let h0 = poly.h26();
-        let h = core::array::from_fn(|k| {
+        // (Loops, not closures: see `x86_avx2::xor_groups`.)
+        let zero = Q::splat(t, 0);
+        let (mut h, mut r8, mut s8, mut rl, mut sl) =
+            ([zero; 5], [zero; 5], [zero; 5], [zero; 5], [zero; 5]);
+        for k in 0..5 {
             let mut l = [0u64; 8];
             l[0] = h0[k];
-            Q::from_lanes(t, &l)
-        });
-        let r8: [Q; 5] = core::array::from_fn(|k| Q::splat(t, pw[7][k]));
-        let rl: [Q; 5] =
-            core::array::from_fn(|k| Q::from_lanes(t, &core::array::from_fn(|j| pw[7 - j][k])));
-        let five = |v: [Q; 5]| v.map(|q| q.add(q.shl::<2>()));
+            h[k] = Q::from_lanes(t, &l);
+            r8[k] = Q::splat(t, pw[7][k]);
+            s8[k] = r8[k].add(r8[k].shl::<2>());
+            for (j, x) in l.iter_mut().enumerate() {
+                *x = pw[7 - j][k];
+            }
+            rl[k] = Q::from_lanes(t, &l);
+            sl[k] = rl[k].add(rl[k].shl::<2>());
+            zeroize::Zeroize::zeroize(&mut l);
+        }
         zeroize::Zeroize::zeroize(pw.as_flattened_mut());
         Wide {
             t,
             h,
             r8,
-            s8: five(r8),
+            s8,
             rl,
-            sl: five(rl),
+            sl,
             first: true,
         }
     }
@@ -394,9 +427,16 @@ impl Wide {
                 self.first = false;
                 self.h
             } else {
-                vmul(&self.h, &self.r8, &self.s8, mask)
+                // Re-read opaquely in each group: LLVM otherwise hoists the `vpmuludq` operand
+                // masks out of the loop and, no longer seeing them in the loop body, lowers
+                // every product as a full 64-bit multiply (three `vpmuludq`, two shifts, two
+                // adds).
+                let (r8, s8) = core::hint::black_box((&self.r8, &self.s8));
+                vmul(&self.h, r8, s8, mask)
             };
-            self.h = core::array::from_fn(|k| h[k].add(m[k]));
+            for k in 0..5 {
+                self.h[k] = h[k].add(m[k]);
+            }
         }
     }
 

@@ -22,6 +22,7 @@ mod poly1305;
 #[cfg(tessera_test_hooks)]
 #[doc(hidden)]
 pub mod testing;
+mod wide;
 
 pub use aead::{ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, Tag, XChaCha20Poly1305};
 /// The backends of this CPU, for tests and benches (`Backend::all_available()`,

@@ -7,6 +7,8 @@ use core::arch::x86_64::*;
 
 use crate::chacha::{Row, rounds_rows};
 use crate::construction::{self, Keystream};
+use crate::poly1305;
+use crate::wide::{Lanes, Wide};
 use tessera_cpu::X86Avx2;
 
 /// A ymm register holding one row of two blocks. The zero-sized token field makes the safe
@@ -196,12 +198,35 @@ pub(crate) fn xor_tail(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
 struct Ops(X86Avx2);
 
 impl Keystream for Ops {
-    type Wide = ();
+    type Wide = Wide<Q4>;
     const CHUNK: usize = 512;
 
     #[inline(always)]
     fn xor(&self, state: &[u32; 16], data: &mut [u8]) {
-        xor_stream(self.0, state, data)
+        // SAFETY: `xor_stream_tf` is compiled for the features of `X86Avx2`, which the token
+        // in `self` proves.
+        unsafe { xor_stream_tf(self.0, state, data) }
+    }
+
+    #[inline(always)]
+    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide<Q4>> {
+        if len >= WIDE_MIN_LEN {
+            Some(Wide::new(self.0, poly))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn wide_blocks(&self, w: &mut Wide<Q4>, data: &[u8]) {
+        // SAFETY: `wide_blocks_tf` is compiled for the features of `X86Avx2`, which the token
+        // in `self` proves.
+        unsafe { wide_blocks_tf(w, data) }
+    }
+
+    #[inline(always)]
+    fn wide_finish(&self, w: Wide<Q4>, poly: &mut poly1305::State) {
+        w.finish(poly)
     }
 
     #[inline(always)]
@@ -223,6 +248,110 @@ impl Keystream for Ops {
         for c in ks.chunks_exact_mut(32) {
             wipe32(c.try_into().unwrap());
         }
+    }
+}
+
+tessera_cpu::with_features! { X86Avx2;
+    /// [`Wide::blocks`] out of line: inlined into the one-pass loop, its vector state makes
+    /// the register allocator spill the ChaCha20 rows.
+    #[inline(never)]
+    fn wide_blocks_tf(w: &mut Wide<Q4>, data: &[u8]) {
+        w.blocks(data)
+    }
+
+    /// [`xor_stream`] out of line, for the same reason.
+    #[inline(never)]
+    fn xor_stream_tf(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+        xor_stream(t, st, data)
+    }
+}
+
+/// Messages from this many bytes on take the vectorized Poly1305.
+const WIDE_MIN_LEN: usize = 512;
+
+/// Four 64-bit lanes (radix-2^26 limbs of four Poly1305 accumulators); carries the AVX2 token
+/// like [`Ymm`].
+#[derive(Clone, Copy)]
+pub(crate) struct Q4(__m256i, X86Avx2);
+
+impl Lanes for Q4 {
+    type Token = X86Avx2;
+    const N: usize = 4;
+
+    #[inline(always)]
+    fn splat(t: X86Avx2, x: u64) -> Q4 {
+        // SAFETY: AVX2 proven by `t`.
+        Q4(unsafe { _mm256_set1_epi64x(x as i64) }, t)
+    }
+    #[inline(always)]
+    fn from_lanes(t: X86Avx2, x: &[u64; 8]) -> Q4 {
+        // SAFETY: AVX2 proven by `t`; `x` has 32 readable bytes at its start.
+        Q4(unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }, t)
+    }
+    #[inline(always)]
+    fn lanes(self) -> [u64; 8] {
+        let mut x = [0u64; 8];
+        // SAFETY: AVX2 proven by the token in `self`; `x` has 32 writable bytes at its start.
+        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), self.0) };
+        x
+    }
+    #[inline(always)]
+    fn token(self) -> X86Avx2 {
+        self.1
+    }
+    #[inline(always)]
+    fn mul(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_mul_epu32(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn add(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_add_epi64(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn shr<const S: u32>(self) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(
+            unsafe { _mm256_srl_epi64(self.0, _mm_cvtsi32_si128(S as i32)) },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn shl<const S: u32>(self) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(
+            unsafe { _mm256_sll_epi64(self.0, _mm_cvtsi32_si128(S as i32)) },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn or(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_or_si256(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn and(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_and_si256(self.0, o.0) }, self.1)
+    }
+    /// Lanes hold blocks 0, 2, 1, 3 (`vpunpck{l,h}qdq` work within 128-bit halves).
+    #[inline(always)]
+    fn load_blocks(t: X86Avx2, g: &[u8]) -> (Q4, Q4) {
+        let g = &g[..64];
+        // SAFETY: AVX2 proven by `t`; `g` is 64 readable bytes (two unaligned 32-byte loads).
+        unsafe {
+            let a = _mm256_loadu_si256(g.as_ptr().cast());
+            let b = _mm256_loadu_si256(g[32..].as_ptr().cast());
+            (
+                Q4(_mm256_unpacklo_epi64(a, b), t),
+                Q4(_mm256_unpackhi_epi64(a, b), t),
+            )
+        }
+    }
+    #[inline(always)]
+    fn block_of_lane(j: usize) -> usize {
+        [0, 2, 1, 3][j]
     }
 }
 

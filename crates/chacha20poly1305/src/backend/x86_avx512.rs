@@ -8,7 +8,8 @@ use core::arch::x86_64::*;
 use super::x86_avx2;
 use crate::chacha::{Row, rounds_rows};
 use crate::construction::{self, Keystream};
-use crate::poly1305::{self, M26, mul26};
+use crate::poly1305;
+use crate::wide::{Lanes, Wide};
 use tessera_cpu::X86Avx512;
 
 /// A zmm register holding one row of four blocks; carries the AVX-512 token (see
@@ -159,7 +160,7 @@ fn xor_stream(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
 struct Ops(X86Avx512);
 
 impl Keystream for Ops {
-    type Wide = Wide;
+    type Wide = Wide<Q>;
     const CHUNK: usize = 1024;
 
     #[inline(always)]
@@ -184,7 +185,7 @@ impl Keystream for Ops {
     }
 
     #[inline(always)]
-    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide> {
+    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide<Q>> {
         if len >= WIDE_MIN_LEN {
             Some(Wide::new(self.0, poly))
         } else {
@@ -193,14 +194,14 @@ impl Keystream for Ops {
     }
 
     #[inline(always)]
-    fn wide_blocks(&self, w: &mut Wide, data: &[u8]) {
+    fn wide_blocks(&self, w: &mut Wide<Q>, data: &[u8]) {
         // SAFETY: `wide_blocks_tf` is compiled for the features of `X86Avx512`, which the
         // token in `self` proves.
         unsafe { wide_blocks_tf(w, data) }
     }
 
     #[inline(always)]
-    fn wide_finish(&self, w: Wide, poly: &mut poly1305::State) {
+    fn wide_finish(&self, w: Wide<Q>, poly: &mut poly1305::State) {
         w.finish(poly)
     }
 
@@ -216,7 +217,7 @@ tessera_cpu::with_features! { X86Avx512;
     /// [`Wide::blocks`] out of line: inlined into the one-pass loop, its 25 vector registers of
     /// state make the register allocator spill the ChaCha20 rows (measured 30% slower).
     #[inline(never)]
-    fn wide_blocks_tf(w: &mut Wide, data: &[u8]) {
+    fn wide_blocks_tf(w: &mut Wide<Q>, data: &[u8]) {
         w.blocks(data)
     }
 
@@ -236,7 +237,10 @@ const WIDE_MIN_LEN: usize = 512;
 #[derive(Clone, Copy)]
 struct Q(__m512i, X86Avx512);
 
-impl Q {
+impl Lanes for Q {
+    type Token = X86Avx512;
+    const N: usize = 8;
+
     #[inline(always)]
     fn splat(t: X86Avx512, x: u64) -> Q {
         // SAFETY: AVX-512F proven by `t`.
@@ -285,177 +289,30 @@ impl Q {
         // SAFETY: AVX-512F proven by the token in `self`.
         Q(unsafe { _mm512_and_si512(self.0, o.0) }, self.1)
     }
-}
-
-/// `h * r mod 2^130 - 5` lane-wise in radix 2^26 (`h` limbs `< 2^27`, `r` limbs `< 2^26 + 2^8`,
-/// `s = 5 r`), one carry pass: limbs on exit `< 2^26` except limb 1 (`< 2^26 + 2^8`).
-#[inline(always)]
-fn vmul(h: &[Q; 5], r: &[Q; 5], s: &[Q; 5], mask: Q) -> [Q; 5] {
-    let d0 = h[0]
-        .mul(r[0])
-        .add(h[1].mul(s[4]))
-        .add(h[2].mul(s[3]))
-        .add(h[3].mul(s[2]))
-        .add(h[4].mul(s[1]));
-    let d1 = h[0]
-        .mul(r[1])
-        .add(h[1].mul(r[0]))
-        .add(h[2].mul(s[4]))
-        .add(h[3].mul(s[3]))
-        .add(h[4].mul(s[2]));
-    let d2 = h[0]
-        .mul(r[2])
-        .add(h[1].mul(r[1]))
-        .add(h[2].mul(r[0]))
-        .add(h[3].mul(s[4]))
-        .add(h[4].mul(s[3]));
-    let d3 = h[0]
-        .mul(r[3])
-        .add(h[1].mul(r[2]))
-        .add(h[2].mul(r[1]))
-        .add(h[3].mul(r[0]))
-        .add(h[4].mul(s[4]));
-    let d4 = h[0]
-        .mul(r[4])
-        .add(h[1].mul(r[3]))
-        .add(h[2].mul(r[2]))
-        .add(h[3].mul(r[1]))
-        .add(h[4].mul(r[0]));
-    let d1 = d1.add(d0.shr::<26>());
-    let d0 = d0.and(mask);
-    let d2 = d2.add(d1.shr::<26>());
-    let d1 = d1.and(mask);
-    let d3 = d3.add(d2.shr::<26>());
-    let d2 = d2.and(mask);
-    let d4 = d4.add(d3.shr::<26>());
-    let d3 = d3.and(mask);
-    let c = d4.shr::<26>();
-    let d4 = d4.and(mask);
-    let d0 = d0.add(c).add(c.shl::<2>());
-    let d1 = d1.add(d0.shr::<26>());
-    let d0 = d0.and(mask);
-    [d0, d1, d2, d3, d4]
-}
-
-/// Poly1305 over eight blocks at a time: lane `j` accumulates blocks `8i + j`, multiplied by
-/// `r^8` per group (Horner in steps of eight); [`Wide::finish`] multiplies lane `j` by
-/// `r^(8 - j)` and sums the lanes (RFC 8439 section 2.5's polynomial, regrouped).
-pub(crate) struct Wide {
-    t: X86Avx512,
-    h: [Q; 5],
-    r8: [Q; 5],
-    s8: [Q; 5],
-    /// Lane `j`: the limbs of `r^(8 - j)` (and times 5).
-    rl: [Q; 5],
-    sl: [Q; 5],
-    /// No group absorbed yet: the first one is added without multiplying (lane 0 starts with
-    /// the scalar accumulator).
-    first: bool,
-}
-
-impl Wide {
     #[inline(always)]
-    fn new(t: X86Avx512, poly: &poly1305::State) -> Wide {
-        let r1 = poly.r26();
-        let mut pw = [[0u64; 5]; 8];
-        pw[0] = r1;
-        for i in 1..8 {
-            pw[i] = mul26(&pw[i - 1], &r1);
-        }
-        let h0 = poly.h26();
-        // (Loops, not closures: see `x86_avx2::xor_groups`.)
-        let zero = Q::splat(t, 0);
-        let (mut h, mut r8, mut s8, mut rl, mut sl) =
-            ([zero; 5], [zero; 5], [zero; 5], [zero; 5], [zero; 5]);
-        for k in 0..5 {
-            let mut l = [0u64; 8];
-            l[0] = h0[k];
-            h[k] = Q::from_lanes(t, &l);
-            r8[k] = Q::splat(t, pw[7][k]);
-            s8[k] = r8[k].add(r8[k].shl::<2>());
-            for (j, x) in l.iter_mut().enumerate() {
-                *x = pw[7 - j][k];
-            }
-            rl[k] = Q::from_lanes(t, &l);
-            sl[k] = rl[k].add(rl[k].shl::<2>());
-            zeroize::Zeroize::zeroize(&mut l);
-        }
-        zeroize::Zeroize::zeroize(pw.as_flattened_mut());
-        Wide {
-            t,
-            h,
-            r8,
-            s8,
-            rl,
-            sl,
-            first: true,
-        }
+    fn token(self) -> X86Avx512 {
+        self.1
     }
-
-    /// Absorbs `data` (a multiple of 128 bytes).
+    /// Lane `j` of `lo`/`hi`: the low/high 64 bits of block `j` of 128 bytes.
     #[inline(always)]
-    fn blocks(&mut self, data: &[u8]) {
-        let t = self.t;
-        let mask = Q::splat(t, M26);
-        let hibit = Q::splat(t, 1 << 24);
-        // SAFETY: AVX-512F proven by `t`.
-        let (ilo, ihi) = unsafe {
+    fn load_blocks(t: X86Avx512, g: &[u8]) -> (Q, Q) {
+        let g = &g[..128];
+        // SAFETY: AVX-512F proven by `t`; `g` is 128 readable bytes (two unaligned 64-byte
+        // loads).
+        unsafe {
+            let a = _mm512_loadu_si512(g.as_ptr().cast());
+            let b = _mm512_loadu_si512(g[64..].as_ptr().cast());
+            let ilo = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+            let ihi = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
             (
-                _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14),
-                _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15),
+                Q(_mm512_permutex2var_epi64(a, ilo, b), t),
+                Q(_mm512_permutex2var_epi64(a, ihi, b), t),
             )
-        };
-        for g in data.chunks_exact(128) {
-            // SAFETY: AVX-512F proven by `t`; `g` is 128 readable bytes (two unaligned
-            // 64-byte loads). Lane `j` of `lo`/`hi`: the low/high 64 bits of block `j`.
-            let (lo, hi) = unsafe {
-                let a = _mm512_loadu_si512(g.as_ptr().cast());
-                let b = _mm512_loadu_si512(g[64..].as_ptr().cast());
-                (
-                    Q(_mm512_permutex2var_epi64(a, ilo, b), t),
-                    Q(_mm512_permutex2var_epi64(a, ihi, b), t),
-                )
-            };
-            let m = [
-                lo.and(mask),
-                lo.shr::<26>().and(mask),
-                lo.shr::<52>().or(hi.shl::<12>()).and(mask),
-                hi.shr::<14>().and(mask),
-                hi.shr::<40>().or(hibit),
-            ];
-            let h = if self.first {
-                self.first = false;
-                self.h
-            } else {
-                // Re-read opaquely in each group: LLVM otherwise hoists the `vpmuludq` operand
-                // masks out of the loop and, no longer seeing them in the loop body, lowers
-                // every product as a full 64-bit multiply (three `vpmuludq`, two shifts, two
-                // adds).
-                let (r8, s8) = core::hint::black_box((&self.r8, &self.s8));
-                vmul(&self.h, r8, s8, mask)
-            };
-            for k in 0..5 {
-                self.h[k] = h[k].add(m[k]);
-            }
         }
     }
-
-    /// Multiplies lane `j` by `r^(8 - j)`, sums the lanes into `poly`'s accumulator.
     #[inline(always)]
-    fn finish(self, poly: &mut poly1305::State) {
-        if self.first {
-            return;
-        }
-        let mask = Q::splat(self.t, M26);
-        let h = vmul(&self.h, &self.rl, &self.sl, mask);
-        let mut l = [0u64; 5];
-        for k in 0..5 {
-            let mut x = h[k].lanes();
-            l[k] = x.iter().sum();
-            zeroize::Zeroize::zeroize(&mut x);
-        }
-        poly.set_h26(&l);
-        zeroize::Zeroize::zeroize(&mut l);
+    fn block_of_lane(j: usize) -> usize {
+        j
     }
 }
 

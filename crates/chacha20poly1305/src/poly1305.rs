@@ -121,9 +121,11 @@ impl State {
 /// Radix 2^26 (five limbs in `u64`s), the representation of the vectorized Poly1305 of the
 /// SIMD backends: products of a limb (`< 2^27`) and a limb or `5 * limb` (`< 2^29.4`) fit in
 /// 32x32->64-bit multiplies, and five of them sum below 2^59.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 pub(crate) const M26: u64 = (1 << 26) - 1;
 
 /// The 26-bit limbs of `lo + hi 2^64 + top 2^128` (`top < 8`; the top limb is then `< 2^27`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 #[inline(always)]
 pub(crate) fn to_limbs26(lo: u64, hi: u64, top: u64) -> [u64; 5] {
     [
@@ -137,6 +139,7 @@ pub(crate) fn to_limbs26(lo: u64, hi: u64, top: u64) -> [u64; 5] {
 
 /// One carry pass over five limbs `< 2^63`, folding bits 130 and up back in times 5: on exit
 /// every limb is `< 2^26` except limb 1, `< 2^26 + 2^(k-26)` for inputs `< 2^k`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 #[inline(always)]
 pub(crate) fn carry26(mut d: [u64; 5]) -> [u64; 5] {
     d[1] += d[0] >> 26;
@@ -156,6 +159,7 @@ pub(crate) fn carry26(mut d: [u64; 5]) -> [u64; 5] {
 }
 
 /// `a * b mod 2^130 - 5` in radix 2^26 (limbs `< 2^27`), carried.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 #[inline(always)]
 pub(crate) fn mul26(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
     let s: [u64; 5] = core::array::from_fn(|i| b[i] * 5);
@@ -168,6 +172,7 @@ pub(crate) fn mul26(a: &[u64; 5], b: &[u64; 5]) -> [u64; 5] {
     ])
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 impl State {
     /// The clamped `r` in radix 2^26.
     #[inline(always)]

@@ -13,10 +13,12 @@ use tessera_cpu::X86Avx2;
 
 /// A ymm register holding one row of two blocks. The zero-sized token field makes the safe
 /// `Row` methods sound by construction: a `Ymm` cannot exist unless AVX2 was proven available.
+/// `VL`: rotations by `vprold` (AVX-512 VL); a `Ymm<true>` is only built from an `X86Avx512`
+/// token ([`xor_tail_vl`]).
 #[derive(Clone, Copy)]
-pub(crate) struct Ymm(__m256i, X86Avx2);
+pub(crate) struct Ymm<const VL: bool>(__m256i, X86Avx2);
 
-impl Row for Ymm {
+impl<const VL: bool> Row for Ymm<VL> {
     #[inline(always)]
     fn add(self, o: Self) -> Self {
         // SAFETY: AVX2 proven by the token in `self`.
@@ -45,6 +47,10 @@ impl Row for Ymm {
     }
     #[inline(always)]
     fn rotl12(self) -> Self {
+        if VL {
+            // SAFETY: a `Ymm<true>` exists only when AVX-512 F/VL were proven (see the type).
+            return Ymm(unsafe { _mm256_rol_epi32::<12>(self.0) }, self.1);
+        }
         // SAFETY: AVX2 proven by the token in `self`.
         Ymm(
             unsafe {
@@ -71,6 +77,10 @@ impl Row for Ymm {
     }
     #[inline(always)]
     fn rotl7(self) -> Self {
+        if VL {
+            // SAFETY: a `Ymm<true>` exists only when AVX-512 F/VL were proven (see the type).
+            return Ymm(unsafe { _mm256_rol_epi32::<7>(self.0) }, self.1);
+        }
         // SAFETY: AVX2 proven by the token in `self`.
         Ymm(
             unsafe { _mm256_or_si256(_mm256_slli_epi32(self.0, 7), _mm256_srli_epi32(self.0, 25)) },
@@ -96,7 +106,7 @@ impl Row for Ymm {
 
 /// Row `r` of the state in both lanes.
 #[inline(always)]
-fn row(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm {
+fn row<const VL: bool>(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm<VL> {
     let w = &st[4 * r..4 * r + 4];
     // SAFETY: AVX2 proven by `t`; `w` is four readable `u32`s (16 bytes, unaligned load).
     Ymm(
@@ -108,18 +118,25 @@ fn row(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm {
 /// XORs the keystream of `2 * S` blocks from counter `st[12]` into `data` (`data.len() <=
 /// 128 * S`; a shorter `data` uses the first bytes of the keystream).
 #[inline(always)]
-fn xor_groups<const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+fn xor_groups<const VL: bool, const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
     debug_assert!(data.len() <= 128 * S && S <= 4);
-    let (a0, b0, c0) = (row(t, st, 0), row(t, st, 1), row(t, st, 2));
-    let d0 = row(t, st, 3);
-    let d_in: [Ymm; S] = core::array::from_fn(|i| {
+    let (a0, b0, c0) = (
+        row::<VL>(t, st, 0),
+        row::<VL>(t, st, 1),
+        row::<VL>(t, st, 2),
+    );
+    let d0 = row::<VL>(t, st, 3);
+    // (Loops, not closures, in SIMD code: a closure does not inherit the island's target
+    // features, so the intrinsics inside it would become calls.)
+    let mut d_in = [d0; S];
+    for (i, d) in d_in.iter_mut().enumerate() {
         let k = 2 * i as i32;
         // SAFETY: AVX2 proven by `t`.
-        d0.add(Ymm(
+        *d = d0.add(Ymm(
             unsafe { _mm256_setr_epi32(k, 0, 0, 0, k + 1, 0, 0, 0) },
             t,
-        ))
-    });
+        ));
+    }
     let (mut a, mut b, mut c, mut d) = ([a0; S], [b0; S], [c0; S], d_in);
     rounds_rows(&mut a, &mut b, &mut c, &mut d);
     for i in 0..S {
@@ -176,7 +193,7 @@ pub(crate) fn xor_stream(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
     let mut s = *st;
     let mut chunks = data.chunks_exact_mut(512);
     for c in &mut chunks {
-        xor_groups::<4>(t, &s, c);
+        xor_groups::<false, 4>(t, &s, c);
         s[12] = s[12].wrapping_add(8);
     }
     xor_tail(t, &s, chunks.into_remainder());
@@ -186,12 +203,23 @@ pub(crate) fn xor_stream(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
 /// The keystream for `data.len() < 512`, with as few groups as cover it.
 #[inline(always)]
 pub(crate) fn xor_tail(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    tail::<false>(t, st, data)
+}
+
+#[inline(always)]
+fn tail<const VL: bool>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
     match data.len() {
         0 => {}
-        1..=128 => xor_groups::<1>(t, st, data),
-        129..=256 => xor_groups::<2>(t, st, data),
-        _ => xor_groups::<4>(t, st, data),
+        1..=128 => xor_groups::<VL, 1>(t, st, data),
+        129..=256 => xor_groups::<VL, 2>(t, st, data),
+        _ => xor_groups::<VL, 4>(t, st, data),
     }
+}
+
+/// [`xor_tail`] with `vprold` rotations, for the AVX-512 backend.
+#[inline(always)]
+pub(crate) fn xor_tail_vl(t: tessera_cpu::X86Avx512, st: &[u32; 16], data: &mut [u8]) {
+    tail::<true>(t.avx2(), st, data)
 }
 
 /// The AVX2 keystream of the one-pass AEAD loop.
@@ -232,7 +260,7 @@ impl Keystream for Ops {
     #[inline(always)]
     fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
         let mut b = [0u8; 32];
-        xor_groups::<1>(self.0, state, &mut b);
+        xor_groups::<false, 1>(self.0, state, &mut b);
         b
     }
 
@@ -240,7 +268,7 @@ impl Keystream for Ops {
 
     #[inline(always)]
     fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
-        xor_groups::<2>(self.0, state, ks)
+        xor_groups::<false, 2>(self.0, state, ks)
     }
 
     #[inline(always)]

@@ -148,7 +148,7 @@ fn xor_stream(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     }
     let rest = chunks.into_remainder();
     match rest.len() {
-        0..256 => x86_avx2::xor_tail(t.avx2(), &s, rest),
+        0..256 => x86_avx2::xor_tail_vl(t, &s, rest),
         256..=512 => xor_groups::<2>(t, &s, rest),
         _ => xor_groups::<4>(t, &s, rest),
     }
@@ -173,7 +173,7 @@ impl Keystream for Ops {
     #[inline(always)]
     fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
         let mut b = [0u8; 32];
-        x86_avx2::xor_tail(self.0.avx2(), state, &mut b);
+        x86_avx2::xor_tail_vl(self.0, state, &mut b);
         b
     }
 
@@ -181,7 +181,7 @@ impl Keystream for Ops {
 
     #[inline(always)]
     fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
-        x86_avx2::xor_tail(self.0.avx2(), state, ks)
+        x86_avx2::xor_tail_vl(self.0, state, ks)
     }
 
     #[inline(always)]

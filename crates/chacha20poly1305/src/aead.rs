@@ -275,3 +275,42 @@ aead!(
     /// ```
     XChaCha20Poly1305, 24, xchacha
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 8439 section 2.8.2 on the portable path (small enough for Miri): tag, round trip,
+    /// a flipped tag bit clears the buffer.
+    #[test]
+    fn rfc8439_2_8_2_portable() {
+        let key: [u8; 32] = core::array::from_fn(|i| 0x80 + i as u8);
+        let nonce = [7, 0, 0, 0, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47];
+        let aad = [
+            0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
+        ];
+        let pt = *b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+        let a = ChaCha20Poly1305::new_with_backend(Backend::Portable, &key);
+        let mut buf = pt;
+        let tag = a.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+        assert_eq!(buf[..4], [0xd3, 0x1a, 0x8d, 0x34]);
+        assert_eq!(
+            tag,
+            [
+                0x1a, 0xe1, 0x0b, 0x59, 0x4f, 0x09, 0xe2, 0x6a, 0x7e, 0x90, 0x2e, 0xcb, 0xd0, 0x60,
+                0x06, 0x91
+            ]
+        );
+        let mut bad = tag;
+        bad[15] ^= 0x80;
+        let mut b2 = buf;
+        assert_eq!(
+            a.decrypt_in_place_detached(&nonce, &aad, &mut b2, &bad),
+            Err(Error::Authentication)
+        );
+        assert!(b2.iter().all(|&x| x == 0));
+        a.decrypt_in_place_detached(&nonce, &aad, &mut buf, &tag)
+            .unwrap();
+        assert_eq!(buf, pt);
+    }
+}

@@ -102,8 +102,12 @@ impl<Q: Lanes> Wide<Q> {
         let r1 = poly.r26();
         let mut pw = [[0u64; 5]; 8];
         pw[0] = r1;
-        for i in 1..Q::N {
-            pw[i] = mul26(&pw[i - 1], &r1);
+        // r^2, then r^3 and r^4 from it, then r^5..r^8 from r^4: three multiplies deep.
+        pw[1] = mul26(&r1, &r1);
+        pw[2] = mul26(&pw[1], &r1);
+        pw[3] = mul26(&pw[1], &pw[1]);
+        for i in 4..Q::N {
+            pw[i] = mul26(&pw[3], &pw[i - 4]);
         }
         let h0 = poly.h26();
         // (Loops, not closures: a closure does not inherit the island's target features.)

@@ -127,6 +127,19 @@ pub const CRATES: &[Crate] = &[
         }],
         long_tests: &[("kat", "rfc7748_5_2_iterated_1000000")],
     },
+    Crate {
+        package: "tessera-chacha20poly1305",
+        portable: true,
+        qemu_x86: true,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        // Valgrind cannot run AVX-512 code.
+        valgrind: &[CtExample {
+            example: "ct_valgrind",
+            args: &["portable", "x86_avx2"],
+        }],
+        long_tests: &[],
+    },
 ];
 
 /// The packages of the rows `keep` selects, in table order.

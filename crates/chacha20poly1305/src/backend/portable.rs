@@ -1,0 +1,35 @@
+//! Portable backend: the scalar block function, one block at a time.
+
+#![forbid(unsafe_code)]
+
+use crate::chacha;
+use crate::construction::Keystream;
+
+/// The portable keystream.
+pub(crate) struct Ops;
+
+impl Keystream for Ops {
+    type Wide = ();
+    const CHUNK: usize = 256;
+
+    #[inline(always)]
+    fn xor(&self, state: &[u32; 16], data: &mut [u8]) {
+        let mut s = *state;
+        for piece in data.chunks_mut(64) {
+            let mut ks = chacha::block(&s);
+            s[12] = s[12].wrapping_add(1);
+            if piece.len() == 64 {
+                for (w, k) in piece.chunks_exact_mut(4).zip(&ks) {
+                    let x = u32::from_le_bytes(w.try_into().unwrap()) ^ k;
+                    w.copy_from_slice(&x.to_le_bytes());
+                }
+            } else {
+                for (j, b) in piece.iter_mut().enumerate() {
+                    *b ^= (ks[j / 4] >> (8 * (j % 4))) as u8;
+                }
+            }
+            zeroize::Zeroize::zeroize(&mut ks);
+        }
+        zeroize::Zeroize::zeroize(&mut s);
+    }
+}

@@ -1,0 +1,404 @@
+//! AVX2 backend: ChaCha20 two blocks per ymm register (one per 128-bit lane, rows in the
+//! "horizontal" layout of [`crate::chacha::Row`]), four register groups (eight blocks, 512
+//! bytes) in flight; Poly1305 is the shared scalar code, stitched into the same loop
+//! ([`crate::construction`]).
+
+use core::arch::x86_64::*;
+
+use crate::chacha::{Row, rounds_rows};
+use crate::construction::{self, Keystream};
+use crate::poly1305;
+use crate::wide::{Lanes, Wide};
+use tessera_cpu::X86Avx2;
+
+/// A ymm register holding one row of two blocks. The zero-sized token field makes the safe
+/// `Row` methods sound by construction: a `Ymm` cannot exist unless AVX2 was proven available.
+/// `VL`: rotations by `vprold` (AVX-512 VL); a `Ymm<true>` is only built from an `X86Avx512`
+/// token ([`xor_tail_vl`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Ymm<const VL: bool>(__m256i, X86Avx2);
+
+impl<const VL: bool> Row for Ymm<VL> {
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_add_epi32(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn rotl16(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`. Whole-byte rotation: one byte shuffle.
+        Ymm(
+            unsafe {
+                _mm256_shuffle_epi8(
+                    self.0,
+                    _mm256_setr_epi8(
+                        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4,
+                        5, 10, 11, 8, 9, 14, 15, 12, 13,
+                    ),
+                )
+            },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rotl12(self) -> Self {
+        if VL {
+            // SAFETY: a `Ymm<true>` exists only when AVX-512 F/VL were proven (see the type).
+            return Ymm(unsafe { _mm256_rol_epi32::<12>(self.0) }, self.1);
+        }
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(
+            unsafe {
+                _mm256_or_si256(_mm256_slli_epi32(self.0, 12), _mm256_srli_epi32(self.0, 20))
+            },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rotl8(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`. Whole-byte rotation: one byte shuffle.
+        Ymm(
+            unsafe {
+                _mm256_shuffle_epi8(
+                    self.0,
+                    _mm256_setr_epi8(
+                        3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5,
+                        6, 11, 8, 9, 10, 15, 12, 13, 14,
+                    ),
+                )
+            },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rotl7(self) -> Self {
+        if VL {
+            // SAFETY: a `Ymm<true>` exists only when AVX-512 F/VL were proven (see the type).
+            return Ymm(unsafe { _mm256_rol_epi32::<7>(self.0) }, self.1);
+        }
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(
+            unsafe { _mm256_or_si256(_mm256_slli_epi32(self.0, 7), _mm256_srli_epi32(self.0, 25)) },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn rot_words1(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_shuffle_epi32::<0x39>(self.0) }, self.1)
+    }
+    #[inline(always)]
+    fn rot_words2(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_shuffle_epi32::<0x4e>(self.0) }, self.1)
+    }
+    #[inline(always)]
+    fn rot_words3(self) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Ymm(unsafe { _mm256_shuffle_epi32::<0x93>(self.0) }, self.1)
+    }
+}
+
+/// Row `r` of the state in both lanes.
+#[inline(always)]
+fn row<const VL: bool>(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm<VL> {
+    let w = &st[4 * r..4 * r + 4];
+    // SAFETY: AVX2 proven by `t`; `w` is four readable `u32`s (16 bytes, unaligned load).
+    Ymm(
+        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(w.as_ptr().cast())) },
+        t,
+    )
+}
+
+/// XORs the keystream of `2 * S` blocks from counter `st[12]` into `data` (`data.len() <=
+/// 128 * S`; a shorter `data` uses the first bytes of the keystream).
+#[inline(always)]
+fn xor_groups<const VL: bool, const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    debug_assert!(data.len() <= 128 * S && S <= 4);
+    let (a0, b0, c0) = (
+        row::<VL>(t, st, 0),
+        row::<VL>(t, st, 1),
+        row::<VL>(t, st, 2),
+    );
+    let d0 = row::<VL>(t, st, 3);
+    // (Loops, not closures, in SIMD code: a closure does not inherit the island's target
+    // features, so the intrinsics inside it would become calls.)
+    let mut d_in = [d0; S];
+    for (i, d) in d_in.iter_mut().enumerate() {
+        let k = 2 * i as i32;
+        // SAFETY: AVX2 proven by `t`.
+        *d = d0.add(Ymm(
+            unsafe { _mm256_setr_epi32(k, 0, 0, 0, k + 1, 0, 0, 0) },
+            t,
+        ));
+    }
+    let (mut a, mut b, mut c, mut d) = ([a0; S], [b0; S], [c0; S], d_in);
+    rounds_rows(&mut a, &mut b, &mut c, &mut d);
+    for i in 0..S {
+        let (a, b, c, d) = (a[i].add(a0), b[i].add(b0), c[i].add(c0), d[i].add(d_in[i]));
+        // SAFETY: AVX2 proven by `t`.
+        let out = unsafe {
+            [
+                _mm256_permute2x128_si256::<0x20>(a.0, b.0),
+                _mm256_permute2x128_si256::<0x20>(c.0, d.0),
+                _mm256_permute2x128_si256::<0x31>(a.0, b.0),
+                _mm256_permute2x128_si256::<0x31>(c.0, d.0),
+            ]
+        };
+        for (j, o) in out.iter().enumerate() {
+            let off = 128 * i + 32 * j;
+            if off + 32 <= data.len() {
+                let p = data[off..off + 32].as_mut_ptr();
+                // SAFETY: AVX2 proven by `t`; `p` points at 32 bytes of `data` (bounds checked by
+                // the slice above), unaligned loads and stores.
+                unsafe {
+                    let x = _mm256_loadu_si256(p.cast());
+                    _mm256_storeu_si256(p.cast(), _mm256_xor_si256(x, *o));
+                }
+            } else if off < data.len() {
+                let mut tmp = [0u8; 32];
+                // SAFETY: AVX2 proven by `t`; `tmp` is 32 writable bytes.
+                unsafe { _mm256_storeu_si256(tmp.as_mut_ptr().cast(), *o) };
+                for (x, k) in data[off..].iter_mut().zip(&tmp) {
+                    *x ^= k;
+                }
+                wipe32(&mut tmp);
+            }
+        }
+    }
+}
+
+/// Overwrites 32 bytes of keystream with zeros (volatile stores, kept by the optimizer).
+#[inline(always)]
+pub(crate) fn wipe32(b: &mut [u8; 32]) {
+    // SAFETY: `b` is 32 writable bytes, written as four `[u8; 8]` (alignment 1) volatile
+    // stores within it.
+    unsafe {
+        let p = b.as_mut_ptr().cast::<[u8; 8]>();
+        for i in 0..4 {
+            core::ptr::write_volatile(p.add(i), [0u8; 8]);
+        }
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// XORs the keystream from counter `st[12]` into `data` of any length, eight blocks at a time.
+#[inline(always)]
+pub(crate) fn xor_stream(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    let mut s = *st;
+    let mut chunks = data.chunks_exact_mut(512);
+    for c in &mut chunks {
+        xor_groups::<false, 4>(t, &s, c);
+        s[12] = s[12].wrapping_add(8);
+    }
+    xor_tail(t, &s, chunks.into_remainder());
+    zeroize::Zeroize::zeroize(&mut s);
+}
+
+/// The keystream for `data.len() < 512`, with as few groups as cover it.
+#[inline(always)]
+pub(crate) fn xor_tail(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    tail::<false>(t, st, data)
+}
+
+#[inline(always)]
+fn tail<const VL: bool>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+    match data.len() {
+        0 => {}
+        1..=128 => xor_groups::<VL, 1>(t, st, data),
+        129..=256 => xor_groups::<VL, 2>(t, st, data),
+        _ => xor_groups::<VL, 4>(t, st, data),
+    }
+}
+
+/// [`xor_tail`] with `vprold` rotations, for the AVX-512 backend.
+#[inline(always)]
+pub(crate) fn xor_tail_vl(t: tessera_cpu::X86Avx512, st: &[u32; 16], data: &mut [u8]) {
+    tail::<true>(t.avx2(), st, data)
+}
+
+/// The AVX2 keystream of the one-pass AEAD loop.
+struct Ops(X86Avx2);
+
+impl Keystream for Ops {
+    type Wide = Wide<Q4>;
+    const CHUNK: usize = 512;
+
+    #[inline(always)]
+    fn xor(&self, state: &[u32; 16], data: &mut [u8]) {
+        // SAFETY: `xor_stream_tf` is compiled for the features of `X86Avx2`, which the token
+        // in `self` proves.
+        unsafe { xor_stream_tf(self.0, state, data) }
+    }
+
+    #[inline(always)]
+    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide<Q4>> {
+        if len >= WIDE_MIN_LEN {
+            Some(Wide::new(self.0, poly))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn wide_blocks(&self, w: &mut Wide<Q4>, data: &[u8]) {
+        // SAFETY: `wide_blocks_tf` is compiled for the features of `X86Avx2`, which the token
+        // in `self` proves.
+        unsafe { wide_blocks_tf(w, data) }
+    }
+
+    #[inline(always)]
+    fn wide_finish(&self, w: Wide<Q4>, poly: &mut poly1305::State) {
+        w.finish(poly)
+    }
+
+    #[inline(always)]
+    fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        xor_groups::<false, 1>(self.0, state, &mut b);
+        b
+    }
+
+    const SHORT: usize = 192;
+
+    #[inline(always)]
+    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+        xor_groups::<false, 2>(self.0, state, ks)
+    }
+
+    #[inline(always)]
+    fn wipe(&self, ks: &mut [u8; 256]) {
+        for c in ks.chunks_exact_mut(32) {
+            wipe32(c.try_into().unwrap());
+        }
+    }
+}
+
+tessera_cpu::with_features! { X86Avx2;
+    /// [`Wide::blocks`] out of line: inlined into the one-pass loop, its vector state makes
+    /// the register allocator spill the ChaCha20 rows.
+    #[inline(never)]
+    fn wide_blocks_tf(w: &mut Wide<Q4>, data: &[u8]) {
+        w.blocks(data)
+    }
+
+    /// [`xor_stream`] out of line, for the same reason.
+    #[inline(never)]
+    fn xor_stream_tf(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+        xor_stream(t, st, data)
+    }
+}
+
+/// Messages from this many bytes on take the vectorized Poly1305.
+const WIDE_MIN_LEN: usize = 512;
+
+/// Four 64-bit lanes (radix-2^26 limbs of four Poly1305 accumulators); carries the AVX2 token
+/// like [`Ymm`].
+#[derive(Clone, Copy)]
+pub(crate) struct Q4(__m256i, X86Avx2);
+
+impl Lanes for Q4 {
+    type Token = X86Avx2;
+    const N: usize = 4;
+
+    #[inline(always)]
+    fn splat(t: X86Avx2, x: u64) -> Q4 {
+        // SAFETY: AVX2 proven by `t`.
+        Q4(unsafe { _mm256_set1_epi64x(x as i64) }, t)
+    }
+    #[inline(always)]
+    fn from_lanes(t: X86Avx2, x: &[u64; 8]) -> Q4 {
+        // SAFETY: AVX2 proven by `t`; `x` has 32 readable bytes at its start.
+        Q4(unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }, t)
+    }
+    #[inline(always)]
+    fn lanes(self) -> [u64; 8] {
+        let mut x = [0u64; 8];
+        // SAFETY: AVX2 proven by the token in `self`; `x` has 32 writable bytes at its start.
+        unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), self.0) };
+        x
+    }
+    #[inline(always)]
+    fn token(self) -> X86Avx2 {
+        self.1
+    }
+    #[inline(always)]
+    fn mul(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_mul_epu32(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn add(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_add_epi64(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn shr<const S: u32>(self) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(
+            unsafe { _mm256_srl_epi64(self.0, _mm_cvtsi32_si128(S as i32)) },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn shl<const S: u32>(self) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(
+            unsafe { _mm256_sll_epi64(self.0, _mm_cvtsi32_si128(S as i32)) },
+            self.1,
+        )
+    }
+    #[inline(always)]
+    fn or(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_or_si256(self.0, o.0) }, self.1)
+    }
+    #[inline(always)]
+    fn and(self, o: Q4) -> Q4 {
+        // SAFETY: AVX2 proven by the token in `self`.
+        Q4(unsafe { _mm256_and_si256(self.0, o.0) }, self.1)
+    }
+    /// Lanes hold blocks 0, 2, 1, 3 (`vpunpck{l,h}qdq` work within 128-bit halves).
+    #[inline(always)]
+    fn load_blocks(t: X86Avx2, g: &[u8]) -> (Q4, Q4) {
+        let g = &g[..64];
+        // SAFETY: AVX2 proven by `t`; `g` is 64 readable bytes (two unaligned 32-byte loads).
+        unsafe {
+            let a = _mm256_loadu_si256(g.as_ptr().cast());
+            let b = _mm256_loadu_si256(g[32..].as_ptr().cast());
+            (
+                Q4(_mm256_unpacklo_epi64(a, b), t),
+                Q4(_mm256_unpackhi_epi64(a, b), t),
+            )
+        }
+    }
+    #[inline(always)]
+    fn block_of_lane(j: usize) -> usize {
+        [0, 2, 1, 3][j]
+    }
+}
+
+tessera_cpu::island! {
+    /// The AEAD of RFC 8439 section 2.8 compiled for AVX2 (see [`construction::run`]).
+    pub(crate) fn aead<const SEAL: bool>(
+        t: X86Avx2,
+        key: &[u32; 8],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
+    }
+}
+
+tessera_cpu::island! {
+    /// The keystream from counter `state[12]` XORed into `data`.
+    pub(crate) fn keystream(t: X86Avx2, state: &[u32; 16], data: &mut [u8]) {
+        xor_stream(t, state, data)
+    }
+}

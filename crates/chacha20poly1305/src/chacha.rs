@@ -1,0 +1,179 @@
+//! ChaCha20 (RFC 8439 section 2.3) and HChaCha20 (draft-irtf-cfrg-xchacha section 2.2): the
+//! state layout, the scalar block function and the round structure shared by the SIMD
+//! backends (generic over a row vector type, compiled into each backend's island).
+
+#![forbid(unsafe_code)]
+
+/// "expand 32-byte k" as four little-endian words (RFC 8439 section 2.3).
+pub(crate) const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
+
+/// The 256-bit key as eight little-endian words.
+#[inline(always)]
+pub(crate) fn key_words(key: &[u8; 32]) -> [u32; 8] {
+    core::array::from_fn(|i| u32::from_le_bytes(key[4 * i..4 * i + 4].try_into().unwrap()))
+}
+
+/// The RFC 8439 state: constants, key, 32-bit block counter (word 12), 96-bit nonce.
+#[inline(always)]
+pub(crate) fn state(key: &[u32; 8], counter: u32, nonce: &[u8; 12]) -> [u32; 16] {
+    let mut s = [0u32; 16];
+    s[..4].copy_from_slice(&SIGMA);
+    s[4..12].copy_from_slice(key);
+    s[12] = counter;
+    for i in 0..3 {
+        s[13 + i] = u32::from_le_bytes(nonce[4 * i..4 * i + 4].try_into().unwrap());
+    }
+    s
+}
+
+/// The quarter round of RFC 8439 section 2.1 on words `a`, `b`, `c`, `d` of `x`.
+#[inline(always)]
+fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(16);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(12);
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(8);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(7);
+}
+
+/// The twenty rounds (ten column + diagonal double rounds) without the final addition.
+#[inline(always)]
+pub(crate) fn rounds(x: &mut [u32; 16]) {
+    for _ in 0..10 {
+        quarter_round(x, 0, 4, 8, 12);
+        quarter_round(x, 1, 5, 9, 13);
+        quarter_round(x, 2, 6, 10, 14);
+        quarter_round(x, 3, 7, 11, 15);
+        quarter_round(x, 0, 5, 10, 15);
+        quarter_round(x, 1, 6, 11, 12);
+        quarter_round(x, 2, 7, 8, 13);
+        quarter_round(x, 3, 4, 9, 14);
+    }
+}
+
+/// The ChaCha20 block function (RFC 8439 section 2.3): rounds, then the input added back.
+#[inline(always)]
+pub(crate) fn block(input: &[u32; 16]) -> [u32; 16] {
+    let mut x = *input;
+    rounds(&mut x);
+    for (o, i) in x.iter_mut().zip(input) {
+        *o = o.wrapping_add(*i);
+    }
+    x
+}
+
+/// HChaCha20 (draft-irtf-cfrg-xchacha section 2.2): the rounds over constants, key and the
+/// 128-bit input, no final addition; words 0..4 and 12..16 are the subkey.
+pub(crate) fn hchacha20(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    let mut x = [0u32; 16];
+    x[..4].copy_from_slice(&SIGMA);
+    x[4..12].copy_from_slice(&key_words(key));
+    for i in 0..4 {
+        x[12 + i] = u32::from_le_bytes(input[4 * i..4 * i + 4].try_into().unwrap());
+    }
+    rounds(&mut x);
+    let mut out = [0u8; 32];
+    for i in 0..4 {
+        out[4 * i..4 * i + 4].copy_from_slice(&x[i].to_le_bytes());
+        out[16 + 4 * i..16 + 4 * i + 4].copy_from_slice(&x[12 + i].to_le_bytes());
+    }
+    zeroize::Zeroize::zeroize(&mut x);
+    out
+}
+
+/// A vector holding one row (four words) of `LANES` consecutive blocks, one block per 128-bit
+/// lane: the "horizontal" layout, in which a diagonal round is a rotation of the words within
+/// each lane. Implemented by each SIMD backend on a type that carries its token.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
+pub(crate) trait Row: Copy {
+    /// Lane-wise wrapping addition of 32-bit words.
+    fn add(self, o: Self) -> Self;
+    /// Exclusive or.
+    fn xor(self, o: Self) -> Self;
+    /// Rotations of each 32-bit word left by 16, 12, 8 and 7 bits.
+    fn rotl16(self) -> Self;
+    fn rotl12(self) -> Self;
+    fn rotl8(self) -> Self;
+    fn rotl7(self) -> Self;
+    /// Word `i` of each lane moves to word `i - N` (mod 4): `pshufd` 0x39, 0x4e, 0x93.
+    fn rot_words1(self) -> Self;
+    fn rot_words2(self) -> Self;
+    fn rot_words3(self) -> Self;
+}
+
+/// Twenty rounds over `S` independent groups of rows (`a`, `b`, `c`, `d` are rows 0..4 of each
+/// group): the quarter rounds of all groups interleaved, for instruction-level parallelism.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
+#[inline(always)]
+pub(crate) fn rounds_rows<R: Row, const S: usize>(
+    a: &mut [R; S],
+    b: &mut [R; S],
+    c: &mut [R; S],
+    d: &mut [R; S],
+) {
+    #[inline(always)]
+    fn half<R: Row, const S: usize>(
+        a: &mut [R; S],
+        b: &mut [R; S],
+        c: &mut [R; S],
+        d: &mut [R; S],
+    ) {
+        for i in 0..S {
+            a[i] = a[i].add(b[i]);
+            d[i] = d[i].xor(a[i]).rotl16();
+        }
+        for i in 0..S {
+            c[i] = c[i].add(d[i]);
+            b[i] = b[i].xor(c[i]).rotl12();
+        }
+        for i in 0..S {
+            a[i] = a[i].add(b[i]);
+            d[i] = d[i].xor(a[i]).rotl8();
+        }
+        for i in 0..S {
+            c[i] = c[i].add(d[i]);
+            b[i] = b[i].xor(c[i]).rotl7();
+        }
+    }
+    for _ in 0..10 {
+        half(a, b, c, d);
+        for i in 0..S {
+            b[i] = b[i].rot_words1();
+            c[i] = c[i].rot_words2();
+            d[i] = d[i].rot_words3();
+        }
+        half(a, b, c, d);
+        for i in 0..S {
+            b[i] = b[i].rot_words3();
+            c[i] = c[i].rot_words2();
+            d[i] = d[i].rot_words1();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 8439 section 2.3.2 (block function) and draft-irtf-cfrg-xchacha section 2.2.1
+    /// (HChaCha20).
+    #[test]
+    fn block_and_hchacha_examples() {
+        let key: [u8; 32] = core::array::from_fn(|i| i as u8);
+        let nonce = [0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0];
+        let out = block(&state(&key_words(&key), 1, &nonce));
+        assert_eq!(out[0], 0xe4e7_f110);
+        assert_eq!(out[15], 0x4e3c_50a2);
+        let sub = hchacha20(
+            &key,
+            &[
+                0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0, 0x31, 0x41, 0x59, 0x27,
+            ],
+        );
+        assert_eq!(sub[..4], [0x82, 0x41, 0x3b, 0x42]);
+        assert_eq!(sub[28..], [0x26, 0xd3, 0xec, 0xdc]);
+    }
+}

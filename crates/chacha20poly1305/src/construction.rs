@@ -1,0 +1,166 @@
+//! The AEAD construction of RFC 8439 section 2.8, generic over a backend's keystream: the
+//! Poly1305 key from block 0, then the message from block 1 on, one pass over `CHUNK`-byte
+//! pieces (seal: encrypt a piece, then MAC it while it is in cache; open: MAC a piece, then
+//! decrypt it). Compiled into each backend's island (`#[inline(always)]`).
+
+#![forbid(unsafe_code)]
+
+use crate::{chacha, poly1305};
+use zeroize::Zeroize;
+
+/// A backend's ChaCha20 keystream.
+pub(crate) trait Keystream {
+    /// Bytes per piece of the one-pass loop (a multiple of 64: the backend's widest group).
+    const CHUNK: usize;
+
+    /// XORs the keystream of consecutive blocks, the first with counter `state[12]`, into
+    /// `data` (any length; the last block may be partial). The caller guarantees that the
+    /// counter does not pass `2^32 - 1`.
+    fn xor(&self, state: &[u32; 16], data: &mut [u8]);
+
+    /// The Poly1305 key (the first 32 bytes of block `state[12] = 0`) and the keystream from
+    /// block 1 XORed into `data` when `SEAL` (else `data` is left alone and only the key is
+    /// returned). Backends whose group holds both blocks override it for short messages.
+    #[inline(always)]
+    fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
+        let mut b = [0u8; 64];
+        self.xor(state, &mut b);
+        let mut k = [0u8; 32];
+        k.copy_from_slice(&b[..32]);
+        b.zeroize();
+        k
+    }
+
+    /// Messages of at most this many bytes take the short path: blocks 0..4 from one call to
+    /// [`Keystream::short`] (0: never).
+    const SHORT: usize = 0;
+
+    /// The raw keystream of blocks `state[12]..state[12] + 4` written over `ks` (all zeros).
+    #[inline(always)]
+    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+        self.xor(state, ks)
+    }
+
+    /// A vectorized Poly1305 over whole 128-byte groups (`()` for none).
+    type Wide;
+
+    /// Starts the vectorized MAC for a message of `len` bytes from `poly`'s key and
+    /// accumulator, or `None` where the scalar code is faster.
+    #[inline(always)]
+    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Self::Wide> {
+        let _ = (poly, len);
+        None
+    }
+
+    /// Absorbs `data` (a multiple of 128 bytes) into the vector accumulators.
+    #[inline(always)]
+    fn wide_blocks(&self, w: &mut Self::Wide, data: &[u8]) {
+        let _ = (w, data);
+    }
+
+    /// Folds the vector accumulators into `poly`'s accumulator.
+    #[inline(always)]
+    fn wide_finish(&self, w: Self::Wide, poly: &mut poly1305::State) {
+        let _ = (w, poly);
+    }
+
+    /// Wipes a keystream buffer of [`Keystream::short`].
+    #[inline(always)]
+    fn wipe(&self, ks: &mut [u8; 256]) {
+        ks.zeroize();
+    }
+}
+
+/// Seals (`SEAL`: encrypts `buf`, returns the tag) or opens (returns the expected tag of the
+/// ciphertext in `buf` and decrypts it; the caller compares and wipes on a mismatch).
+/// `buf.len() <= 2^38 - 64` (checked by the callers).
+#[inline(always)]
+pub(crate) fn run<const SEAL: bool, K: Keystream>(
+    k: &K,
+    key: &[u32; 8],
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let mut st = chacha::state(key, 0, nonce);
+    if buf.len() <= K::SHORT {
+        return short::<SEAL, K>(k, &mut st, aad, buf);
+    }
+    let mut otk = k.otk(&st);
+    let mut poly = poly1305::State::new(&otk);
+    otk.zeroize();
+    poly.padded(aad);
+    st[12] = 1;
+    let mut wide = k.wide_new(&poly, buf.len());
+    for piece in buf.chunks_mut(K::CHUNK) {
+        if SEAL {
+            k.xor(&st, piece);
+            mac(k, &mut wide, &mut poly, piece);
+        } else {
+            mac(k, &mut wide, &mut poly, piece);
+            k.xor(&st, piece);
+        }
+        // Past the last piece the counter is not used again (it may wrap there).
+        st[12] = st[12].wrapping_add((K::CHUNK / 64) as u32);
+    }
+    if let Some(w) = wide.take() {
+        k.wide_finish(w, &mut poly);
+    }
+    st.zeroize();
+    finish(poly, aad.len(), buf.len())
+}
+
+/// The MAC of one piece: whole 128-byte groups through the vector code while it runs; the
+/// first piece with a partial group (the last) finishes it and the scalar code takes over.
+/// (A function, not a closure: closures do not inherit the island's target features.)
+#[inline(always)]
+fn mac<K: Keystream>(k: &K, wide: &mut Option<K::Wide>, poly: &mut poly1305::State, piece: &[u8]) {
+    match wide.as_mut() {
+        Some(w) => {
+            let v = piece.len() & !127;
+            k.wide_blocks(w, &piece[..v]);
+            if v < piece.len() {
+                k.wide_finish(wide.take().unwrap(), poly);
+                poly.padded(&piece[v..]);
+            }
+        }
+        None => poly.padded(piece),
+    }
+}
+
+/// The length block of RFC 8439 section 2.8, then the tag.
+#[inline(always)]
+fn finish(mut poly: poly1305::State, aad_len: usize, len: usize) -> [u8; 16] {
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
+    lens[8..].copy_from_slice(&(len as u64).to_le_bytes());
+    poly.block(&lens, 1);
+    poly.finalize()
+}
+
+/// [`run`] for `buf.len() <= K::SHORT`: the Poly1305 key and the message keystream from one
+/// group of blocks.
+#[inline(always)]
+fn short<const SEAL: bool, K: Keystream>(
+    k: &K,
+    st: &mut [u32; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let mut ks = [0u8; 256];
+    k.short(st, &mut ks);
+    st.zeroize();
+    let mut poly = poly1305::State::new(ks[..32].try_into().unwrap());
+    poly.padded(aad);
+    if !SEAL {
+        poly.padded(buf);
+    }
+    for (b, x) in buf.iter_mut().zip(&ks[64..]) {
+        *b ^= x;
+    }
+    if SEAL {
+        poly.padded(buf);
+    }
+    k.wipe(&mut ks);
+    finish(poly, aad.len(), buf.len())
+}

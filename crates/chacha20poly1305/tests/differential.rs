@@ -1,0 +1,127 @@
+//! Differential: every backend against RustCrypto `chacha20poly1305` / `chacha20` and `ring`
+//! on random keys, nonces, AAD and lengths; every single-bit change of ciphertext, tag, AAD or
+//! nonce fails to decrypt.
+
+use chacha20poly1305::aead::{AeadInPlace, KeyInit};
+use proptest::prelude::*;
+use tessera_chacha20poly1305::hazmat::ChaCha20;
+use tessera_chacha20poly1305::{Backend, ChaCha20Poly1305, Error, XChaCha20Poly1305};
+use tessera_testkit::available;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn against_rustcrypto_and_ring(
+        key in any::<[u8; 32]>(),
+        nonce in any::<[u8; 24]>(),
+        pt in proptest::collection::vec(any::<u8>(), 0..3000),
+        aad in proptest::collection::vec(any::<u8>(), 0..100),
+    ) {
+        let n12: [u8; 12] = nonce[..12].try_into().unwrap();
+        let rc = chacha20poly1305::ChaCha20Poly1305::new(&key.into());
+        let mut want = pt.clone();
+        let want_tag = rc.encrypt_in_place_detached(&n12.into(), &aad, &mut want).unwrap();
+        let xrc = chacha20poly1305::XChaCha20Poly1305::new(&key.into());
+        let mut xwant = pt.clone();
+        let xwant_tag = xrc.encrypt_in_place_detached(&nonce.into(), &aad, &mut xwant).unwrap();
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        {
+            use ring::aead;
+            let rk = aead::LessSafeKey::new(aead::UnboundKey::new(&aead::CHACHA20_POLY1305, &key).unwrap());
+            let mut r = pt.clone();
+            let rt = rk.seal_in_place_separate_tag(aead::Nonce::assume_unique_for_key(n12), aead::Aad::from(&aad), &mut r).unwrap();
+            prop_assert_eq!(&r, &want);
+            prop_assert_eq!(rt.as_ref(), &want_tag[..]);
+        }
+        for be in available::<Backend>() {
+            let a = ChaCha20Poly1305::new_with_backend(be, &key);
+            let mut b = pt.clone();
+            let tag = a.encrypt_in_place_detached(&n12, &aad, &mut b).unwrap();
+            prop_assert_eq!(&b, &want, "{}", be.name());
+            prop_assert_eq!(&tag[..], &want_tag[..]);
+            let x = XChaCha20Poly1305::new_with_backend(be, &key);
+            let mut xb = pt.clone();
+            let xtag = x.encrypt_in_place_detached(&nonce, &aad, &mut xb).unwrap();
+            prop_assert_eq!(&xb, &xwant, "{}", be.name());
+            prop_assert_eq!(&xtag[..], &xwant_tag[..]);
+            x.decrypt_in_place_detached(&nonce, &aad, &mut xb, &xtag).unwrap();
+            prop_assert_eq!(&xb, &pt);
+        }
+    }
+
+    #[test]
+    fn stream_against_rustcrypto(
+        key in any::<[u8; 32]>(),
+        nonce in any::<[u8; 12]>(),
+        ctr in 0u32..1_000_000,
+        len in 0usize..3000,
+    ) {
+        use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+        let mut want = vec![0u8; len];
+        let mut rc = chacha20::ChaCha20::new(&key.into(), &nonce.into());
+        rc.seek(ctr as u64 * 64);
+        rc.apply_keystream(&mut want);
+        for be in available::<Backend>() {
+            let mut b = vec![0u8; len];
+            ChaCha20::new_with_backend(be, &key, &nonce, ctr).apply_keystream(&mut b).unwrap();
+            prop_assert_eq!(&b, &want, "{}", be.name());
+        }
+    }
+}
+
+/// Every single-bit change of ciphertext, tag, AAD or nonce fails to decrypt (and clears the
+/// buffer), on every backend, for a few lengths around the backends' group sizes.
+#[test]
+fn every_bit_flip_fails() {
+    let key = [0x24u8; 32];
+    for be in available::<Backend>() {
+        for len in [0usize, 1, 63, 64, 65, 200, 511, 513, 1025] {
+            let a = ChaCha20Poly1305::new_with_backend(be, &key);
+            let nonce = [0x11u8; 12];
+            let aad: Vec<u8> = (0..len % 23 + 1).map(|i| i as u8).collect();
+            let mut ct: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+            let tag = a.encrypt_in_place_detached(&nonce, &aad, &mut ct).unwrap();
+            let fails = |n: &[u8; 12], aad: &[u8], c: &[u8], t: &[u8; 16]| {
+                let mut b = c.to_vec();
+                let r = a.decrypt_in_place_detached(n, aad, &mut b, t);
+                assert!(r == Err(Error::Authentication) && b.iter().all(|&x| x == 0));
+            };
+            for bit in 0..ct.len() * 8 {
+                let mut c = ct.clone();
+                c[bit / 8] ^= 1 << (bit % 8);
+                fails(&nonce, &aad, &c, &tag);
+            }
+            for bit in 0..128 {
+                let mut t = tag;
+                t[bit / 8] ^= 1 << (bit % 8);
+                fails(&nonce, &aad, &ct, &t);
+            }
+            for bit in 0..aad.len() * 8 {
+                let mut d = aad.clone();
+                d[bit / 8] ^= 1 << (bit % 8);
+                fails(&nonce, &d, &ct, &tag);
+            }
+            for bit in 0..96 {
+                let mut n = nonce;
+                n[bit / 8] ^= 1 << (bit % 8);
+                fails(&n, &aad, &ct, &tag);
+            }
+        }
+        // XChaCha: the nonce bits that go through HChaCha20 and those that go to ChaCha20.
+        let x = XChaCha20Poly1305::new_with_backend(be, &key);
+        let mut ct = vec![5u8; 100];
+        let tag = x
+            .encrypt_in_place_detached(&[3; 24], b"a", &mut ct)
+            .unwrap();
+        for bit in 0..192 {
+            let mut n = [3u8; 24];
+            n[bit / 8] ^= 1 << (bit % 8);
+            let mut b = ct.clone();
+            assert_eq!(
+                x.decrypt_in_place_detached(&n, b"a", &mut b, &tag),
+                Err(Error::Authentication)
+            );
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Backend table and dispatch: each public ML-KEM operation is one match on [`Backend`] that
+//! calls the generic code (`crate::kem`) instantiated with that backend's [`Unit`](crate::unit::Unit),
+//! inside one target-feature island for SIMD backends.
+// Only the SIMD backend files may hold `unsafe` (pointer loads and stores); the portable one
+// forbids it itself.
+#![allow(unsafe_code)]
+
+pub(crate) mod portable;
+
+use crate::kem::{self, EkState, Hashes};
+use crate::poly::Poly;
+use portable::P16;
+use tessera_keccak::{X1Backend, X4Backend};
+
+tessera_cpu::backends! {
+    /// The ML-KEM backends. Chosen when a key is built (`from_seed`, `from_bytes`, ...) and kept
+    /// in the key. Public only for tests and benches (`#[doc(hidden)]`, not a stable API).
+    pub enum Backend {
+        /// Plain Rust (i16/i32), portable Keccak.
+        Portable = "portable",
+    }
+}
+
+impl Backend {
+    /// The Keccak backends this ML-KEM backend hashes with.
+    fn hashes(self) -> Hashes {
+        match self {
+            Backend::Portable => Hashes {
+                x1: X1Backend::Portable,
+                x4: X4Backend::Portable,
+            },
+        }
+    }
+
+    /// FIPS 203 ML-KEM.KeyGen_internal, K-PKE part (see [`kem::keygen`]), plus H(ek).
+    pub(crate) fn keygen<const K: usize, const ETA1: usize>(
+        self,
+        d: &[u8; 32],
+        ek: &mut [u8],
+        st: &mut EkState<K>,
+        s_hat: &mut [Poly; K],
+    ) {
+        let hs = self.hashes();
+        match self {
+            Backend::Portable => {
+                kem::keygen::<P16, K, ETA1>((), hs, d, ek, st, s_hat);
+                st.h = hs.h(ek);
+            }
+        }
+    }
+
+    /// Parses and expands an encapsulation key (section 7.2 check) and sets H(ek).
+    pub(crate) fn parse_ek<const K: usize>(self, ek: &[u8], st: &mut EkState<K>) -> bool {
+        let hs = self.hashes();
+        let ok = match self {
+            Backend::Portable => kem::parse_ek::<P16, K>((), hs, ek, st),
+        };
+        if ok {
+            st.h = hs.h(ek);
+        }
+        ok
+    }
+
+    /// H(bytes) on this backend's Keccak.
+    pub(crate) fn h(self, bytes: &[u8]) -> [u8; 32] {
+        self.hashes().h(bytes)
+    }
+
+    /// Encodes s-hat (384 K bytes).
+    pub(crate) fn encode_s<const K: usize>(self, s_hat: &[Poly; K], out: &mut [u8]) {
+        match self {
+            Backend::Portable => kem::encode_s::<P16, K>((), s_hat, out),
+        }
+    }
+
+    /// Decodes s-hat (384 K bytes, mod q).
+    pub(crate) fn decode_s<const K: usize>(self, bytes: &[u8], s_hat: &mut [Poly; K]) {
+        match self {
+            Backend::Portable => kem::decode_s::<P16, K>((), bytes, s_hat),
+        }
+    }
+
+    /// ML-KEM.Encaps_internal.
+    pub(crate) fn encaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
+        self,
+        st: &EkState<K>,
+        m: &[u8; 32],
+        ct: &mut [u8],
+    ) -> [u8; 32] {
+        let hs = self.hashes();
+        match self {
+            Backend::Portable => kem::encaps::<P16, K, ETA1, DU, DV>((), hs, st, m, ct),
+        }
+    }
+
+    /// ML-KEM.Decaps_internal.
+    pub(crate) fn decaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
+        self,
+        st: &EkState<K>,
+        s_hat: &[Poly; K],
+        z: &[u8; 32],
+        ct: &[u8],
+    ) -> [u8; 32] {
+        let hs = self.hashes();
+        match self {
+            Backend::Portable => kem::decaps::<P16, K, ETA1, DU, DV>((), hs, st, s_hat, z, ct),
+        }
+    }
+}

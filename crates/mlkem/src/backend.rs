@@ -10,7 +10,7 @@ pub(crate) mod portable;
 use crate::kem::{self, EkState, Hashes};
 use crate::poly::Poly;
 use portable::P16;
-use tessera_keccak::{X1Backend, X4Backend};
+use tessera_keccak::X1Backend;
 
 tessera_cpu::backends! {
     /// The ML-KEM backends. Chosen when a key is built (`from_seed`, `from_bytes`, ...) and kept
@@ -27,7 +27,6 @@ impl Backend {
         match self {
             Backend::Portable => Hashes {
                 x1: X1Backend::Portable,
-                x4: X4Backend::Portable,
             },
         }
     }
@@ -53,7 +52,7 @@ impl Backend {
     pub(crate) fn parse_ek<const K: usize>(self, ek: &[u8], st: &mut EkState<K>) -> bool {
         let hs = self.hashes();
         let ok = match self {
-            Backend::Portable => kem::parse_ek::<P16, K>((), hs, ek, st),
+            Backend::Portable => kem::parse_ek::<P16, K>((), ek, st),
         };
         if ok {
             st.h = hs.h(ek);

@@ -4,18 +4,18 @@
 #![forbid(unsafe_code)]
 
 use subtle::{ConditionallySelectable, ConstantTimeEq};
-use tessera_keccak::{Sha3_256, Sha3_512, Shake128x4, Shake256, X1Backend, X4Backend};
+use tessera_keccak::{Sha3_256, Sha3_512, Shake256, X1Backend};
 use zeroize::Zeroize;
 
 use crate::poly::{self, Poly};
 use crate::unit::Unit;
+use crate::xof4::X4;
 
 /// The Keccak backends an ML-KEM backend runs its hashes on (decided with the ML-KEM backend:
 /// portable ML-KEM uses portable Keccak).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hashes {
     pub(crate) x1: X1Backend,
-    pub(crate) x4: X4Backend,
 }
 
 impl Hashes {
@@ -43,15 +43,6 @@ impl Hashes {
             .read(&mut out);
         out
     }
-    /// PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (equation 4.3).
-    #[inline(always)]
-    fn prf(&self, s: &[u8; 32], b: u8, out: &mut [u8]) {
-        Shake256::new_with_backend(self.x1)
-            .update(s)
-            .update(&[b])
-            .finalize_xof()
-            .read(out);
-    }
 }
 
 /// What an encapsulation key keeps for repeated use: t-hat (canonical), A-hat (canonical, NTT
@@ -74,16 +65,17 @@ impl<const K: usize> EkState<K> {
 }
 
 /// SampleNTT (FIPS 203 Algorithm 7) of every `a_hat[i][j] = SampleNTT(rho || j || i)`, four
-/// at a time on the four-way SHAKE128. Out: canonical `[0, q)`.
+/// at a time on the four-way SHAKE128 ([`X4`]). Out: canonical `[0, q)`.
 #[inline(always)]
 pub(crate) fn expand_a<U: Unit, const K: usize>(
     t: U::Token,
-    hs: Hashes,
     rho: &[u8; 32],
     a_hat: &mut [[Poly; K]; K],
 ) {
+    const R: usize = 168;
+    // Three blocks (504 bytes, 168 candidates per way) suffice with probability > 1 - 2^-40 or
+    // so; further blocks come one at a time.
     const BLOCKS: usize = 3;
-    const R: usize = Shake128x4::RATE;
     let total = K * K;
     // (i, j) of entry e, row-major (no division of the entry index).
     let mut pos = [(0usize, 0usize); 16];
@@ -104,39 +96,29 @@ pub(crate) fn expand_a<U: Unit, const K: usize>(
             x[33] = i as u8;
             x
         });
-        let mut xof = match Shake128x4::new_with_backend(
-            hs.x4,
-            [&inputs[0], &inputs[1], &inputs[2], &inputs[3]],
-        ) {
-            Ok(x) => x,
-            Err(_) => unreachable!("equal-length inputs"),
-        };
+        let mut xof = X4::<U>::absorb(t, R, [&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
         let mut buf = [[0u8; BLOCKS * R]; 4];
         let mut out = [[0i16; 256]; 4];
         let mut n = [0usize; 4];
-        let mut len = BLOCKS * R;
+        let mut blocks = BLOCKS;
         loop {
-            {
+            for b in 0..blocks {
                 let [b0, b1, b2, b3] = &mut buf;
-                if xof
-                    .squeeze_blocks([
-                        &mut b0[..len],
-                        &mut b1[..len],
-                        &mut b2[..len],
-                        &mut b3[..len],
-                    ])
-                    .is_err()
-                {
-                    unreachable!("whole blocks");
-                }
+                let r = b * R..b * R + R;
+                xof.squeeze_block([
+                    &mut b0[r.clone()],
+                    &mut b1[r.clone()],
+                    &mut b2[r.clone()],
+                    &mut b3[r],
+                ]);
             }
             for w in 0..4 {
-                U::rej_sample(t, &buf[w][..len], &mut out[w], &mut n[w]);
+                U::rej_sample(t, &buf[w][..blocks * R], &mut out[w], &mut n[w]);
             }
             if n.iter().all(|&c| c >= 256) {
                 break;
             }
-            len = R;
+            blocks = 1;
         }
         for w in 0..4 {
             if first + w < total {
@@ -148,26 +130,52 @@ pub(crate) fn expand_a<U: Unit, const K: usize>(
     }
 }
 
-/// Samples `K` polynomials with CBD_ETA from PRF(sigma, n0), PRF(sigma, n0 + 1), ... and
-/// (when `ntt`) transforms them. Out: `[-ETA, ETA]`, or after the NTT `|a| <= (q-1)/2`.
+/// Samples `out.len()` polynomials with CBD_ETA (Algorithm 8) from PRF_ETA(sigma, n0),
+/// PRF_ETA(sigma, n0 + 1), ... (four at a time on the four-way SHAKE256) and, when `ntt`,
+/// transforms them. Out: `[-ETA, ETA]`, or after the NTT `|a| <= (q-1)/2`.
 #[inline(always)]
-fn sample_noise<U: Unit, const K: usize, const ETA: usize>(
+fn sample_noise<U: Unit, const ETA: usize>(
     t: U::Token,
-    hs: Hashes,
     sigma: &[u8; 32],
     n0: u8,
-    out: &mut [Poly; K],
+    out: &mut [Poly],
     ntt: bool,
 ) {
-    let mut buf = [0u8; 64 * 3];
-    for (i, p) in out.iter_mut().enumerate() {
-        hs.prf(sigma, n0 + i as u8, &mut buf[..64 * ETA]);
-        poly::cbd::<U, ETA>(t, &buf[..64 * ETA], p);
-        if ntt {
-            poly::ntt::<U>(t, p);
+    const R: usize = 136;
+    let len = 64 * ETA;
+    let mut buf = [[0u8; 2 * R]; 4];
+    let mut first = 0;
+    for group in out.chunks_mut(4) {
+        let inputs: [[u8; 33]; 4] = core::array::from_fn(|w| {
+            let mut x = [0u8; 33];
+            x[..32].copy_from_slice(sigma);
+            x[32] = n0 + (first + w) as u8;
+            x
+        });
+        let mut xof = X4::<U>::absorb(t, R, [&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
+        let mut off = 0;
+        while off < len {
+            let [b0, b1, b2, b3] = &mut buf;
+            let r = off..off + R;
+            xof.squeeze_block([
+                &mut b0[r.clone()],
+                &mut b1[r.clone()],
+                &mut b2[r.clone()],
+                &mut b3[r],
+            ]);
+            off += R;
         }
+        for (w, p) in group.iter_mut().enumerate() {
+            poly::cbd::<U, ETA>(t, &buf[w][..len], p);
+            if ntt {
+                poly::ntt::<U>(t, p);
+            }
+        }
+        first += 4;
     }
-    buf.zeroize();
+    for b in buf.iter_mut() {
+        b.zeroize();
+    }
 }
 
 /// K-PKE.KeyGen (FIPS 203 Algorithm 13) from `d`: fills `ek` (`384 K + 32` bytes), the key
@@ -186,10 +194,10 @@ pub(crate) fn keygen<U: Unit, const K: usize, const ETA1: usize>(
     let mut sigma = [0u8; 32];
     sigma.copy_from_slice(&rs[32..]);
     rs.zeroize();
-    expand_a::<U, K>(t, hs, &st.rho, &mut st.a_hat);
-    sample_noise::<U, K, ETA1>(t, hs, &sigma, 0, s_hat, true);
+    expand_a::<U, K>(t, &st.rho, &mut st.a_hat);
+    sample_noise::<U, ETA1>(t, &sigma, 0, s_hat, true);
     let mut e_hat = [[0i16; 256]; K];
-    sample_noise::<U, K, ETA1>(t, hs, &sigma, K as u8, &mut e_hat, true);
+    sample_noise::<U, ETA1>(t, &sigma, K as u8, &mut e_hat, true);
     sigma.zeroize();
     for ((t_i, a_i), e_i) in st.t_hat.iter_mut().zip(&st.a_hat).zip(&e_hat) {
         let row: [&Poly; K] = core::array::from_fn(|j| &a_i[j]);
@@ -231,7 +239,6 @@ pub(crate) fn decode_s<U: Unit, const K: usize>(t: U::Token, bytes: &[u8], s_hat
 #[inline(always)]
 pub(crate) fn parse_ek<U: Unit, const K: usize>(
     t: U::Token,
-    hs: Hashes,
     ek: &[u8],
     st: &mut EkState<K>,
 ) -> bool {
@@ -243,7 +250,7 @@ pub(crate) fn parse_ek<U: Unit, const K: usize>(
         return false;
     }
     st.rho.copy_from_slice(&ek[384 * K..384 * K + 32]);
-    expand_a::<U, K>(t, hs, &st.rho, &mut st.a_hat);
+    expand_a::<U, K>(t, &st.rho, &mut st.a_hat);
     true
 }
 
@@ -252,18 +259,17 @@ pub(crate) fn parse_ek<U: Unit, const K: usize>(
 #[inline(always)]
 fn encrypt<U: Unit, const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
     t: U::Token,
-    hs: Hashes,
     st: &EkState<K>,
     m: &[u8; 32],
     r: &[u8; 32],
     ct: &mut [u8],
 ) {
     let mut y_hat = [[0i16; 256]; K];
-    sample_noise::<U, K, ETA1>(t, hs, r, 0, &mut y_hat, true);
+    sample_noise::<U, ETA1>(t, r, 0, &mut y_hat, true);
     let mut e1 = [[0i16; 256]; K];
-    sample_noise::<U, K, 2>(t, hs, r, K as u8, &mut e1, false);
+    sample_noise::<U, 2>(t, r, K as u8, &mut e1, false);
     let mut e2 = [[0i16; 256]; 1];
-    sample_noise::<U, 1, 2>(t, hs, r, 2 * K as u8, &mut e2, false);
+    sample_noise::<U, 2>(t, r, 2 * K as u8, &mut e2, false);
     let du = 32 * DU as usize;
     let mut p = [0i16; 256];
     for (i, e) in e1.iter().enumerate() {
@@ -328,7 +334,7 @@ pub(crate) fn encaps<U: Unit, const K: usize, const ETA1: usize, const DU: u32, 
     key.copy_from_slice(&kr[..32]);
     r.copy_from_slice(&kr[32..]);
     kr.zeroize();
-    encrypt::<U, K, ETA1, DU, DV>(t, hs, st, m, &r, ct);
+    encrypt::<U, K, ETA1, DU, DV>(t, st, m, &r, ct);
     r.zeroize();
     key
 }
@@ -354,7 +360,7 @@ pub(crate) fn decaps<U: Unit, const K: usize, const ETA1: usize, const DU: u32, 
     let k_bar = hs.j(z, ct);
     let mut ct2 = [0u8; 1568];
     let ct2 = &mut ct2[..ct.len()];
-    encrypt::<U, K, ETA1, DU, DV>(t, hs, st, &m, &r, ct2);
+    encrypt::<U, K, ETA1, DU, DV>(t, st, &m, &r, ct2);
     let equal = ct.ct_eq(ct2);
     for (k, b) in key.iter_mut().zip(k_bar) {
         *k = u8::conditional_select(&b, k, equal);

@@ -12,6 +12,7 @@ mod kem;
 mod params;
 mod poly;
 mod unit;
+mod xof4;
 
 pub use params::{ml_kem_512, ml_kem_768, ml_kem_1024};
 

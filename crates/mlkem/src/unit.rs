@@ -96,4 +96,9 @@ pub(crate) trait Unit: Copy {
     /// it is full. Public data only (the matrix is public): may branch on the candidates.
     /// Out: `[0, q)`.
     fn rej_sample(t: Self::Token, bytes: &[u8], out: &mut [i16; 256], n: &mut usize);
+
+    /// Keccak-f\[1600\] on four interleaved states (`state[lane][way]`) on the Keccak
+    /// backend that matches this one, compiled into the caller's island
+    /// (`tessera_keccak::x4`): no second dispatch per block.
+    fn f1600_x4(t: Self::Token, state: &mut [[u64; 4]; 25]);
 }

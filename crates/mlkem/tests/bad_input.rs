@@ -9,7 +9,7 @@ use tessera_testkit::backends::for_each_backend;
 /// Sets 12-bit coefficient `i` of a ByteEncode_12 string to `x`.
 fn set_coeff(b: &mut [u8], i: usize, x: u16) {
     let o = 3 * (i / 2);
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         b[o] = x as u8;
         b[o + 1] = (b[o + 1] & 0xF0) | (x >> 8) as u8;
     } else {

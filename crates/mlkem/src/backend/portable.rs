@@ -268,6 +268,10 @@ impl Unit for P16 {
         P16(r)
     }
     #[inline(always)]
+    fn f1600_x4(_t: (), state: &mut [[u64; 4]; 25]) {
+        tessera_keccak::x4::f1600_x4_portable(state)
+    }
+    #[inline(always)]
     fn rej_sample(_t: (), bytes: &[u8], out: &mut [i16; 256], n: &mut usize) {
         for c in bytes.chunks_exact(3) {
             if *n >= 256 {

@@ -6,6 +6,8 @@
 #![allow(unsafe_code)]
 
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_avx2;
 
 use crate::kem::{self, EkState, Hashes};
 use crate::poly::Poly;
@@ -18,6 +20,9 @@ tessera_cpu::backends! {
     pub enum Backend {
         /// Plain Rust (i16/i32), portable Keccak.
         Portable = "portable",
+        /// AVX2: 16 x i16 per ymm register, x4 Keccak (AVX2) for the samplers.
+        #[cfg(target_arch = "x86_64")]
+        X86Avx2(X86Avx2) = "x86_avx2",
     }
 }
 
@@ -27,6 +32,10 @@ impl Backend {
         match self {
             Backend::Portable => Hashes {
                 x1: X1Backend::Portable,
+            },
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(_) => Hashes {
+                x1: X1Backend::detect(),
             },
         }
     }
@@ -43,9 +52,11 @@ impl Backend {
         match self {
             Backend::Portable => {
                 kem::keygen::<P16, K, ETA1>((), hs, d, ek, st, s_hat);
-                st.h = hs.h(ek);
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::keygen::<K, ETA1>(t, hs, d, ek, st, s_hat),
         }
+        st.h = hs.h(ek);
     }
 
     /// Parses and expands an encapsulation key (section 7.2 check) and sets H(ek).
@@ -53,6 +64,8 @@ impl Backend {
         let hs = self.hashes();
         let ok = match self {
             Backend::Portable => kem::parse_ek::<P16, K>((), ek, st),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::parse_ek::<K>(t, ek, st),
         };
         if ok {
             st.h = hs.h(ek);
@@ -69,6 +82,8 @@ impl Backend {
     pub(crate) fn encode_s<const K: usize>(self, s_hat: &[Poly; K], out: &mut [u8]) {
         match self {
             Backend::Portable => kem::encode_s::<P16, K>((), s_hat, out),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::encode_s::<K>(t, s_hat, out),
         }
     }
 
@@ -76,6 +91,8 @@ impl Backend {
     pub(crate) fn decode_s<const K: usize>(self, bytes: &[u8], s_hat: &mut [Poly; K]) {
         match self {
             Backend::Portable => kem::decode_s::<P16, K>((), bytes, s_hat),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::decode_s::<K>(t, bytes, s_hat),
         }
     }
 
@@ -89,6 +106,8 @@ impl Backend {
         let hs = self.hashes();
         match self {
             Backend::Portable => kem::encaps::<P16, K, ETA1, DU, DV>((), hs, st, m, ct),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::encaps::<K, ETA1, DU, DV>(t, hs, st, m, ct),
         }
     }
 
@@ -103,6 +122,8 @@ impl Backend {
         let hs = self.hashes();
         match self {
             Backend::Portable => kem::decaps::<P16, K, ETA1, DU, DV>((), hs, st, s_hat, z, ct),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::decaps::<K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct),
         }
     }
 }

@@ -126,4 +126,20 @@ impl Backend {
             Backend::X86Avx2(t) => x86_avx2::decaps::<K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct),
         }
     }
+
+    /// One vector-trait operation over a polynomial (equivalence tests).
+    pub(crate) fn run_op(
+        self,
+        op: crate::testing::Op,
+        a: &Poly,
+        b: &Poly,
+        bytes: &[u8],
+        out: &mut crate::testing::OpOut,
+    ) {
+        match self {
+            Backend::Portable => crate::testing::apply::<P16>((), op, a, b, bytes, out),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::run_op(t, op, a, b, bytes, out),
+        }
+    }
 }

@@ -11,6 +11,7 @@ mod backend;
 mod kem;
 mod params;
 mod poly;
+mod testing;
 mod unit;
 mod xof4;
 
@@ -20,6 +21,7 @@ pub use params::{ml_kem_512, ml_kem_768, ml_kem_1024};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::backend::Backend;
+    pub use crate::testing::{Op, OpOut, run};
 }
 
 /// Errors of this crate.

@@ -358,3 +358,17 @@ tessera_cpu::island! {
         kem::decaps::<V, K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct)
     }
 }
+
+tessera_cpu::island! {
+    /// One vector-trait operation over a polynomial on AVX2 (equivalence tests).
+    pub(crate) fn run_op(
+        t: X86Avx2,
+        op: crate::testing::Op,
+        a: &Poly,
+        b: &Poly,
+        bytes: &[u8],
+        out: &mut crate::testing::OpOut,
+    ) {
+        crate::testing::apply::<V>(t, op, a, b, bytes, out)
+    }
+}

@@ -168,7 +168,7 @@ fn sample_noise<U: Unit, const ETA: usize>(
         for (w, p) in group.iter_mut().enumerate() {
             poly::cbd::<U, ETA>(t, &buf[w][..len], p);
             if ntt {
-                poly::ntt::<U>(t, p);
+                U::ntt_poly(t, p);
             }
         }
         first += 4;
@@ -191,6 +191,8 @@ pub(crate) fn keygen<U: Unit, const K: usize, const ETA1: usize>(
 ) {
     let mut rs = hs.g(d, &[K as u8]);
     st.rho.copy_from_slice(&rs[..32]);
+    #[cfg(tessera_test_hooks)]
+    crate::hooks::declassify(&st.rho);
     let mut sigma = [0u8; 32];
     sigma.copy_from_slice(&rs[32..]);
     rs.zeroize();
@@ -275,7 +277,7 @@ fn encrypt<U: Unit, const K: usize, const ETA1: usize, const DU: u32, const DV: 
     for (i, e) in e1.iter().enumerate() {
         let col: [&Poly; K] = core::array::from_fn(|j| &st.a_hat[j][i]);
         poly::basemul_acc::<U, K>(t, &col, &y_hat, &mut p);
-        poly::invntt::<U>(t, &mut p);
+        U::invntt_poly(t, &mut p);
         poly::add3_canonical::<U>(t, &mut p, e, None);
         poly::compress_encode::<U, DU>(t, &p, &mut ct[du * i..du * i + du]);
     }
@@ -283,7 +285,7 @@ fn encrypt<U: Unit, const K: usize, const ETA1: usize, const DU: u32, const DV: 
     poly::decode_decompress::<U, 1>(t, m, &mut mu);
     let row: [&Poly; K] = core::array::from_fn(|j| &st.t_hat[j]);
     poly::basemul_acc::<U, K>(t, &row, &y_hat, &mut p);
-    poly::invntt::<U>(t, &mut p);
+    U::invntt_poly(t, &mut p);
     poly::add3_canonical::<U>(t, &mut p, &e2[0], Some(&mu));
     poly::compress_encode::<U, DV>(t, &p, &mut ct[du * K..]);
     y_hat.zeroize();
@@ -304,12 +306,12 @@ fn decrypt<U: Unit, const K: usize, const DU: u32, const DV: u32>(
     let mut u = [[0i16; 256]; K];
     for (i, p) in u.iter_mut().enumerate() {
         poly::decode_decompress::<U, DU>(t, &ct[du * i..du * i + du], p);
-        poly::ntt::<U>(t, p);
+        U::ntt_poly(t, p);
     }
     let mut w = [0i16; 256];
     let row: [&Poly; K] = core::array::from_fn(|j| &s_hat[j]);
     poly::basemul_acc::<U, K>(t, &row, &u, &mut w);
-    poly::invntt::<U>(t, &mut w);
+    U::invntt_poly(t, &mut w);
     let mut v = [0i16; 256];
     poly::decode_decompress::<U, DV>(t, &ct[du * K..], &mut v);
     poly::rsub_canonical::<U>(t, &mut w, &v);

@@ -7,7 +7,14 @@
 // No division or remainder anywhere in this crate (KyberSlash was a division by q on a secret).
 #![deny(clippy::integer_division_remainder_used)]
 
+// The test hooks keep their state in `std` (never in a user's build: see `hooks`).
+#[cfg(tessera_test_hooks)]
+extern crate std;
+
 mod backend;
+#[cfg(tessera_test_hooks)]
+#[doc(hidden)]
+pub mod hooks;
 mod kem;
 mod params;
 mod poly;

@@ -97,6 +97,12 @@ pub(crate) trait Unit: Copy {
     /// Out: `[0, q)`.
     fn rej_sample(t: Self::Token, bytes: &[u8], out: &mut [i16; 256], n: &mut usize);
 
+    /// The whole NTT of a polynomial ([`crate::poly::ntt`] on this unit type), compiled once per
+    /// backend rather than inlined (fully unrolled) at every call site.
+    fn ntt_poly(t: Self::Token, p: &mut [i16; 256]);
+    /// The whole inverse NTT ([`crate::poly::invntt`] on this unit type), compiled once.
+    fn invntt_poly(t: Self::Token, p: &mut [i16; 256]);
+
     /// Keccak-f\[1600\] on four interleaved states (`state[lane][way]`) on the Keccak
     /// backend that matches this one, compiled into the caller's island
     /// (`tessera_keccak::x4`): no second dispatch per block.

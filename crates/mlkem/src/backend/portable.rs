@@ -48,6 +48,24 @@ pub(crate) fn decompress_one<const D: u32>(y: i16) -> i16 {
     ((i32::from(y) * i32::from(Q) + (1 << (D - 1))) >> D) as i16
 }
 
+/// Keccak-f\[1600\] x4, portable, compiled once (not inlined at every sampler call site).
+#[inline(never)]
+fn f1600_x4(state: &mut [[u64; 4]; 25]) {
+    tessera_keccak::x4::f1600_x4_portable(state)
+}
+
+/// The NTT on portable units, compiled once.
+#[inline(never)]
+fn ntt_poly(p: &mut [i16; 256]) {
+    crate::poly::ntt::<P16>((), p)
+}
+
+/// The inverse NTT on portable units, compiled once.
+#[inline(never)]
+fn invntt_poly(p: &mut [i16; 256]) {
+    crate::poly::invntt::<P16>((), p)
+}
+
 /// 16 coefficients.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct P16(pub(crate) [i16; N]);
@@ -268,8 +286,16 @@ impl Unit for P16 {
         P16(r)
     }
     #[inline(always)]
+    fn ntt_poly(_t: (), p: &mut [i16; 256]) {
+        ntt_poly(p)
+    }
+    #[inline(always)]
+    fn invntt_poly(_t: (), p: &mut [i16; 256]) {
+        invntt_poly(p)
+    }
+    #[inline(always)]
     fn f1600_x4(_t: (), state: &mut [[u64; 4]; 25]) {
-        tessera_keccak::x4::f1600_x4_portable(state)
+        f1600_x4(state)
     }
     #[inline(always)]
     fn rej_sample(_t: (), bytes: &[u8], out: &mut [i16; 256], n: &mut usize) {

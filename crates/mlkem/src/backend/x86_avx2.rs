@@ -292,8 +292,39 @@ impl Unit for V {
         P16::rej_sample((), bytes, out, n)
     }
     #[inline(always)]
+    fn ntt_poly(t: X86Avx2, p: &mut [i16; 256]) {
+        ntt_poly(t, p)
+    }
+    #[inline(always)]
+    fn invntt_poly(t: X86Avx2, p: &mut [i16; 256]) {
+        invntt_poly(t, p)
+    }
+    #[inline(always)]
+    fn f1600_x4(t: X86Avx2, state: &mut [[u64; 4]; 25]) {
+        f1600_x4(t, state)
+    }
+}
+
+tessera_cpu::island! {
+    /// Keccak-f\[1600\] x4 on AVX2 (`tessera_keccak::x4::f1600_x4_avx2`), compiled once: the
+    /// samplers call it per block from inside this backend's islands (a plain call, no
+    /// dispatch), rather than inlining the unrolled permutation at every call site.
     fn f1600_x4(t: X86Avx2, state: &mut [[u64; 4]; 25]) {
         tessera_keccak::x4::f1600_x4_avx2(t, state)
+    }
+}
+
+tessera_cpu::island! {
+    /// The NTT on AVX2 units, compiled once (called from this backend's islands).
+    fn ntt_poly(t: X86Avx2, p: &mut Poly) {
+        crate::poly::ntt::<V>(t, p)
+    }
+}
+
+tessera_cpu::island! {
+    /// The inverse NTT on AVX2 units, compiled once.
+    fn invntt_poly(t: X86Avx2, p: &mut Poly) {
+        crate::poly::invntt::<V>(t, p)
     }
 }
 

@@ -128,6 +128,7 @@ impl Backend {
     }
 
     /// One vector-trait operation over a polynomial (equivalence tests).
+    #[cfg(tessera_test_hooks)]
     pub(crate) fn run_op(
         self,
         op: crate::testing::Op,

@@ -18,6 +18,7 @@ pub mod hooks;
 mod kem;
 mod params;
 mod poly;
+#[cfg(tessera_test_hooks)]
 mod testing;
 mod unit;
 mod xof4;
@@ -28,6 +29,7 @@ pub use params::{ml_kem_512, ml_kem_768, ml_kem_1024};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::backend::Backend;
+    #[cfg(tessera_test_hooks)]
     pub use crate::testing::{Op, OpOut, run};
 }
 

@@ -390,6 +390,7 @@ tessera_cpu::island! {
     }
 }
 
+#[cfg(tessera_test_hooks)]
 tessera_cpu::island! {
     /// One vector-trait operation over a polynomial on AVX2 (equivalence tests).
     pub(crate) fn run_op(

@@ -31,7 +31,9 @@ macro_rules! mlkem_bench {
                 });
             }
             g.bench_function("impl=aws-lc-rs", |b| {
-                b.iter(|| aws_lc_rs::kem::DecapsulationKey::generate(&aws_lc_rs::kem::$aws).unwrap())
+                b.iter(|| {
+                    aws_lc_rs::kem::DecapsulationKey::generate(&aws_lc_rs::kem::$aws).unwrap()
+                })
             });
             g.bench_function("impl=libcrux", |b| {
                 b.iter(|| libcrux_ml_kem::$lc::generate_key_pair(black_box(seed)))
@@ -65,7 +67,9 @@ macro_rules! mlkem_bench {
                     })
                 });
             }
-            g.bench_function("impl=aws-lc-rs", |b| b.iter(|| aws_ek.encapsulate().unwrap()));
+            g.bench_function("impl=aws-lc-rs", |b| {
+                b.iter(|| aws_ek.encapsulate().unwrap())
+            });
             g.bench_function("impl=libcrux", |b| {
                 b.iter(|| libcrux_ml_kem::$lc::encapsulate(lc.public_key(), black_box(msg)))
             });
@@ -99,15 +103,28 @@ macro_rules! mlkem_bench {
             g.bench_function("impl=libcrux", |b| {
                 b.iter(|| libcrux_ml_kem::$lc::decapsulate(lc.private_key(), black_box(&lc_ct)))
             });
-            g.bench_function("impl=ml-kem", |b| b.iter(|| rc.decapsulate(black_box(&rc_ct))));
+            g.bench_function("impl=ml-kem", |b| {
+                b.iter(|| rc.decapsulate(black_box(&rc_ct)))
+            });
             g.finish();
         }
     };
 }
 
-mlkem_bench!(mlkem512, ml_kem_512, "mlkem512", ml_kem_512, mlkem512, ML_KEM_512);
-mlkem_bench!(mlkem768, ml_kem_768, "mlkem768", ml_kem_768, mlkem768, ML_KEM_768);
-mlkem_bench!(mlkem1024, ml_kem_1024, "mlkem1024", ml_kem_1024, mlkem1024, ML_KEM_1024);
+mlkem_bench!(
+    mlkem512, ml_kem_512, "mlkem512", ml_kem_512, mlkem512, ML_KEM_512
+);
+mlkem_bench!(
+    mlkem768, ml_kem_768, "mlkem768", ml_kem_768, mlkem768, ML_KEM_768
+);
+mlkem_bench!(
+    mlkem1024,
+    ml_kem_1024,
+    "mlkem1024",
+    ml_kem_1024,
+    mlkem1024,
+    ML_KEM_1024
+);
 
 criterion_group!(benches, mlkem512, mlkem768, mlkem1024);
 criterion_main!(benches);

@@ -140,6 +140,18 @@ pub const CRATES: &[Crate] = &[
         }],
         long_tests: &[],
     },
+    Crate {
+        package: "tessera-mlkem",
+        portable: true,
+        qemu_x86: true,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        valgrind: &[CtExample {
+            example: "ct_valgrind",
+            args: &["portable", "x86_avx2"],
+        }],
+        long_tests: &[],
+    },
 ];
 
 /// The packages of the rows `keep` selects, in table order.

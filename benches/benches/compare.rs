@@ -10,8 +10,9 @@
 //!
 //! FILTER is a substring of row ids (`op=sha256,size=64B`). Run without `--bench` (as
 //! `cargo test --benches` does) it is a smoke run. Built with RUSTFLAGS='--cfg aes_force_soft
-//! --cfg polyval_force_soft' (xtask does it in `target/soft`) it runs only the `-soft` rows
-//! (Tessera portable against RustCrypto's software AES-GCM) and writes `DIR/soft.json`, which
+//! --cfg polyval_force_soft --cfg chacha20_force_soft --cfg poly1305_force_soft' (xtask does it
+//! in `target/soft`) it runs only the `-soft` rows (Tessera portable against RustCrypto's software
+//! AES-GCM and ChaCha20-Poly1305) and writes `DIR/soft.json`, which
 //! the main build's run then merges with `--merge`.
 #![allow(missing_docs)]
 
@@ -197,6 +198,101 @@ mod tessera {
     pub fn gcm_open(k: &GcmKey, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) {
         k.decrypt_in_place_detached(nonce, aad, buf, tag).unwrap()
     }
+
+    /// The portable backend of a crate, forced through its handle.
+    fn portable<B>(b: B, name: fn(&B) -> &'static str) -> Impl<B> {
+        Impl {
+            name: name(&b),
+            backend: Some(b),
+        }
+    }
+
+    // --- ChaCha20-Poly1305 ---
+    pub type ChachaBackend = tessera_chacha20poly1305::Backend;
+    pub type ChachaKey = tessera_chacha20poly1305::ChaCha20Poly1305;
+
+    pub fn chacha_impls() -> Vec<Impl<ChachaBackend>> {
+        impls(
+            ChachaBackend::detect(),
+            ChachaBackend::all_available(),
+            ChachaBackend::name,
+        )
+    }
+    pub fn chacha_portable() -> Impl<ChachaBackend> {
+        portable(ChachaBackend::Portable, ChachaBackend::name)
+    }
+    pub fn chacha_key(be: Option<ChachaBackend>, key: &[u8; 32]) -> ChachaKey {
+        match be {
+            None => ChachaKey::new(key),
+            Some(be) => ChachaKey::new_with_backend(be, key),
+        }
+    }
+    #[inline(always)]
+    pub fn chacha_seal(k: &ChachaKey, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        k.encrypt_in_place_detached(nonce, aad, buf).unwrap()
+    }
+    #[inline(always)]
+    pub fn chacha_open(
+        k: &ChachaKey,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+    ) {
+        k.decrypt_in_place_detached(nonce, aad, buf, tag).unwrap()
+    }
+
+    // --- X25519 ---
+    pub type X25519Backend = tessera_x25519::Backend;
+
+    pub fn x25519_impls() -> Vec<Impl<X25519Backend>> {
+        impls(
+            X25519Backend::detect(),
+            X25519Backend::all_available(),
+            X25519Backend::name,
+        )
+    }
+    pub fn x25519_portable() -> Impl<X25519Backend> {
+        portable(X25519Backend::Portable, X25519Backend::name)
+    }
+    /// A static secret (the backend chosen when it is made, as users get it).
+    pub fn x25519_secret(
+        be: Option<X25519Backend>,
+        bytes: [u8; 32],
+    ) -> tessera_x25519::StaticSecret {
+        match be {
+            None => tessera_x25519::StaticSecret::from(bytes),
+            Some(be) => tessera_x25519::StaticSecret::new_with_backend(be, bytes),
+        }
+    }
+    /// One variable-base scalar multiplication through the key-agreement API (with its
+    /// all-zero check).
+    #[inline(always)]
+    pub fn x25519_dh(
+        sk: &tessera_x25519::StaticSecret,
+        peer: &tessera_x25519::PublicKey,
+    ) -> [u8; 32] {
+        sk.diffie_hellman(peer).unwrap().to_bytes()
+    }
+    /// Key generation from secret bytes: the public key of a new static secret (fixed base).
+    #[inline(always)]
+    pub fn x25519_keygen(be: Option<X25519Backend>, bytes: [u8; 32]) -> [u8; 32] {
+        tessera_x25519::PublicKey::from(&x25519_secret(be, bytes)).to_bytes()
+    }
+
+    // --- ML-KEM ---
+    pub type MlKemBackend = tessera_mlkem::__private::Backend;
+
+    pub fn mlkem_impls() -> Vec<Impl<MlKemBackend>> {
+        impls(
+            MlKemBackend::detect(),
+            MlKemBackend::all_available(),
+            MlKemBackend::name,
+        )
+    }
+    pub fn mlkem_portable() -> Impl<MlKemBackend> {
+        portable(MlKemBackend::Portable, MlKemBackend::name)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,7 +312,11 @@ struct Spec {
 
 impl Spec {
     fn id(&self) -> String {
-        format!("op={},size={}", self.op, size_label(self.size))
+        if self.size == 0 {
+            format!("op={}", self.op)
+        } else {
+            format!("op={},size={}", self.op, size_label(self.size))
+        }
     }
 }
 
@@ -262,6 +362,59 @@ fn specs() -> Vec<Spec> {
     add("aes256-gcm-open", &AEAD_SIZES, 1, false, |n| {
         build_gcm(32, n, false)
     });
+    add("chacha20poly1305-seal", &AEAD_SIZES, 1, false, |n| {
+        build_chacha(n, true)
+    });
+    add("chacha20poly1305-open", &AEAD_SIZES, 1, false, |n| {
+        build_chacha(n, false)
+    });
+    // Rows without a message size (size 0): one operation per iteration.
+    add("x25519-dh", &[0], 1, false, |_| build_x25519(false, false));
+    add("x25519-keygen", &[0], 1, false, |_| {
+        build_x25519(true, false)
+    });
+    add("x25519-dh-portable", &[0], 1, false, |_| {
+        build_x25519(false, true)
+    });
+    add("x25519-keygen-portable", &[0], 1, false, |_| {
+        build_x25519(true, true)
+    });
+    add("mlkem512-keygen", &[0], 1, false, |_| {
+        build_mlkem512(KemOp::KeyGen, false)
+    });
+    add("mlkem512-encaps", &[0], 1, false, |_| {
+        build_mlkem512(KemOp::Encaps, false)
+    });
+    add("mlkem512-decaps", &[0], 1, false, |_| {
+        build_mlkem512(KemOp::Decaps, false)
+    });
+    add("mlkem768-keygen", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::KeyGen, false)
+    });
+    add("mlkem768-encaps", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::Encaps, false)
+    });
+    add("mlkem768-decaps", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::Decaps, false)
+    });
+    add("mlkem1024-keygen", &[0], 1, false, |_| {
+        build_mlkem1024(KemOp::KeyGen, false)
+    });
+    add("mlkem1024-encaps", &[0], 1, false, |_| {
+        build_mlkem1024(KemOp::Encaps, false)
+    });
+    add("mlkem1024-decaps", &[0], 1, false, |_| {
+        build_mlkem1024(KemOp::Decaps, false)
+    });
+    add("mlkem768-keygen-portable", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::KeyGen, true)
+    });
+    add("mlkem768-encaps-portable", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::Encaps, true)
+    });
+    add("mlkem768-decaps-portable", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::Decaps, true)
+    });
     add("aes128-gcm-seal-soft", &SOFT_SIZES, 1, true, |n| {
         build_gcm_soft(16, n, true)
     });
@@ -273,6 +426,12 @@ fn specs() -> Vec<Spec> {
     });
     add("aes256-gcm-open-soft", &SOFT_SIZES, 1, true, |n| {
         build_gcm_soft(32, n, false)
+    });
+    add("chacha20poly1305-seal-soft", &SOFT_SIZES, 1, true, |n| {
+        build_chacha_soft(n, true)
+    });
+    add("chacha20poly1305-open-soft", &SOFT_SIZES, 1, true, |n| {
+        build_chacha_soft(n, false)
     });
     v
 }
@@ -632,15 +791,15 @@ fn libcrux_x4_avx2(
     libcrux_sha3::avx2::x4::shake256(i0, i1, i2, i3, o0, o1, o2, o3);
 }
 
-/// The AES-GCM operations of one implementation: seal in place returning the tag, and open in
+/// The AEAD operations of one implementation (AES-GCM, ChaCha20-Poly1305): seal in place returning the tag, and open in
 /// place with a detached tag (panicking on a bad tag: the rows only open valid ciphertexts).
-trait Gcm: 'static {
+trait Aead: 'static {
     fn seal(&self, buf: &mut [u8]) -> [u8; 16];
     fn open(&self, buf: &mut [u8], tag: &[u8; 16]);
 }
 
 struct TesseraGcmKey(tessera::GcmKey);
-impl Gcm for TesseraGcmKey {
+impl Aead for TesseraGcmKey {
     #[inline(always)]
     fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
         tessera::gcm_seal(&self.0, &NONCE, &AAD, buf)
@@ -651,7 +810,7 @@ impl Gcm for TesseraGcmKey {
     }
 }
 
-impl Gcm for ring::aead::LessSafeKey {
+impl Aead for ring::aead::LessSafeKey {
     #[inline(always)]
     fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
         let n = ring::aead::Nonce::assume_unique_for_key(NONCE);
@@ -674,7 +833,7 @@ impl Gcm for ring::aead::LessSafeKey {
     }
 }
 
-impl Gcm for aws_lc_rs::aead::LessSafeKey {
+impl Aead for aws_lc_rs::aead::LessSafeKey {
     #[inline(always)]
     fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
         let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
@@ -691,7 +850,7 @@ impl Gcm for aws_lc_rs::aead::LessSafeKey {
     }
 }
 
-impl Gcm for RustCryptoGcm {
+impl Aead for RustCryptoGcm {
     #[inline(always)]
     fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
         RustCryptoGcm::seal(self, buf)
@@ -707,20 +866,20 @@ impl Gcm for RustCryptoGcm {
 /// opening `P` as a ciphertext (tag `tags[1]`, the tag of sealing `C`) leaves `C` again. Each
 /// iteration opens whatever the buffer holds with the matching tag: the same work every time (one
 /// full, successful open) with no set-up per iteration.
-struct GcmCase {
+struct AeadCase {
     pt: Vec<u8>,
     ct: Vec<u8>,
     tags: [[u8; 16]; 2],
 }
 
-fn gcm_case(reference: &dyn Gcm, size: usize) -> GcmCase {
+fn aead_case(reference: &dyn Aead, size: usize) -> AeadCase {
     let pt = input(size, 0xae5);
     let mut ct = pt.clone();
     let tag_c = reference.seal(&mut ct);
     let mut again = ct.clone();
     let tag_p = reference.seal(&mut again);
     assert_eq!(again, pt);
-    GcmCase {
+    AeadCase {
         pt,
         ct,
         tags: [tag_c, tag_p],
@@ -728,11 +887,11 @@ fn gcm_case(reference: &dyn Gcm, size: usize) -> GcmCase {
 }
 
 /// A seal or open contestant on its own aligned buffer, checked against `case` first.
-fn gcm_contestant(
+fn aead_contestant(
     name: impl Into<String>,
     role: Role,
-    imp: impl Gcm,
-    case: &GcmCase,
+    imp: impl Aead,
+    case: &AeadCase,
     seal: bool,
 ) -> Contestant {
     let name = name.into();
@@ -763,13 +922,13 @@ fn gcm_key_bytes(len: usize) -> Vec<u8> {
 
 fn build_gcm(key_len: usize, size: usize, seal: bool) -> Built {
     let key = gcm_key_bytes(key_len);
-    let case = gcm_case(&TesseraGcmKey(tessera::gcm_key(None, &key)), size);
+    let case = aead_case(&TesseraGcmKey(tessera::gcm_key(None, &key)), size);
     let mut cs: Vec<Contestant> = tessera::gcm_impls()
         .into_iter()
         .map(|t| {
             let k = TesseraGcmKey(tessera::gcm_key(t.backend, &key));
             let role = tessera_role(t.backend.is_none());
-            gcm_contestant(format!("tessera/{}", t.name), role, k, &case, seal)
+            aead_contestant(format!("tessera/{}", t.name), role, k, &case, seal)
         })
         .collect();
     let (ring_alg, aws_alg) = if key_len == 16 {
@@ -778,11 +937,11 @@ fn build_gcm(key_len: usize, size: usize, seal: bool) -> Built {
         (&ring::aead::AES_256_GCM, &aws_lc_rs::aead::AES_256_GCM)
     };
     let rk = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(ring_alg, &key).unwrap());
-    cs.push(gcm_contestant("ring", Role::Peer, rk, &case, seal));
+    cs.push(aead_contestant("ring", Role::Peer, rk, &case, seal));
     let ak =
         aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(aws_alg, &key).unwrap());
-    cs.push(gcm_contestant("aws-lc-rs", Role::Peer, ak, &case, seal));
-    cs.push(gcm_contestant(
+    cs.push(aead_contestant("aws-lc-rs", Role::Peer, ak, &case, seal));
+    cs.push(aead_contestant(
         "aes-gcm",
         Role::Peer,
         RustCryptoGcm::new(&key),
@@ -795,11 +954,419 @@ fn build_gcm(key_len: usize, size: usize, seal: bool) -> Built {
     }
 }
 
-const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft";
+// --- ChaCha20-Poly1305 ---
+
+struct TesseraChachaKey(tessera::ChachaKey);
+impl Aead for TesseraChachaKey {
+    #[inline(always)]
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
+        tessera::chacha_seal(&self.0, &NONCE, &AAD, buf)
+    }
+    #[inline(always)]
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
+        tessera::chacha_open(&self.0, &NONCE, &AAD, buf, tag)
+    }
+}
+
+impl Aead for chacha20poly1305::ChaCha20Poly1305 {
+    #[inline(always)]
+    fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
+        use chacha20poly1305::aead::AeadInPlace;
+        self.encrypt_in_place_detached(&NONCE.into(), &AAD, buf)
+            .unwrap()
+            .into()
+    }
+    #[inline(always)]
+    fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
+        use chacha20poly1305::aead::AeadInPlace;
+        self.decrypt_in_place_detached(&NONCE.into(), &AAD, buf, tag.into())
+            .unwrap()
+    }
+}
+
+fn chacha_key_bytes() -> [u8; 32] {
+    let mut k = [0u8; 32];
+    SplitMix64(0xc4ac4a).fill(&mut k);
+    k
+}
+
+fn rustcrypto_chacha(key: &[u8; 32]) -> chacha20poly1305::ChaCha20Poly1305 {
+    use chacha20poly1305::KeyInit;
+    chacha20poly1305::ChaCha20Poly1305::new(key.into())
+}
+
+fn build_chacha(size: usize, seal: bool) -> Built {
+    let key = chacha_key_bytes();
+    let case = aead_case(&TesseraChachaKey(tessera::chacha_key(None, &key)), size);
+    let mut cs: Vec<Contestant> = tessera::chacha_impls()
+        .into_iter()
+        .map(|t| {
+            let k = TesseraChachaKey(tessera::chacha_key(t.backend, &key));
+            let role = tessera_role(t.backend.is_none());
+            aead_contestant(format!("tessera/{}", t.name), role, k, &case, seal)
+        })
+        .collect();
+    let rk = ring::aead::LessSafeKey::new(
+        ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &key).unwrap(),
+    );
+    cs.push(aead_contestant("ring", Role::Peer, rk, &case, seal));
+    let ak = aws_lc_rs::aead::LessSafeKey::new(
+        aws_lc_rs::aead::UnboundKey::new(&aws_lc_rs::aead::CHACHA20_POLY1305, &key).unwrap(),
+    );
+    cs.push(aead_contestant("aws-lc-rs", Role::Peer, ak, &case, seal));
+    cs.push(aead_contestant(
+        "chacha20poly1305",
+        Role::Peer,
+        rustcrypto_chacha(&key),
+        &case,
+        seal,
+    ));
+    Built {
+        contestants: cs,
+        notes: vec![],
+    }
+}
+
+// --- X25519 ---
+
+/// The secret every X25519 contestant uses: ring's only X25519 private key is ephemeral and
+/// drawn from a random source, so ring gets a source that returns this byte, repeated.
+const X25519_SECRET_BYTE: u8 = 0x5a;
+const X25519_SECRET: [u8; 32] = [X25519_SECRET_BYTE; 32];
+
+/// The peer's public key of the DH rows (an ordinary point, not low order).
+fn x25519_peer() -> [u8; 32] {
+    let mut s = [0u8; 32];
+    SplitMix64(0x25519).fill(&mut s);
+    tessera_x25519::x25519_base(s)
+}
+
+#[allow(deprecated)] // ring's fixed random source lives in its (deprecated) `test` module
+fn ring_fixed_rng() -> ring::test::rand::FixedByteRandom {
+    ring::test::rand::FixedByteRandom {
+        byte: X25519_SECRET_BYTE,
+    }
+}
+
+/// A key-agreement contestant: `f` is checked against `expect` once, then timed.
+fn kex(
+    name: impl Into<String>,
+    role: Role,
+    expect: &[u8; 32],
+    f: impl Fn() -> [u8; 32] + 'static,
+) -> Contestant {
+    let name = name.into();
+    assert_eq!(&f(), expect, "{name} disagrees with Tessera");
+    Contestant::new(name, role, move || {
+        black_box(f());
+    })
+}
+
+const X25519_NOTES: [&str; 2] = [
+    "ring's X25519 private keys are ephemeral only: each iteration makes one from a fixed-byte random source (no OS call), then agrees or computes its public key",
+    "aws-lc-rs parses the peer's 32-byte public key on every agreement (`agree` with an `UnparsedPublicKey`), as an HPKE implementation calls it; Tessera and x25519-dalek take a `PublicKey` built once",
+];
+
+/// `base`: key generation (the public key of a secret, fixed-base); otherwise one
+/// variable-base Diffie-Hellman with a fixed peer key. `portable`: Tessera's portable backend
+/// against x25519-dalek only (both portable Rust, 64-bit limbs).
+fn build_x25519(base: bool, portable: bool) -> Built {
+    let peer = x25519_peer();
+    let tpk = tessera_x25519::PublicKey::from(peer);
+    let expect = if base {
+        tessera::x25519_keygen(None, X25519_SECRET)
+    } else {
+        tessera::x25519_dh(&tessera::x25519_secret(None, X25519_SECRET), &tpk)
+    };
+    let impls = if portable {
+        vec![tessera::x25519_portable()]
+    } else {
+        tessera::x25519_impls()
+    };
+    let mut cs: Vec<Contestant> = impls
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let be = t.backend;
+            let role = if i == 0 {
+                Role::Reference
+            } else {
+                Role::Backend
+            };
+            let name = format!("tessera/{}", t.name);
+            if base {
+                kex(name, role, &expect, move || {
+                    tessera::x25519_keygen(be, black_box(X25519_SECRET))
+                })
+            } else {
+                let sk = tessera::x25519_secret(be, X25519_SECRET);
+                let pk = tpk;
+                kex(name, role, &expect, move || {
+                    tessera::x25519_dh(&sk, black_box(&pk))
+                })
+            }
+        })
+        .collect();
+    if !portable {
+        use aws_lc_rs::agreement as aws;
+        use ring::agreement as rg;
+        if base {
+            cs.push(kex("aws-lc-rs", Role::Peer, &expect, || {
+                let sk = aws::PrivateKey::from_private_key(&aws::X25519, black_box(&X25519_SECRET))
+                    .unwrap();
+                sk.compute_public_key()
+                    .unwrap()
+                    .as_ref()
+                    .try_into()
+                    .unwrap()
+            }));
+            cs.push(kex("ring", Role::Peer, &expect, || {
+                let sk = rg::EphemeralPrivateKey::generate(&rg::X25519, &ring_fixed_rng()).unwrap();
+                sk.compute_public_key()
+                    .unwrap()
+                    .as_ref()
+                    .try_into()
+                    .unwrap()
+            }));
+        } else {
+            let ask = aws::PrivateKey::from_private_key(&aws::X25519, &X25519_SECRET).unwrap();
+            cs.push(kex("aws-lc-rs", Role::Peer, &expect, move || {
+                aws::agree(
+                    &ask,
+                    aws::UnparsedPublicKey::new(&aws::X25519, black_box(&peer)),
+                    (),
+                    |s| Ok::<[u8; 32], ()>(s.try_into().unwrap()),
+                )
+                .unwrap()
+            }));
+            cs.push(kex("ring", Role::Peer, &expect, move || {
+                let sk = rg::EphemeralPrivateKey::generate(&rg::X25519, &ring_fixed_rng()).unwrap();
+                rg::agree_ephemeral(
+                    sk,
+                    &rg::UnparsedPublicKey::new(&rg::X25519, black_box(&peer)),
+                    |s| <[u8; 32]>::try_from(s).unwrap(),
+                )
+                .unwrap()
+            }));
+        }
+    }
+    if base {
+        cs.push(kex("x25519-dalek", Role::Peer, &expect, || {
+            x25519_dalek::PublicKey::from(&x25519_dalek::StaticSecret::from(black_box(
+                X25519_SECRET,
+            )))
+            .to_bytes()
+        }));
+    } else {
+        let dsk = x25519_dalek::StaticSecret::from(X25519_SECRET);
+        let dpk = x25519_dalek::PublicKey::from(peer);
+        cs.push(kex("x25519-dalek", Role::Peer, &expect, move || {
+            dsk.diffie_hellman(black_box(&dpk)).to_bytes()
+        }));
+    }
+    let notes = if portable {
+        vec!["portable only: Tessera portable (radix 2^51) against x25519-dalek (its serial field arithmetic; its SIMD backends serve Edwards, not the Montgomery ladder)".into()]
+    } else {
+        X25519_NOTES.iter().map(|n| n.to_string()).collect()
+    };
+    Built {
+        contestants: cs,
+        notes,
+    }
+}
+
+// --- ML-KEM ---
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum KemOp {
+    KeyGen,
+    Encaps,
+    Decaps,
+}
+
+const MLKEM_NOTES: [&str; 3] = [
+    "keygen: Tessera, libcrux and RustCrypto derive the key from a fixed 64-byte seed; aws-lc-rs has no seed API, so its row includes an OS RNG call",
+    "encaps: Tessera and RustCrypto reuse a parsed key with a fixed m; libcrux takes the encoded key on every call (its row includes parsing it); aws-lc-rs reuses its key but draws m from the OS RNG on every call",
+    "decaps: every library reuses its key (Tessera's keeps A-hat in NTT form, s-hat and H(ek))",
+];
+
+/// Seed (d || z) and message m of the ML-KEM rows.
+fn mlkem_inputs() -> ([u8; 64], [u8; 32]) {
+    let (mut seed, mut m) = ([0u8; 64], [0u8; 32]);
+    SplitMix64(0x6d6c6b656d).fill(&mut seed);
+    SplitMix64(0x6d).fill(&mut m);
+    (seed, m)
+}
+
+/// The ML-KEM rows of one parameter set: `$t` Tessera's module, `$lc` libcrux's, `$rc`
+/// RustCrypto ml-kem's, `$aws` aws-lc-rs's algorithm. `portable`: Tessera's portable backend
+/// against RustCrypto ml-kem only (both portable Rust).
+macro_rules! mlkem_builder {
+    ($fn:ident, $t:ident, $lc:ident, $rc:ident, $aws:ident) => {
+        fn $fn(op: KemOp, portable: bool) -> Built {
+            use ml_kem::{Decapsulate, KeyExport};
+            use tessera_mlkem::$t::{Ciphertext, DecapsulationKey, EncapsulationKey};
+            let (seed, m) = mlkem_inputs();
+            let dk0 = DecapsulationKey::from_seed(&seed);
+            let ek_bytes = dk0.encapsulation_key().to_bytes();
+            let (ct, ss) = dk0.encapsulation_key().encapsulate_deterministic(&m);
+            let ss = *ss.as_bytes();
+            let impls = if portable {
+                vec![tessera::mlkem_portable()]
+            } else {
+                tessera::mlkem_impls()
+            };
+            let mut cs = Vec::new();
+            for (i, t) in impls.into_iter().enumerate() {
+                let be = t.backend;
+                let role = if i == 0 { Role::Reference } else { Role::Backend };
+                let name = format!("tessera/{}", t.name);
+                let keygen = move |s: &[u8; 64]| match be {
+                    None => DecapsulationKey::from_seed(s),
+                    Some(be) => DecapsulationKey::from_seed_with_backend(be, s),
+                };
+                cs.push(match op {
+                    KemOp::KeyGen => {
+                        assert_eq!(keygen(&seed).encapsulation_key().to_bytes(), ek_bytes, "{name}");
+                        Contestant::new(name, role, move || {
+                            black_box(keygen(black_box(&seed)));
+                        })
+                    }
+                    KemOp::Encaps => {
+                        let ek = match be {
+                            None => EncapsulationKey::from_bytes(&ek_bytes),
+                            Some(be) => EncapsulationKey::from_bytes_with_backend(be, &ek_bytes),
+                        }
+                        .unwrap();
+                        assert!(ek.encapsulate_deterministic(&m).0 == ct, "{name}");
+                        Contestant::new(name, role, move || {
+                            black_box(ek.encapsulate_deterministic(black_box(&m)));
+                        })
+                    }
+                    KemOp::Decaps => {
+                        let dk = keygen(&seed);
+                        let c = Ciphertext::from_bytes(ct.as_bytes()).unwrap();
+                        assert_eq!(dk.decapsulate(&c).as_bytes(), &ss, "{name}");
+                        Contestant::new(name, role, move || {
+                            black_box(dk.decapsulate(black_box(&c)));
+                        })
+                    }
+                });
+            }
+            // RustCrypto ml-kem (portable Rust): in every row.
+            let rc = ml_kem::$rc::DecapsulationKey::from_seed(seed.into());
+            assert_eq!(rc.encapsulation_key().to_bytes()[..], ek_bytes[..], "ml-kem keygen");
+            cs.push(match op {
+                KemOp::KeyGen => Contestant::new("ml-kem", Role::Peer, move || {
+                    black_box(ml_kem::$rc::DecapsulationKey::from_seed(black_box(seed).into()));
+                }),
+                KemOp::Encaps => {
+                    let ek = rc.encapsulation_key().clone();
+                    let (c, _) = ek.encapsulate_deterministic(&m.into());
+                    assert_eq!(c[..], ct.as_bytes()[..], "ml-kem encaps");
+                    Contestant::new("ml-kem", Role::Peer, move || {
+                        black_box(ek.encapsulate_deterministic(&black_box(m).into()));
+                    })
+                }
+                KemOp::Decaps => {
+                    let c = ml_kem::array::Array::try_from(&ct.as_bytes()[..]).unwrap();
+                    assert_eq!(rc.decapsulate(&c)[..], ss[..], "ml-kem decaps");
+                    Contestant::new("ml-kem", Role::Peer, move || {
+                        black_box(rc.decapsulate(black_box(&c)));
+                    })
+                }
+            });
+            if portable {
+                return Built {
+                    contestants: cs,
+                    notes: vec!["portable only: Tessera portable against RustCrypto ml-kem (both portable Rust)".into()],
+                };
+            }
+            // libcrux-ml-kem (its AVX2 code where the CPU has it).
+            let lc = libcrux_ml_kem::$lc::generate_key_pair(seed);
+            assert_eq!(lc.public_key().as_slice()[..], ek_bytes[..], "libcrux keygen");
+            let (lc_ct, lc_ss) = libcrux_ml_kem::$lc::encapsulate(lc.public_key(), m);
+            assert_eq!(lc_ct.as_slice()[..], ct.as_bytes()[..], "libcrux encaps");
+            assert_eq!(lc_ss[..], ss[..], "libcrux shared secret");
+            cs.push(match op {
+                KemOp::KeyGen => Contestant::new("libcrux-ml-kem", Role::Peer, move || {
+                    black_box(libcrux_ml_kem::$lc::generate_key_pair(black_box(seed)));
+                }),
+                KemOp::Encaps => Contestant::new("libcrux-ml-kem", Role::Peer, move || {
+                    black_box(libcrux_ml_kem::$lc::encapsulate(
+                        black_box(lc.public_key()),
+                        black_box(m),
+                    ));
+                }),
+                KemOp::Decaps => {
+                    assert_eq!(
+                        libcrux_ml_kem::$lc::decapsulate(lc.private_key(), &lc_ct)[..],
+                        ss[..],
+                        "libcrux decaps"
+                    );
+                    Contestant::new("libcrux-ml-kem", Role::Peer, move || {
+                        black_box(libcrux_ml_kem::$lc::decapsulate(
+                            black_box(lc.private_key()),
+                            black_box(&lc_ct),
+                        ));
+                    })
+                }
+            });
+            // aws-lc-rs (mlkem-native): no seed or fixed-m API.
+            use aws_lc_rs::kem as aws;
+            let adk = aws::DecapsulationKey::generate(&aws::$aws).unwrap();
+            let aek = adk.encapsulation_key().unwrap();
+            let (act, ass) = aek.encapsulate().unwrap();
+            let act = act.as_ref().to_vec();
+            assert_eq!(
+                adk.decapsulate(act[..].into()).unwrap().as_ref(),
+                ass.as_ref(),
+                "aws-lc-rs round trip"
+            );
+            cs.push(match op {
+                KemOp::KeyGen => Contestant::new("aws-lc-rs", Role::Peer, move || {
+                    black_box(aws::DecapsulationKey::generate(&aws::$aws).unwrap());
+                }),
+                KemOp::Encaps => Contestant::new("aws-lc-rs", Role::Peer, move || {
+                    black_box(aek.encapsulate().unwrap());
+                }),
+                KemOp::Decaps => Contestant::new("aws-lc-rs", Role::Peer, move || {
+                    black_box(adk.decapsulate(black_box(&act[..]).into()).unwrap());
+                }),
+            });
+            let note = match op {
+                KemOp::KeyGen => MLKEM_NOTES[0],
+                KemOp::Encaps => MLKEM_NOTES[1],
+                KemOp::Decaps => MLKEM_NOTES[2],
+            };
+            Built {
+                contestants: cs,
+                notes: vec![note.into()],
+            }
+        }
+    };
+}
+
+mlkem_builder!(build_mlkem512, ml_kem_512, mlkem512, ml_kem_512, ML_KEM_512);
+mlkem_builder!(build_mlkem768, ml_kem_768, mlkem768, ml_kem_768, ML_KEM_768);
+mlkem_builder!(
+    build_mlkem1024,
+    ml_kem_1024,
+    mlkem1024,
+    ml_kem_1024,
+    ML_KEM_1024
+);
+
+const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft --cfg chacha20_force_soft --cfg poly1305_force_soft";
 
 /// Whether this binary was built with RustCrypto's software-only switches (the soft build).
 fn soft_build() -> bool {
-    cfg!(all(aes_force_soft, polyval_force_soft))
+    cfg!(all(
+        aes_force_soft,
+        polyval_force_soft,
+        chacha20_force_soft,
+        poly1305_force_soft
+    ))
 }
 
 /// In the soft build, RustCrypto's AES and POLYVAL must really be the software ones: the
@@ -827,16 +1394,16 @@ fn build_gcm_soft(key_len: usize, size: usize, seal: bool) -> Built {
     let key = gcm_key_bytes(key_len);
     let t = tessera::gcm_portable();
     let reference = TesseraGcmKey(tessera::gcm_key(t.backend, &key));
-    let case = gcm_case(&reference, size);
+    let case = aead_case(&reference, size);
     let cs = vec![
-        gcm_contestant(
+        aead_contestant(
             format!("tessera/{}", t.name),
             Role::Reference,
             reference,
             &case,
             seal,
         ),
-        gcm_contestant(
+        aead_contestant(
             "aes-gcm/soft",
             Role::Peer,
             RustCryptoGcm::new(&key),
@@ -850,6 +1417,43 @@ fn build_gcm_soft(key_len: usize, size: usize, seal: bool) -> Built {
             "software only: Tessera portable against RustCrypto aes-gcm built with {SOFT_RUSTFLAGS} \
              (its own build); ring and aws-lc-rs have no software-only switch"
         )],
+    }
+}
+
+/// Software against software: Tessera's portable ChaCha20-Poly1305 (the row's reference)
+/// against RustCrypto `chacha20poly1305` on its software ChaCha20 and Poly1305 (only in the
+/// soft build: `chacha20_force_soft` and `poly1305_force_soft` reach every crate of that build,
+/// as RUSTFLAGS do, so RustCrypto's AVX2 and SSE2 paths are compiled out).
+fn build_chacha_soft(size: usize, seal: bool) -> Built {
+    assert!(
+        soft_build(),
+        "the -soft rows run only in the {SOFT_RUSTFLAGS} build"
+    );
+    let key = chacha_key_bytes();
+    let t = tessera::chacha_portable();
+    let reference = TesseraChachaKey(tessera::chacha_key(t.backend, &key));
+    let case = aead_case(&reference, size);
+    let cs = vec![
+        aead_contestant(
+            format!("tessera/{}", t.name),
+            Role::Reference,
+            reference,
+            &case,
+            seal,
+        ),
+        aead_contestant(
+            "chacha20poly1305/soft",
+            Role::Peer,
+            rustcrypto_chacha(&key),
+            &case,
+            seal,
+        ),
+    ];
+    Built {
+        contestants: cs,
+        notes: vec![
+            "software only: Tessera portable against RustCrypto chacha20poly1305 built with --cfg chacha20_force_soft --cfg poly1305_force_soft (its own build); ring and aws-lc-rs have no software-only switch".into(),
+        ],
     }
 }
 

@@ -41,7 +41,11 @@ impl RowRecord {
 
     /// A short label: `sha256 64B`.
     pub fn label(&self) -> String {
-        format!("{} {}", self.op, size_label(self.size))
+        if self.size == 0 {
+            self.op.clone()
+        } else {
+            format!("{} {}", self.op, size_label(self.size))
+        }
     }
 }
 
@@ -93,17 +97,33 @@ pub fn gbps(bytes: usize, ns: f64) -> f64 {
     bytes as f64 / ns
 }
 
+/// The throughput cell of a row: GB/s, or operations per second for rows without a message
+/// size (`bytes == 0`: key agreement, KEM operations).
+pub fn throughput(bytes: usize, ns: f64, digits: usize) -> String {
+    if bytes == 0 {
+        let ops = 1e9 / ns;
+        if ops >= 1e6 {
+            format!("{:.2} M op/s", ops / 1e6)
+        } else {
+            format!("{:.1} k op/s", ops / 1e3)
+        }
+    } else {
+        format!("{:.digits$} GB/s", gbps(bytes, ns))
+    }
+}
+
 /// The summary column of a peer: one per library family.
 pub fn peer_column(name: &str) -> &'static str {
     match name {
         "ring" => "ring",
         "aws-lc-rs" => "aws-lc-rs",
+        "x25519-dalek" => "dalek",
         n if n.starts_with("libcrux") => "libcrux",
         _ => "RustCrypto",
     }
 }
 
-const COLUMNS: [&str; 4] = ["ring", "aws-lc-rs", "RustCrypto", "libcrux"];
+const COLUMNS: [&str; 5] = ["ring", "aws-lc-rs", "RustCrypto", "libcrux", "dalek"];
 
 fn ratio_cell(m: &Measured) -> String {
     let r = format!("{:.3}x [{:.3}, {:.3}]", m.ratio.median, m.ci95.0, m.ci95.1);
@@ -132,7 +152,7 @@ pub fn to_json(meta: &Meta, rows: &[RowRecord]) -> Value {
                     "batch_iters": m.batch,
                     "rounds": r.rounds,
                     "time_ns": spread_json(&m.time_ns),
-                    "throughput_gbps": gbps(r.bytes, m.time_ns.median),
+                    "throughput_gbps": (r.bytes > 0).then(|| gbps(r.bytes, m.time_ns.median)),
                     "ratio": spread_json(&m.ratio),
                     "ratio_ci95": [m.ci95.0, m.ci95.1],
                     "tie": m.role != Role::Reference && m.tie(),
@@ -294,11 +314,11 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
     for r in rows {
         let t = r.reference();
         out += &format!(
-            "| {} | {} | {} | {:.2} GB/s |",
+            "| {} | {} | {} | {} |",
             r.label(),
             r.tessera_backend(),
             fmt_time(t.time_ns.median),
-            gbps(r.bytes, t.time_ns.median)
+            throughput(r.bytes, t.time_ns.median, 2)
         );
         for c in &cols {
             let cells: Vec<String> = r
@@ -339,9 +359,10 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
                 }
             };
             let ops = &mut notes[i].1;
+            let size = (r.size > 0).then(|| size_label(r.size));
             match ops.iter_mut().find(|(op, _)| *op == r.op) {
-                Some((_, sizes)) => sizes.push(size_label(r.size)),
-                None => ops.push((&r.op, vec![size_label(r.size)])),
+                Some((_, sizes)) => sizes.extend(size),
+                None => ops.push((&r.op, size.into_iter().collect())),
             }
         }
     }
@@ -350,7 +371,13 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
         for (n, ops) in notes {
             let ops: Vec<String> = ops
                 .iter()
-                .map(|(op, sizes)| format!("{op} ({})", sizes.join(", ")))
+                .map(|(op, sizes)| {
+                    if sizes.is_empty() {
+                        op.to_string()
+                    } else {
+                        format!("{op} ({})", sizes.join(", "))
+                    }
+                })
                 .collect();
             out += &format!("- {}: {n}\n", ops.join("; "));
         }
@@ -421,14 +448,14 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
         );
         for m in &r.contestants {
             out += &format!(
-                "| {} | {} | {} | {} [{}, {}] | {:.3} GB/s | {:.3}x{} | [{:.3}, {:.3}] | [{:.3}, {:.3}] |\n",
+                "| {} | {} | {} | {} [{}, {}] | {} | {:.3}x{} | [{:.3}, {:.3}] | [{:.3}, {:.3}] |\n",
                 m.name,
                 m.role.name(),
                 m.batch,
                 fmt_time(m.time_ns.median),
                 fmt_time(m.time_ns.q1),
                 fmt_time(m.time_ns.q3),
-                gbps(r.bytes, m.time_ns.median),
+                throughput(r.bytes, m.time_ns.median, 3),
                 m.ratio.median,
                 if m.role != Role::Reference && m.tie() {
                     " (tie)"

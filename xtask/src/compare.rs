@@ -1,6 +1,7 @@
 //! `cargo xtask bench [--full] [FILTER]`: the interleaved comparison (the `compare` bench of
 //! `tessera-benches`). Two builds: the rows of Tessera portable against RustCrypto's software
-//! AES-GCM need RUSTFLAGS that reach RustCrypto's `aes` and `polyval` crates, so they run first
+//! AES-GCM and ChaCha20-Poly1305 need RUSTFLAGS that reach RustCrypto's `aes`, `polyval`,
+//! `chacha20` and `poly1305` crates, so they run first
 //! in a build of their own (`target/soft`) and leave `soft.json`; the main build then runs every
 //! other row, merges those, and writes `target/tessera-bench/` (report.md, results.json, SVG
 //! plots). The summary table is printed at the end. FILTER is a substring of row ids
@@ -16,7 +17,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// RustCrypto's software-only switches (see `benches/benches/aes_gcm_soft.rs`).
-const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft";
+const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft --cfg chacha20_force_soft --cfg poly1305_force_soft";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

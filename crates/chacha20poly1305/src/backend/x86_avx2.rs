@@ -267,12 +267,12 @@ impl Keystream for Ops {
     const SHORT: usize = 192;
 
     #[inline(always)]
-    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
-        xor_groups::<false, 2>(self.0, state, ks)
+    fn short<const N: usize>(&self, state: &[u32; 16], ks: &mut [u8; N]) {
+        tail::<false>(self.0, state, ks)
     }
 
     #[inline(always)]
-    fn wipe(&self, ks: &mut [u8; 256]) {
+    fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
         for c in ks.chunks_exact_mut(32) {
             wipe32(c.try_into().unwrap());
         }

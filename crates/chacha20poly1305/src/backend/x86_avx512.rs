@@ -180,7 +180,7 @@ impl Keystream for Ops {
     const SHORT: usize = 192;
 
     #[inline(always)]
-    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+    fn short<const N: usize>(&self, state: &[u32; 16], ks: &mut [u8; N]) {
         x86_avx2::xor_tail_vl(self.0, state, ks)
     }
 
@@ -206,7 +206,7 @@ impl Keystream for Ops {
     }
 
     #[inline(always)]
-    fn wipe(&self, ks: &mut [u8; 256]) {
+    fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
         for c in ks.chunks_exact_mut(32) {
             x86_avx2::wipe32(c.try_into().unwrap());
         }

@@ -66,6 +66,12 @@ pub(crate) trait Keystream {
         let _ = (w, poly);
     }
 
+    /// Wipes a ChaCha20 state (it holds the key).
+    #[inline(always)]
+    fn wipe_state(&self, st: &mut [u32; 16]) {
+        st.zeroize();
+    }
+
     /// Wipes a keystream buffer of [`Keystream::short`].
     #[inline(always)]
     fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
@@ -114,7 +120,7 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     if let Some(w) = wide.take() {
         k.wide_finish(w, &mut poly);
     }
-    st.zeroize();
+    k.wipe_state(&mut st);
     finish(poly, aad.len(), buf.len())
 }
 
@@ -158,7 +164,7 @@ fn short<const SEAL: bool, K: Keystream, const N: usize>(
     debug_assert!(buf.len() + 64 <= N);
     let mut ks = [0u8; N];
     k.short(st, &mut ks);
-    st.zeroize();
+    k.wipe_state(st);
     let mut poly = poly1305::State::new(ks[..32].try_into().unwrap());
     poly.padded(aad);
     if !SEAL {

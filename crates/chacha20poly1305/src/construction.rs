@@ -31,13 +31,15 @@ pub(crate) trait Keystream {
         k
     }
 
-    /// Messages of at most this many bytes take the short path: blocks 0..4 from one call to
-    /// [`Keystream::short`] (0: never).
+    /// Messages of at most this many bytes (at most 192) take the short path: the blocks from
+    /// 0 that cover the Poly1305 key and the message, from one call to [`Keystream::short`]
+    /// (0: never).
     const SHORT: usize = 0;
 
-    /// The raw keystream of blocks `state[12]..state[12] + 4` written over `ks` (all zeros).
+    /// The raw keystream of blocks `state[12]..state[12] + N / 64` written over `ks` (all
+    /// zeros; `N` is 128 or 256).
     #[inline(always)]
-    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+    fn short<const N: usize>(&self, state: &[u32; 16], ks: &mut [u8; N]) {
         self.xor(state, ks)
     }
 
@@ -64,9 +66,15 @@ pub(crate) trait Keystream {
         let _ = (w, poly);
     }
 
+    /// Wipes a ChaCha20 state (it holds the key).
+    #[inline(always)]
+    fn wipe_state(&self, st: &mut [u32; 16]) {
+        st.zeroize();
+    }
+
     /// Wipes a keystream buffer of [`Keystream::short`].
     #[inline(always)]
-    fn wipe(&self, ks: &mut [u8; 256]) {
+    fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
         ks.zeroize();
     }
 }
@@ -84,7 +92,13 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
 ) -> [u8; 16] {
     let mut st = chacha::state(key, 0, nonce);
     if buf.len() <= K::SHORT {
-        return short::<SEAL, K>(k, &mut st, aad, buf);
+        // Blocks 0 and 1 (the key and up to 64 bytes) are one group of the narrowest vectors;
+        // longer short messages take blocks 0..4. (The length is public.)
+        return if buf.len() <= 64 {
+            short::<SEAL, K, 128>(k, &mut st, aad, buf)
+        } else {
+            short::<SEAL, K, 256>(k, &mut st, aad, buf)
+        };
     }
     let mut otk = k.otk(&st);
     let mut poly = poly1305::State::new(&otk);
@@ -106,7 +120,7 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     if let Some(w) = wide.take() {
         k.wide_finish(w, &mut poly);
     }
-    st.zeroize();
+    k.wipe_state(&mut st);
     finish(poly, aad.len(), buf.len())
 }
 
@@ -138,18 +152,19 @@ fn finish(mut poly: poly1305::State, aad_len: usize, len: usize) -> [u8; 16] {
     poly.finalize()
 }
 
-/// [`run`] for `buf.len() <= K::SHORT`: the Poly1305 key and the message keystream from one
-/// group of blocks.
+/// [`run`] for `buf.len() <= min(K::SHORT, N - 64)`: the Poly1305 key and the message
+/// keystream from one group of `N / 64` blocks.
 #[inline(always)]
-fn short<const SEAL: bool, K: Keystream>(
+fn short<const SEAL: bool, K: Keystream, const N: usize>(
     k: &K,
     st: &mut [u32; 16],
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    let mut ks = [0u8; 256];
+    debug_assert!(buf.len() + 64 <= N);
+    let mut ks = [0u8; N];
     k.short(st, &mut ks);
-    st.zeroize();
+    k.wipe_state(st);
     let mut poly = poly1305::State::new(ks[..32].try_into().unwrap());
     poly.padded(aad);
     if !SEAL {

@@ -47,8 +47,14 @@ impl State {
     /// clamping, so each 128-bit sum below stays under `2^126`. On exit `h2 <= 4` again.
     #[inline(always)]
     pub(crate) fn block(&mut self, m: &[u8; 16], hibit: u64) {
-        let (h0, c) = self.h0.overflowing_add(le64(&m[0..8]));
-        let (h1, c1) = self.h1.overflowing_add(le64(&m[8..16]));
+        self.block_words(le64(&m[0..8]), le64(&m[8..16]), hibit);
+    }
+
+    /// [`State::block`] on the block's two little-endian 64-bit words.
+    #[inline(always)]
+    fn block_words(&mut self, m0: u64, m1: u64, hibit: u64) {
+        let (h0, c) = self.h0.overflowing_add(m0);
+        let (h1, c1) = self.h1.overflowing_add(m1);
         let (h1, c2) = h1.overflowing_add(c as u64);
         let h2 = self.h2 + c1 as u64 + c2 as u64 + hibit;
         self.mul_reduce(h0, h1, h2);
@@ -60,7 +66,8 @@ impl State {
     fn mul_reduce(&mut self, h0: u64, h1: u64, h2: u64) {
         let m = |a: u64, b: u64| (a as u128) * (b as u128);
         let d0 = m(h0, self.r0) + m(h1, self.s1);
-        let d1 = m(h0, self.r1) + m(h1, self.r0) + m(h2, self.s1);
+        // h2 <= 7 and s1 < 1.25 * 2^60, so h2 * s1 < 2^64: one 64-bit multiply.
+        let d1 = m(h0, self.r1) + m(h1, self.r0) + (h2 * self.s1) as u128;
         let d2 = h2 * self.r0;
         let d1 = d1 + (d0 >> 64);
         let t2 = d2 + (d1 >> 64) as u64;
@@ -89,10 +96,17 @@ impl State {
         let whole = data.len() & !15;
         self.blocks(&data[..whole]);
         if whole < data.len() {
-            let mut b = [0u8; 16];
-            b[..data.len() - whole].copy_from_slice(&data[whole..]);
-            self.block(&b, 1);
-            b.zeroize();
+            // The zero-padded last block assembled in two words (registers: no stack copy of
+            // the data to wipe); the loop runs over the public length only.
+            let (mut m0, mut m1) = (0u64, 0u64);
+            for (i, &b) in data[whole..].iter().enumerate() {
+                if i < 8 {
+                    m0 |= (b as u64) << (8 * i);
+                } else {
+                    m1 |= (b as u64) << (8 * (i - 8));
+                }
+            }
+            self.block_words(m0, m1, 1);
         }
     }
 

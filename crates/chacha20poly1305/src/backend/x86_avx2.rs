@@ -167,24 +167,38 @@ fn xor_groups<const VL: bool, const S: usize>(t: X86Avx2, st: &[u32; 16], data: 
                 for (x, k) in data[off..].iter_mut().zip(&tmp) {
                     *x ^= k;
                 }
-                wipe32(&mut tmp);
+                wipe32(t, &mut tmp);
             }
         }
     }
 }
 
-/// Overwrites 32 bytes of keystream with zeros (volatile stores, kept by the optimizer).
+/// Overwrites 32 bytes of keystream with zeros: one volatile 32-byte store (kept by the
+/// optimizer).
 #[inline(always)]
-pub(crate) fn wipe32(b: &mut [u8; 32]) {
-    // SAFETY: `b` is 32 writable bytes, written as four `[u8; 8]` (alignment 1) volatile
-    // stores within it.
+pub(crate) fn wipe32(t: X86Avx2, b: &mut [u8; 32]) {
+    let _ = t;
+    // SAFETY: AVX2 proven by `t`; `b` is 32 writable bytes, written by one unaligned
+    // (`[u8; 32]`-typed, so alignment 1) volatile store of a zero vector.
     unsafe {
-        let p = b.as_mut_ptr().cast::<[u8; 8]>();
-        for i in 0..4 {
-            core::ptr::write_volatile(p.add(i), [0u8; 8]);
-        }
+        core::ptr::write_volatile(
+            b.as_mut_ptr().cast::<[u8; 32]>(),
+            core::mem::transmute::<__m256i, [u8; 32]>(_mm256_setzero_si256()),
+        );
     }
     core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// Wipes a ChaCha20 state (key words, counter, nonce) with two 32-byte volatile stores.
+#[inline(always)]
+pub(crate) fn wipe_state(t: X86Avx2, st: &mut [u32; 16]) {
+    let (lo, hi) = st.split_at_mut(8);
+    for h in [lo, hi] {
+        let h: &mut [u32; 8] = h.try_into().unwrap();
+        // SAFETY: `h` is 32 writable bytes; `[u8; 32]` has alignment 1 and no invalid values.
+        let b = unsafe { &mut *(h as *mut [u32; 8]).cast::<[u8; 32]>() };
+        wipe32(t, b);
+    }
 }
 
 /// XORs the keystream from counter `st[12]` into `data` of any length, eight blocks at a time.
@@ -267,15 +281,20 @@ impl Keystream for Ops {
     const SHORT: usize = 192;
 
     #[inline(always)]
-    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
-        xor_groups::<false, 2>(self.0, state, ks)
+    fn short<const N: usize>(&self, state: &[u32; 16], ks: &mut [u8; N]) {
+        tail::<false>(self.0, state, ks)
     }
 
     #[inline(always)]
-    fn wipe(&self, ks: &mut [u8; 256]) {
+    fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
         for c in ks.chunks_exact_mut(32) {
-            wipe32(c.try_into().unwrap());
+            wipe32(self.0, c.try_into().unwrap());
         }
+    }
+
+    #[inline(always)]
+    fn wipe_state(&self, st: &mut [u32; 16]) {
+        wipe_state(self.0, st)
     }
 }
 

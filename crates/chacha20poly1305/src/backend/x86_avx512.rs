@@ -129,8 +129,8 @@ fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
                     *x ^= k;
                 }
                 let (lo, hi) = tmp.split_at_mut(32);
-                x86_avx2::wipe32(lo.try_into().unwrap());
-                x86_avx2::wipe32(hi.try_into().unwrap());
+                x86_avx2::wipe32(t.avx2(), lo.try_into().unwrap());
+                x86_avx2::wipe32(t.avx2(), hi.try_into().unwrap());
             }
         }
     }
@@ -180,7 +180,7 @@ impl Keystream for Ops {
     const SHORT: usize = 192;
 
     #[inline(always)]
-    fn short(&self, state: &[u32; 16], ks: &mut [u8; 256]) {
+    fn short<const N: usize>(&self, state: &[u32; 16], ks: &mut [u8; N]) {
         x86_avx2::xor_tail_vl(self.0, state, ks)
     }
 
@@ -206,10 +206,15 @@ impl Keystream for Ops {
     }
 
     #[inline(always)]
-    fn wipe(&self, ks: &mut [u8; 256]) {
+    fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
         for c in ks.chunks_exact_mut(32) {
-            x86_avx2::wipe32(c.try_into().unwrap());
+            x86_avx2::wipe32(self.0.avx2(), c.try_into().unwrap());
         }
+    }
+
+    #[inline(always)]
+    fn wipe_state(&self, st: &mut [u32; 16]) {
+        x86_avx2::wipe_state(self.0.avx2(), st)
     }
 }
 

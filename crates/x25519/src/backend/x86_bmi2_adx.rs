@@ -16,7 +16,7 @@ use subtle::Choice;
 use tessera_cpu::X86Bmi2Adx;
 
 use super::fe64::{self, Fe};
-use crate::field::{Field, Table};
+use crate::field::{Field, Niels, Table};
 use crate::ladder::LadderState;
 
 /// Folds the eight-limb product in `t0..t7` to four limbs in `t0..t3`, below
@@ -502,6 +502,10 @@ impl Field for X86Bmi2Adx {
     #[inline(always)]
     fn ladder_step(self, st: &mut LadderState<Fe>, swap: Choice) {
         ladder_step(self, st, swap)
+    }
+    #[inline(always)]
+    fn lookup(self, row: &[Niels<Fe>; 8], abs: u8) -> Niels<Fe> {
+        fe64::lookup(row, abs)
     }
     #[inline(always)]
     fn table(self) -> &'static Table<Fe> {

@@ -12,7 +12,7 @@
 //! scalar (the equivalence tests check it byte for byte).
 #![forbid(unsafe_code)]
 
-use subtle::{Choice, ConstantTimeEq};
+use subtle::Choice;
 use zeroize::Zeroize;
 
 use crate::field::{Field, Niels, invert};
@@ -126,17 +126,7 @@ fn recode(s: &[u8; 32]) -> [i8; 64] {
 fn select<F: Field>(f: F, row: &[Niels<F::Fe>; 8], d: i8) -> Niels<F::Fe> {
     let m = d >> 7; // 0 or -1
     let abs = (d ^ m).wrapping_sub(m) as u8;
-    let mut t = Niels {
-        ypx: f.one(),
-        ymx: f.one(),
-        xy2d: f.zero(),
-    };
-    for (k, e) in row.iter().enumerate() {
-        let c = abs.ct_eq(&(k as u8 + 1));
-        f.cmov(&mut t.ypx, &e.ypx, c);
-        f.cmov(&mut t.ymx, &e.ymx, c);
-        f.cmov(&mut t.xy2d, &e.xy2d, c);
-    }
+    let mut t = f.lookup(row, abs);
     let negative = Choice::from((m & 1) as u8);
     f.cswap(&mut t.ypx, &mut t.ymx, negative);
     let mut minus = f.zero();

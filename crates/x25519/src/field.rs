@@ -75,6 +75,24 @@ pub(crate) trait Field: Copy {
     fn ladder_step(self, st: &mut crate::ladder::LadderState<Self::Fe>, swap: Choice) {
         crate::ladder::step(self, st, swap)
     }
+    /// Entry `abs - 1` of `row` for `abs in 1..=8`, the identity `(1, 1, 0)` for `abs = 0`,
+    /// in constant time: every entry is read and the match kept by mask (`abs <= 8`).
+    #[inline(always)]
+    fn lookup(self, row: &[Niels<Self::Fe>; 8], abs: u8) -> Niels<Self::Fe> {
+        use subtle::ConstantTimeEq;
+        let mut t = Niels {
+            ypx: self.one(),
+            ymx: self.one(),
+            xy2d: self.zero(),
+        };
+        for (k, e) in row.iter().enumerate() {
+            let c = abs.ct_eq(&(k as u8 + 1));
+            self.cmov(&mut t.ypx, &e.ypx, c);
+            self.cmov(&mut t.ymx, &e.ymx, c);
+            self.cmov(&mut t.xy2d, &e.xy2d, c);
+        }
+        t
+    }
     /// The fixed-base table in this representation.
     fn table(self) -> &'static Table<Self::Fe>;
     /// Any integer below 2^256 (four little-endian words) as an element (the inversion's

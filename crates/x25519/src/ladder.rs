@@ -25,7 +25,7 @@ pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
 /// writes it), then does the combined differential addition and doubling
 /// (`x_2 = AA BB`, `z_2 = E (BB + 121666 E)`, which equals the RFC's `E (AA + 121665 E)`).
 /// The loop bounds and memory addresses never depend on the scalar; the final division is the
-/// fixed exponentiation chain of [`invert`] (0 maps to 0, so the all-zero output of a
+/// fixed-length divsteps inversion of [`invert`] (0 maps to 0, so the all-zero output of a
 /// low-order `u` comes out as RFC 7748 describes).
 #[inline(always)]
 pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {

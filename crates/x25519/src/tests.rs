@@ -432,3 +432,20 @@ fn bmi2_adx_ladder_step_matches_generic() {
         }
     }
 }
+
+/// The 64-bit backends' masked table lookup against the generic one (`subtle` masked moves),
+/// every row, every `abs in 0..=8` (0: the identity).
+#[test]
+fn fe64_lookup_matches_generic() {
+    let g = fe64::Fe64Generic;
+    for row in crate::table::TABLE64.iter() {
+        for abs in 0..=8u8 {
+            assert_eq!(fe64::lookup(row, abs), g.lookup(row, abs), "abs {abs}");
+        }
+    }
+    let id = fe64::lookup(&crate::table::TABLE64[0], 0);
+    assert_eq!(
+        (id.ypx, id.ymx, id.xy2d),
+        (fe64::ONE, fe64::ONE, fe64::ZERO)
+    );
+}

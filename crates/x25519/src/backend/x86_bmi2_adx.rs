@@ -16,7 +16,7 @@ use subtle::Choice;
 use tessera_cpu::X86Bmi2Adx;
 
 use super::fe64::{self, Fe};
-use crate::field::{Field, Table};
+use crate::field::{Field, Niels, Table};
 use crate::ladder::LadderState;
 
 /// Folds the eight-limb product in `t0..t7` to four limbs in `t0..t3`, below
@@ -411,17 +411,22 @@ fn sub_folded(a: &Fe, b: &Fe) -> Fe {
 /// subtractions: every `add_folded` operand and every `sub_folded` subtrahend is an output of
 /// `mul`, `sqr` or `mul_a24` (below the folded bound), or a starting value of the ladder (0,
 /// 1, or the decoded `u < 2^255`), which the swap only exchanges.
+///
+/// The swap is applied to the sums and differences instead of the points: `x2 + z2`,
+/// `x2 - z2` of the swapped points are `x3 + z3`, `x3 - z3` of the unswapped ones and vice
+/// versa, and `x2, z2, x3, z3` are all overwritten by the step, so swapping `(a, b)` with
+/// `(c, d)` gives the same step without writing the swapped points back.
 #[inline(always)]
 fn ladder_step(t: X86Bmi2Adx, st: &mut LadderState<Fe>, swap: Choice) {
-    fe64::cswap(&mut st.x2, &mut st.x3, swap);
-    fe64::cswap(&mut st.z2, &mut st.z3, swap);
     st.a = add_folded(&st.x2, &st.z2);
-    st.aa = sqr(t, &st.a);
     st.b = sub_folded(&st.x2, &st.z2);
-    st.bb = sqr(t, &st.b);
-    st.e = sub_folded(&st.aa, &st.bb);
     st.c = add_folded(&st.x3, &st.z3);
     st.d = sub_folded(&st.x3, &st.z3);
+    fe64::cswap(&mut st.a, &mut st.c, swap);
+    fe64::cswap(&mut st.b, &mut st.d, swap);
+    st.aa = sqr(t, &st.a);
+    st.bb = sqr(t, &st.b);
+    st.e = sub_folded(&st.aa, &st.bb);
     st.da = mul(t, &st.d, &st.a);
     st.cb = mul(t, &st.c, &st.b);
     st.t = add_folded(&st.da, &st.cb);
@@ -497,6 +502,10 @@ impl Field for X86Bmi2Adx {
     #[inline(always)]
     fn ladder_step(self, st: &mut LadderState<Fe>, swap: Choice) {
         ladder_step(self, st, swap)
+    }
+    #[inline(always)]
+    fn lookup(self, row: &[Niels<Fe>; 8], abs: u8) -> Niels<Fe> {
+        fe64::lookup(row, abs)
     }
     #[inline(always)]
     fn table(self) -> &'static Table<Fe> {

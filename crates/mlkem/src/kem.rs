@@ -99,7 +99,8 @@ pub(crate) fn expand_a<U: Unit, const K: usize>(
         let mut xof = X4::<U>::absorb(t, R, [&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
         let mut buf = [[0u8; BLOCKS * R]; 4];
         let mut out = [[0i16; 256]; 4];
-        let mut n = [0usize; 4];
+        // Idle ways (past the last entry) count as full: no rejection sampling for them.
+        let mut n: [usize; 4] = core::array::from_fn(|w| if first + w < total { 0 } else { 256 });
         let mut blocks = BLOCKS;
         loop {
             for b in 0..blocks {
@@ -189,9 +190,7 @@ fn sample_noise<'a, U: Unit>(
         }
         nonce = nonce.wrapping_add(4);
     }
-    for b in buf.iter_mut() {
-        b.zeroize();
-    }
+    U::wipe_bytes(t, buf.as_flattened_mut());
 }
 
 /// K-PKE.KeyGen (FIPS 203 Algorithm 13) from `d`: fills `ek` (`384 K + 32` bytes), the key
@@ -223,7 +222,7 @@ pub(crate) fn keygen<U: Unit, const K: usize, const ETA1: usize>(
         poly::basemul_acc::<U, K>(t, &row, s_hat, t_i);
         poly::tomont_add_canonical::<U>(t, t_i, e_i);
     }
-    e_hat.zeroize();
+    U::wipe_coeffs(t, e_hat.as_flattened_mut());
     for (i, s) in s_hat.iter_mut().enumerate() {
         // s-hat after the NTT is in (-q/2, q/2): canonical for the key encoding.
         for u in 0..16 {
@@ -308,11 +307,11 @@ fn encrypt<U: Unit, const K: usize, const ETA1: usize, const DU: u32, const DV: 
     U::invntt_poly(t, &mut p);
     poly::add3_canonical::<U>(t, &mut p, &e2[0], Some(&mu));
     poly::compress_encode::<U, DV>(t, &p, &mut ct[du * K..]);
-    y_hat.zeroize();
-    e1.zeroize();
-    e2.zeroize();
-    mu.zeroize();
-    p.zeroize();
+    U::wipe_coeffs(t, y_hat.as_flattened_mut());
+    U::wipe_coeffs(t, e1.as_flattened_mut());
+    U::wipe_coeffs(t, e2.as_flattened_mut());
+    U::wipe_coeffs(t, &mut mu);
+    U::wipe_coeffs(t, &mut p);
 }
 
 /// K-PKE.Decrypt (FIPS 203 Algorithm 15).
@@ -337,7 +336,7 @@ fn decrypt<U: Unit, const K: usize, const DU: u32, const DV: u32>(
     poly::rsub_canonical::<U>(t, &mut w, &v);
     let mut m = [0u8; 32];
     poly::compress_encode::<U, 1>(t, &w, &mut m);
-    w.zeroize();
+    U::wipe_coeffs(t, &mut w);
     m
 }
 
@@ -387,7 +386,7 @@ pub(crate) fn decaps<U: Unit, const K: usize, const ETA1: usize, const DU: u32, 
     for (k, b) in key.iter_mut().zip(k_bar) {
         *k = u8::conditional_select(&b, k, equal);
     }
-    ct2.zeroize();
+    U::wipe_bytes(t, ct2);
     m.zeroize();
     r.zeroize();
     key

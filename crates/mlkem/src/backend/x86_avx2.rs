@@ -11,12 +11,16 @@
 //! layers from |a| < q, inside i16) and reduces at the end; the inverse NTT reduces the sum
 //! side every layer.
 //!
-//! Compression, byte packing, CBD and rejection sampling go through the portable scalar code
-//! on the stored lanes for now (same results; the SIMD versions are future speed work). The
+//! Compression (exact 32 x 32 -> 64-bit products), decompression (`vpmulhrsw`), byte packing
+//! (each 128-bit half packs or unpacks 8 coefficients), CBD (`vpshufb` plus bit sums) and
+//! rejection sampling (`vpshufb` compaction, on public data only) are SIMD as well. The
 //! four-way Keccak of the samplers runs `tessera_keccak::x4::f1600_x4_avx2` inside this
 //! backend's islands.
 
 use core::arch::x86_64::*;
+use core::sync::atomic::{Ordering, compiler_fence};
+
+use zeroize::Zeroize;
 
 use tessera_cpu::X86Avx2;
 
@@ -292,6 +296,29 @@ impl Unit for V {
     #[inline(always)]
     fn invntt_poly(t: X86Avx2, p: &mut [i16; 256]) {
         invntt_poly(t, p)
+    }
+    #[inline(always)]
+    fn wipe_coeffs(_t: X86Avx2, p: &mut [i16]) {
+        let mut chunks = p.chunks_exact_mut(16);
+        for c in &mut chunks {
+            let c: &mut [i16; 16] = c.try_into().unwrap_or_else(|_| unreachable!());
+            // SAFETY: `c` is a valid, aligned, writable `[i16; 16]` (a volatile store so that
+            // the wipe of a dead buffer is not elided).
+            unsafe { core::ptr::write_volatile(c, [0; 16]) };
+        }
+        chunks.into_remainder().zeroize();
+        compiler_fence(Ordering::SeqCst);
+    }
+    #[inline(always)]
+    fn wipe_bytes(_t: X86Avx2, b: &mut [u8]) {
+        let mut chunks = b.chunks_exact_mut(32);
+        for c in &mut chunks {
+            let c: &mut [u8; 32] = c.try_into().unwrap_or_else(|_| unreachable!());
+            // SAFETY: `c` is a valid, writable `[u8; 32]` (alignment 1); volatile as above.
+            unsafe { core::ptr::write_volatile(c, [0; 32]) };
+        }
+        chunks.into_remainder().zeroize();
+        compiler_fence(Ordering::SeqCst);
     }
     #[inline(always)]
     fn f1600_x4(t: X86Avx2, state: &mut [[u64; 4]; 25]) {

@@ -99,7 +99,8 @@ pub(crate) fn expand_a<U: Unit, const K: usize>(
         let mut xof = X4::<U>::absorb(t, R, [&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
         let mut buf = [[0u8; BLOCKS * R]; 4];
         let mut out = [[0i16; 256]; 4];
-        let mut n = [0usize; 4];
+        // Idle ways (past the last entry) count as full: no rejection sampling for them.
+        let mut n: [usize; 4] = core::array::from_fn(|w| if first + w < total { 0 } else { 256 });
         let mut blocks = BLOCKS;
         loop {
             for b in 0..blocks {
@@ -130,29 +131,39 @@ pub(crate) fn expand_a<U: Unit, const K: usize>(
     }
 }
 
-/// Samples `out.len()` polynomials with CBD_ETA (Algorithm 8) from PRF_ETA(sigma, n0),
-/// PRF_ETA(sigma, n0 + 1), ... (four at a time on the four-way SHAKE256) and, when `ntt`,
-/// transforms them. Out: `[-ETA, ETA]`, or after the NTT `|a| <= (q-1)/2`.
+/// One polynomial to sample with CBD_eta (Algorithm 8): where it goes, `eta` (2 or 3) and
+/// whether to transform it with the NTT afterwards.
+type NoiseTarget<'a> = (&'a mut Poly, usize, bool);
+
+/// Samples every target in turn with CBD_eta (Algorithm 8) from PRF_eta(sigma, n0),
+/// PRF_eta(sigma, n0 + 1), ... (four at a time on the four-way SHAKE256, whatever their eta,
+/// so that e.g. y, e1 and e2 of K-PKE.Encrypt share permutations) and transforms those marked
+/// for the NTT. Out: `[-eta, eta]`, or after the NTT `|a| <= (q-1)/2`.
 #[inline(always)]
-fn sample_noise<U: Unit, const ETA: usize>(
+fn sample_noise<'a, U: Unit>(
     t: U::Token,
     sigma: &[u8; 32],
     n0: u8,
-    out: &mut [Poly],
-    ntt: bool,
+    targets: impl Iterator<Item = NoiseTarget<'a>>,
 ) {
     const R: usize = 136;
-    let len = 64 * ETA;
+    let mut targets = targets;
     let mut buf = [[0u8; 2 * R]; 4];
-    let mut first = 0;
-    for group in out.chunks_mut(4) {
+    let mut nonce = n0;
+    loop {
+        let mut group: [Option<NoiseTarget<'a>>; 4] = core::array::from_fn(|_| targets.next());
+        if group[0].is_none() {
+            break;
+        }
         let inputs: [[u8; 33]; 4] = core::array::from_fn(|w| {
             let mut x = [0u8; 33];
             x[..32].copy_from_slice(sigma);
-            x[32] = n0 + (first + w) as u8;
+            x[32] = nonce.wrapping_add(w as u8);
             x
         });
         let mut xof = X4::<U>::absorb(t, R, [&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
+        // 64 eta bytes: one block for eta = 2, two for eta = 3.
+        let len = group.iter().flatten().map(|g| 64 * g.1).max().unwrap_or(0);
         let mut off = 0;
         while off < len {
             let [b0, b1, b2, b3] = &mut buf;
@@ -165,17 +176,21 @@ fn sample_noise<U: Unit, const ETA: usize>(
             ]);
             off += R;
         }
-        for (w, p) in group.iter_mut().enumerate() {
-            poly::cbd::<U, ETA>(t, &buf[w][..len], p);
-            if ntt {
-                U::ntt_poly(t, p);
+        for (w, g) in group.iter_mut().enumerate() {
+            if let Some((p, eta, ntt)) = g {
+                if *eta == 2 {
+                    poly::cbd::<U, 2>(t, &buf[w][..128], p);
+                } else {
+                    poly::cbd::<U, 3>(t, &buf[w][..192], p);
+                }
+                if *ntt {
+                    U::ntt_poly(t, p);
+                }
             }
         }
-        first += 4;
+        nonce = nonce.wrapping_add(4);
     }
-    for b in buf.iter_mut() {
-        b.zeroize();
-    }
+    U::wipe_bytes(t, buf.as_flattened_mut());
 }
 
 /// K-PKE.KeyGen (FIPS 203 Algorithm 13) from `d`: fills `ek` (`384 K + 32` bytes), the key
@@ -197,16 +212,17 @@ pub(crate) fn keygen<U: Unit, const K: usize, const ETA1: usize>(
     sigma.copy_from_slice(&rs[32..]);
     rs.zeroize();
     expand_a::<U, K>(t, &st.rho, &mut st.a_hat);
-    sample_noise::<U, ETA1>(t, &sigma, 0, s_hat, true);
     let mut e_hat = [[0i16; 256]; K];
-    sample_noise::<U, ETA1>(t, &sigma, K as u8, &mut e_hat, true);
+    // s (nonces 0..K) and e (K..2K), both NTT-transformed.
+    let targets = s_hat.iter_mut().chain(e_hat.iter_mut());
+    sample_noise::<U>(t, &sigma, 0, targets.map(|p| (p, ETA1, true)));
     sigma.zeroize();
     for ((t_i, a_i), e_i) in st.t_hat.iter_mut().zip(&st.a_hat).zip(&e_hat) {
         let row: [&Poly; K] = core::array::from_fn(|j| &a_i[j]);
         poly::basemul_acc::<U, K>(t, &row, s_hat, t_i);
         poly::tomont_add_canonical::<U>(t, t_i, e_i);
     }
-    e_hat.zeroize();
+    U::wipe_coeffs(t, e_hat.as_flattened_mut());
     for (i, s) in s_hat.iter_mut().enumerate() {
         // s-hat after the NTT is in (-q/2, q/2): canonical for the key encoding.
         for u in 0..16 {
@@ -267,11 +283,14 @@ fn encrypt<U: Unit, const K: usize, const ETA1: usize, const DU: u32, const DV: 
     ct: &mut [u8],
 ) {
     let mut y_hat = [[0i16; 256]; K];
-    sample_noise::<U, ETA1>(t, r, 0, &mut y_hat, true);
     let mut e1 = [[0i16; 256]; K];
-    sample_noise::<U, 2>(t, r, K as u8, &mut e1, false);
     let mut e2 = [[0i16; 256]; 1];
-    sample_noise::<U, 2>(t, r, 2 * K as u8, &mut e2, false);
+    // y (nonces 0..K, eta1, NTT), e1 (K..2K, eta2 = 2) and e2 (2K, eta2) in one stream of
+    // four-way PRF calls.
+    let targets = (y_hat.iter_mut().map(|p| (p, ETA1, true)))
+        .chain(e1.iter_mut().map(|p| (p, 2, false)))
+        .chain(e2.iter_mut().map(|p| (p, 2, false)));
+    sample_noise::<U>(t, r, 0, targets);
     let du = 32 * DU as usize;
     let mut p = [0i16; 256];
     for (i, e) in e1.iter().enumerate() {
@@ -288,11 +307,11 @@ fn encrypt<U: Unit, const K: usize, const ETA1: usize, const DU: u32, const DV: 
     U::invntt_poly(t, &mut p);
     poly::add3_canonical::<U>(t, &mut p, &e2[0], Some(&mu));
     poly::compress_encode::<U, DV>(t, &p, &mut ct[du * K..]);
-    y_hat.zeroize();
-    e1.zeroize();
-    e2.zeroize();
-    mu.zeroize();
-    p.zeroize();
+    U::wipe_coeffs(t, y_hat.as_flattened_mut());
+    U::wipe_coeffs(t, e1.as_flattened_mut());
+    U::wipe_coeffs(t, e2.as_flattened_mut());
+    U::wipe_coeffs(t, &mut mu);
+    U::wipe_coeffs(t, &mut p);
 }
 
 /// K-PKE.Decrypt (FIPS 203 Algorithm 15).
@@ -317,7 +336,7 @@ fn decrypt<U: Unit, const K: usize, const DU: u32, const DV: u32>(
     poly::rsub_canonical::<U>(t, &mut w, &v);
     let mut m = [0u8; 32];
     poly::compress_encode::<U, 1>(t, &w, &mut m);
-    w.zeroize();
+    U::wipe_coeffs(t, &mut w);
     m
 }
 
@@ -367,7 +386,7 @@ pub(crate) fn decaps<U: Unit, const K: usize, const ETA1: usize, const DU: u32, 
     for (k, b) in key.iter_mut().zip(k_bar) {
         *k = u8::conditional_select(&b, k, equal);
     }
-    ct2.zeroize();
+    U::wipe_bytes(t, ct2);
     m.zeroize();
     r.zeroize();
     key

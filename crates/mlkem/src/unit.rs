@@ -103,6 +103,12 @@ pub(crate) trait Unit: Copy {
     /// The whole inverse NTT ([`crate::poly::invntt`] on this unit type), compiled once.
     fn invntt_poly(t: Self::Token, p: &mut [i16; 256]);
 
+    /// Wipes secret intermediates (`i16` coefficients) with volatile stores the compiler cannot
+    /// elide (what `zeroize` does, in wide stores where the backend has them).
+    fn wipe_coeffs(t: Self::Token, p: &mut [i16]);
+    /// Wipes secret bytes likewise.
+    fn wipe_bytes(t: Self::Token, b: &mut [u8]);
+
     /// Keccak-f\[1600\] on four interleaved states (`state[lane][way]`) on the Keccak
     /// backend that matches this one, compiled into the caller's island
     /// (`tessera_keccak::x4`): no second dispatch per block.

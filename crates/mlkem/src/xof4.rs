@@ -1,7 +1,8 @@
 //! Four SHAKE instances side by side on the backend's four-way Keccak permutation
 //! ([`Unit::f1600_x4`]), for the FIPS 203 samplers: SampleNTT's XOF (SHAKE128 of 34 bytes) and
 //! PRF_eta (SHAKE256 of 33 bytes). Inputs are shorter than one block, so absorbing is one
-//! permutation; output comes block by block. Built here on `tessera_keccak::x4` so that the
+//! XOR of the padded input; output comes block by block, each block permuting first (so no
+//! permutation runs for a block nobody reads). Built here on `tessera_keccak::x4` so that the
 //! permutation compiles into the caller's island (tessera-keccak's `Shake128x4` dispatches on
 //! its own backend per block).
 #![forbid(unsafe_code)]
@@ -29,7 +30,8 @@ impl<U: Unit> Drop for X4<U> {
 }
 
 impl<U: Unit> X4<U> {
-    /// Absorbs one input per way (each shorter than `rate`; SHAKE padding) and permutes.
+    /// Absorbs one input per way (each shorter than `rate`; SHAKE padding). The permutation
+    /// that ends absorbing runs in the first [`Self::squeeze_block`].
     #[inline(always)]
     pub(crate) fn absorb(t: U::Token, rate: usize, inputs: [&[u8]; 4]) -> Self {
         let mut state = [[0u64; 4]; 25];
@@ -42,18 +44,17 @@ impl<U: Unit> X4<U> {
             state[n >> 3][w] ^= SHAKE_DS << (8 * (n & 7));
             state[(rate - 1) >> 3][w] ^= 0x80u64 << (8 * ((rate - 1) & 7));
         }
-        U::f1600_x4(t, &mut state);
         X4 { state, rate, t }
     }
 
-    /// Writes the next `rate` bytes of every way into `outs[w][..rate]`.
+    /// Permutes, then writes the next `rate` bytes of every way into `outs[w][..rate]`.
     #[inline(always)]
     pub(crate) fn squeeze_block(&mut self, outs: [&mut [u8]; 4]) {
+        U::f1600_x4(self.t, &mut self.state);
         for (w, out) in outs.into_iter().enumerate() {
             for (c, lane) in out[..self.rate].chunks_exact_mut(8).zip(self.state.iter()) {
                 c.copy_from_slice(&lane[w].to_le_bytes());
             }
         }
-        U::f1600_x4(self.t, &mut self.state);
     }
 }

@@ -113,6 +113,49 @@ proptest! {
         check(Op::RejSample, &[0; 256], &[0; 256], &b);
         check(Op::RejSample, &[0; 256], &[0; 256], &b[..168]);
     }
+
+    /// Rejection sampling with many rejected candidates (bytes near 0xFF) and every length
+    /// class around the 24-byte SIMD step and the 256-coefficient limit.
+    #[test]
+    fn rej_sample_edges(
+        b in proptest::collection::vec(prop_oneof![3 => 0xC0u8..=0xFF, 1 => any::<u8>()], 840),
+        len in 0usize..=280,
+    ) {
+        check(Op::RejSample, &[0; 256], &[0; 256], &b[..3 * len]);
+    }
+}
+
+/// Compress_d and Decompress_d of every input value (all of `[0, q)`, all of `[0, 2^d)`) and
+/// encode/decode of the extreme patterns, on every backend against portable.
+#[test]
+fn compress_exhaustive() {
+    let polys = |n: usize| -> Vec<[i16; 256]> {
+        (0..n.div_ceil(256))
+            .map(|p| core::array::from_fn(|i| ((256 * p + i) % n) as i16))
+            .collect()
+    };
+    for d in [1u32, 4, 5, 10, 11] {
+        for a in polys(Q as usize) {
+            check(Op::Compress(d), &a, &a, &[]);
+        }
+        for y in polys(1 << d) {
+            check(Op::Decompress(d), &y, &y, &[]);
+            check(Op::Encode(d), &y, &y, &[]);
+        }
+    }
+    for a in polys(Q as usize) {
+        check(Op::Encode(12), &a, &a, &[]);
+    }
+    for d in [1u32, 4, 5, 10, 11, 12] {
+        for fill in [0x00u8, 0xFF, 0xAA, 0x55] {
+            check(
+                Op::Decode(d),
+                &[0; 256],
+                &[0; 256],
+                &vec![fill; 32 * d as usize],
+            );
+        }
+    }
 }
 
 macro_rules! whole {

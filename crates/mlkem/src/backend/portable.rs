@@ -2,6 +2,8 @@
 //! index or division (shifts and multiplications only).
 #![forbid(unsafe_code)]
 
+use zeroize::Zeroize;
+
 use crate::unit::{N, Q, Unit};
 
 /// q^-1 mod 2^16, as i16.
@@ -292,6 +294,14 @@ impl Unit for P16 {
     #[inline(always)]
     fn invntt_poly(_t: (), p: &mut [i16; 256]) {
         invntt_poly(p)
+    }
+    #[inline(always)]
+    fn wipe_coeffs(_t: (), p: &mut [i16]) {
+        p.zeroize();
+    }
+    #[inline(always)]
+    fn wipe_bytes(_t: (), b: &mut [u8]) {
+        b.zeroize();
     }
     #[inline(always)]
     fn f1600_x4(_t: (), state: &mut [[u64; 4]; 25]) {

@@ -1395,29 +1395,45 @@ fn build_gcm_soft(key_len: usize, size: usize, seal: bool) -> Built {
     let key = gcm_key_bytes(key_len);
     let t = tessera::gcm_portable();
     let reference = TesseraGcmKey(tessera::gcm_key(t.backend, &key));
+    soft_row(
+        t.name,
+        reference,
+        "aes-gcm/soft",
+        RustCryptoGcm::new(&key),
+        size,
+        seal,
+        format!(
+            "software only: Tessera portable against RustCrypto aes-gcm built with {SOFT_RUSTFLAGS} \
+             (its own build); ring and aws-lc-rs have no software-only switch"
+        ),
+    )
+}
+
+/// A software-only row: Tessera's portable backend `reference` (named `tessera/<name>`)
+/// against one RustCrypto implementation `peer`, on the same fixed message.
+fn soft_row(
+    name: &str,
+    reference: impl Aead,
+    peer_name: &str,
+    peer: impl Aead,
+    size: usize,
+    seal: bool,
+    note: String,
+) -> Built {
     let case = aead_case(&reference, size);
     let cs = vec![
         aead_contestant(
-            format!("tessera/{}", t.name),
+            format!("tessera/{name}"),
             Role::Reference,
             reference,
             &case,
             seal,
         ),
-        aead_contestant(
-            "aes-gcm/soft",
-            Role::Peer,
-            RustCryptoGcm::new(&key),
-            &case,
-            seal,
-        ),
+        aead_contestant(peer_name, Role::Peer, peer, &case, seal),
     ];
     Built {
         contestants: cs,
-        notes: vec![format!(
-            "software only: Tessera portable against RustCrypto aes-gcm built with {SOFT_RUSTFLAGS} \
-             (its own build); ring and aws-lc-rs have no software-only switch"
-        )],
+        notes: vec![note],
     }
 }
 
@@ -1433,29 +1449,18 @@ fn build_chacha_soft(size: usize, seal: bool) -> Built {
     let key = chacha_key_bytes();
     let t = tessera::chacha_portable();
     let reference = TesseraChachaKey(tessera::chacha_key(t.backend, &key));
-    let case = aead_case(&reference, size);
-    let cs = vec![
-        aead_contestant(
-            format!("tessera/{}", t.name),
-            Role::Reference,
-            reference,
-            &case,
-            seal,
-        ),
-        aead_contestant(
-            "chacha20poly1305/soft",
-            Role::Peer,
-            rustcrypto_chacha(&key),
-            &case,
-            seal,
-        ),
-    ];
-    Built {
-        contestants: cs,
-        notes: vec![
-            "software only: Tessera portable against RustCrypto chacha20poly1305 built with --cfg chacha20_force_soft --cfg poly1305_force_soft (its own build); ring and aws-lc-rs have no software-only switch".into(),
-        ],
-    }
+    soft_row(
+        t.name,
+        reference,
+        "chacha20poly1305/soft",
+        rustcrypto_chacha(&key),
+        size,
+        seal,
+        "software only: Tessera portable against RustCrypto chacha20poly1305 built with --cfg \
+         chacha20_force_soft --cfg poly1305_force_soft (its own build); ring and aws-lc-rs have \
+         no software-only switch"
+            .into(),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -299,26 +299,11 @@ impl Unit for V {
     }
     #[inline(always)]
     fn wipe_coeffs(_t: X86Avx2, p: &mut [i16]) {
-        let mut chunks = p.chunks_exact_mut(16);
-        for c in &mut chunks {
-            let c: &mut [i16; 16] = c.try_into().unwrap_or_else(|_| unreachable!());
-            // SAFETY: `c` is a valid, aligned, writable `[i16; 16]` (a volatile store so that
-            // the wipe of a dead buffer is not elided).
-            unsafe { core::ptr::write_volatile(c, [0; 16]) };
-        }
-        chunks.into_remainder().zeroize();
-        compiler_fence(Ordering::SeqCst);
+        wipe_wide::<i16, 16>(p)
     }
     #[inline(always)]
     fn wipe_bytes(_t: X86Avx2, b: &mut [u8]) {
-        let mut chunks = b.chunks_exact_mut(32);
-        for c in &mut chunks {
-            let c: &mut [u8; 32] = c.try_into().unwrap_or_else(|_| unreachable!());
-            // SAFETY: `c` is a valid, writable `[u8; 32]` (alignment 1); volatile as above.
-            unsafe { core::ptr::write_volatile(c, [0; 32]) };
-        }
-        chunks.into_remainder().zeroize();
-        compiler_fence(Ordering::SeqCst);
+        wipe_wide::<u8, 32>(b)
     }
     #[inline(always)]
     fn f1600_x4(t: X86Avx2, state: &mut [[u64; 4]; 25]) {
@@ -744,4 +729,20 @@ tessera_cpu::island! {
     ) {
         crate::testing::apply::<V>(t, op, a, b, bytes, out)
     }
+}
+
+/// Wipes `p` with 32-byte volatile stores (`N` elements of `T` make 32 bytes), the remainder
+/// through `zeroize`, so the wipe of a dead buffer is not elided and costs one store per 32
+/// bytes.
+#[inline(always)]
+fn wipe_wide<T: Copy + Default + zeroize::DefaultIsZeroes, const N32: usize>(p: &mut [T]) {
+    let mut chunks = p.chunks_exact_mut(N32);
+    for c in &mut chunks {
+        let c: &mut [T; N32] = c.try_into().unwrap_or_else(|_| unreachable!());
+        // SAFETY: `c` is a valid, aligned, writable `[T; N32]` (a volatile store so that the
+        // wipe of a dead buffer is not elided).
+        unsafe { core::ptr::write_volatile(c, [T::default(); N32]) };
+    }
+    chunks.into_remainder().zeroize();
+    compiler_fence(Ordering::SeqCst);
 }

@@ -1,0 +1,533 @@
+//! HPKE: RFC 9180 (all four modes) with the post-quantum KEMs and one-stage KDFs of
+//! draft-ietf-hpke-pq.
+//!
+//! Two APIs share one implementation:
+//!
+//! - **Typed**: [`Hpke<K, F, A>`] over zero-sized suite types. Keys are typed per KEM (a key of
+//!   another KEM does not compile), Auth modes exist only when `K` is an [`AuthKem`], and
+//!   contexts of the [`ExportOnly`] AEAD have no `seal`/`open`.
+//! - **Runtime-agile**: [`Suite`], built from [`KemId`], [`KdfId`] and [`AeadId`] (or from
+//!   the wire codepoints with [`Suite::from_ids`]), with the same operations; what the typed
+//!   API refuses at compile time is a typed [`Error`] here.
+//!
+//! | KEM | id | KDF | id | AEAD | id |
+//! |---|---|---|---|---|---|
+//! | [`DhKemX25519HkdfSha256`] | 0x0020 | [`HkdfSha256`] | 0x0001 | [`Aes128Gcm`] | 0x0001 |
+//! | [`MlKem512`] | 0x0040 | [`HkdfSha384`] | 0x0002 | [`Aes256Gcm`] | 0x0002 |
+//! | [`MlKem768`] | 0x0041 | [`HkdfSha512`] | 0x0003 | [`ChaCha20Poly1305`] | 0x0003 |
+//! | [`MlKem1024`] | 0x0042 | [`Shake128`] | 0x0010 | [`ExportOnly`] | 0xFFFF |
+//! | [`XWing`] (MLKEM768-X25519) | 0x647A | [`Shake256`] | 0x0011 | | |
+//! | | | [`TurboShake128`] | 0x0012 | | |
+//! | | | [`TurboShake256`] | 0x0013 | | |
+//!
+//! # Examples
+//!
+//! Typed, single-shot:
+//!
+//! ```
+//! use tessera::hpke::{ChaCha20Poly1305, DhKemX25519HkdfSha256, HkdfSha256, Hpke, Kem};
+//! type Suite = Hpke<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>;
+//!
+//! let mut rng = rand::rngs::StdRng::from_seed([7; 32]);
+//! # use rand::SeedableRng;
+//! let (sk, pk) = DhKemX25519HkdfSha256::generate_key_pair(&mut rng);
+//! let (enc, ct) = Suite::seal_base(&pk, b"info", b"aad", b"hello", &mut rng)?;
+//! let pt = Suite::open_base(enc.as_ref(), &sk, b"info", b"aad", &ct)?;
+//! assert_eq!(pt, b"hello");
+//! # Ok::<(), tessera::hpke::Error>(())
+//! ```
+//!
+//! Runtime-agile, with a context:
+//!
+//! ```
+//! use tessera::hpke::Suite;
+//! # use rand::SeedableRng;
+//! let mut rng = rand::rngs::StdRng::from_seed([7; 32]);
+//! // ML-KEM-768, HKDF-SHA256, AES-128-GCM, as read from the wire.
+//! let suite = Suite::from_ids(0x0041, 0x0001, 0x0001)?;
+//! let (sk, pk) = suite.generate_key_pair(&mut rng)?;
+//! let pk = suite.public_key_from_bytes(pk.as_bytes())?;
+//! let (enc, mut sender) = suite.setup_sender_base(&pk, b"info", &mut rng)?;
+//! let mut receiver = suite.setup_receiver_base(enc.as_ref(), &sk, b"info")?;
+//! let mut msg = *b"in place";
+//! let tag = sender.seal_in_place_detached(b"aad", &mut msg)?;
+//! receiver.open_in_place_detached(b"aad", &mut msg, &tag)?;
+//! assert_eq!(&msg, b"in place");
+//! # Ok::<(), tessera::hpke::Error>(())
+//! ```
+
+mod agile;
+mod context;
+mod kdf;
+mod kem;
+mod typed;
+
+pub use agile::{AgileEncappedKey, AgilePrivateKey, AgilePublicKey, Suite};
+pub use context::{AgileReceiverContext, AgileSenderContext, ReceiverContext, SenderContext, Tag};
+pub use kem::{
+    DhKemX25519HkdfSha256, MlKem512, MlKem512PrivateKey, MlKem512PublicKey, MlKem768,
+    MlKem768PrivateKey, MlKem768PublicKey, MlKem1024, MlKem1024PrivateKey, MlKem1024PublicKey,
+    SharedSecret, X25519PrivateKey, X25519PublicKey, XWing, XWingPrivateKey, XWingPublicKey,
+};
+pub use typed::Hpke;
+
+/// Errors of HPKE. Every failure is one of these; nothing panics on bad input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A public key of the wrong length or failing its KEM's validation (the FIPS 203
+    /// modulus check for ML-KEM).
+    InvalidPublicKey,
+    /// A private key of the wrong length.
+    InvalidPrivateKey,
+    /// An encapsulated key (`enc`) of the wrong length or encoding.
+    InvalidEncappedKey,
+    /// An X25519 Diffie-Hellman result of all zeros (a small-order public key).
+    NonContributory,
+    /// Auth or AuthPSK with a KEM that has no authenticated encapsulation.
+    UnsupportedMode,
+    /// An unknown KEM codepoint.
+    UnknownKem(u16),
+    /// An unknown KDF codepoint.
+    UnknownKdf(u16),
+    /// An unknown AEAD codepoint.
+    UnknownAead(u16),
+    /// A key of another KEM than the suite's (runtime-agile API).
+    KemMismatch,
+    /// `psk` and `psk_id` not both present (PSK modes) or not both absent (other modes).
+    InconsistentPsk,
+    /// A PSK shorter than 32 bytes.
+    PskTooShort,
+    /// `info`, `psk` or `psk_id` over 65,535 bytes with a one-stage KDF.
+    InputTooLong,
+    /// Deterministic encapsulation randomness (`ikmE`) of the wrong length for this KEM
+    /// (ML-KEM takes 32 bytes, X-Wing 64; a DHKEM takes any length).
+    InvalidRandomnessLength,
+    /// An export longer than the KDF allows (`255 * Nh` for HKDF, 65,535 bytes otherwise).
+    ExportTooLong,
+    /// `seal` or `open` on a context of the export-only AEAD.
+    ExportOnly,
+    /// The sequence number is at its limit: no further message can be sealed or opened.
+    MessageLimitReached,
+    /// A message or associated data longer than the AEAD allows.
+    MessageTooLong,
+    /// The ciphertext did not authenticate.
+    OpenError,
+    /// `DeriveKeyPair` found no valid key (rejection sampling ran out of counters).
+    DeriveKeyPair,
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::InvalidPublicKey => f.write_str("invalid HPKE public key"),
+            Error::InvalidPrivateKey => f.write_str("invalid HPKE private key"),
+            Error::InvalidEncappedKey => f.write_str("invalid HPKE encapsulated key"),
+            Error::NonContributory => f.write_str("all-zero Diffie-Hellman result"),
+            Error::UnsupportedMode => f.write_str("this KEM has no Auth or AuthPSK mode"),
+            Error::UnknownKem(id) => write!(f, "unknown HPKE KEM id {id:#06x}"),
+            Error::UnknownKdf(id) => write!(f, "unknown HPKE KDF id {id:#06x}"),
+            Error::UnknownAead(id) => write!(f, "unknown HPKE AEAD id {id:#06x}"),
+            Error::KemMismatch => f.write_str("key belongs to another KEM than the suite's"),
+            Error::InconsistentPsk => {
+                f.write_str("psk and psk_id must be both present or both absent as the mode says")
+            }
+            Error::PskTooShort => f.write_str("psk shorter than 32 bytes"),
+            Error::InputTooLong => f.write_str("info, psk or psk_id over 65535 bytes"),
+            Error::InvalidRandomnessLength => {
+                f.write_str("encapsulation randomness of the wrong length")
+            }
+            Error::ExportTooLong => f.write_str("export length over the KDF's limit"),
+            Error::ExportOnly => f.write_str("seal/open on an export-only context"),
+            Error::MessageLimitReached => f.write_str("HPKE sequence number at its limit"),
+            Error::MessageTooLong => f.write_str("message or aad too long for the AEAD"),
+            Error::OpenError => f.write_str("HPKE open failed"),
+            Error::DeriveKeyPair => f.write_str("DeriveKeyPair failed"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// KEM codepoints of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KemId {
+    /// DHKEM(X25519, HKDF-SHA256), 0x0020.
+    DhKemX25519HkdfSha256,
+    /// ML-KEM-512, 0x0040.
+    MlKem512,
+    /// ML-KEM-768, 0x0041.
+    MlKem768,
+    /// ML-KEM-1024, 0x0042.
+    MlKem1024,
+    /// MLKEM768-X25519 (X-Wing), 0x647A.
+    XWing,
+}
+
+impl KemId {
+    /// The codepoint.
+    pub const fn id(self) -> u16 {
+        match self {
+            KemId::DhKemX25519HkdfSha256 => 0x0020,
+            KemId::MlKem512 => 0x0040,
+            KemId::MlKem768 => 0x0041,
+            KemId::MlKem1024 => 0x0042,
+            KemId::XWing => 0x647A,
+        }
+    }
+
+    /// The KEM of a codepoint ([`Error::UnknownKem`] otherwise).
+    pub const fn from_id(id: u16) -> Result<Self, Error> {
+        Ok(match id {
+            0x0020 => KemId::DhKemX25519HkdfSha256,
+            0x0040 => KemId::MlKem512,
+            0x0041 => KemId::MlKem768,
+            0x0042 => KemId::MlKem1024,
+            0x647A => KemId::XWing,
+            _ => return Err(Error::UnknownKem(id)),
+        })
+    }
+
+    /// Whether the KEM has AuthEncap/AuthDecap (the DHKEMs).
+    pub const fn supports_auth(self) -> bool {
+        matches!(self, KemId::DhKemX25519HkdfSha256)
+    }
+}
+
+/// KDF codepoints of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KdfId {
+    /// HKDF-SHA256, 0x0001.
+    HkdfSha256,
+    /// HKDF-SHA384, 0x0002.
+    HkdfSha384,
+    /// HKDF-SHA512, 0x0003.
+    HkdfSha512,
+    /// SHAKE128 (one-stage), 0x0010.
+    Shake128,
+    /// SHAKE256 (one-stage), 0x0011.
+    Shake256,
+    /// TurboSHAKE128 (one-stage), 0x0012.
+    TurboShake128,
+    /// TurboSHAKE256 (one-stage), 0x0013.
+    TurboShake256,
+}
+
+impl KdfId {
+    /// The codepoint.
+    pub const fn id(self) -> u16 {
+        match self {
+            KdfId::HkdfSha256 => 0x0001,
+            KdfId::HkdfSha384 => 0x0002,
+            KdfId::HkdfSha512 => 0x0003,
+            KdfId::Shake128 => 0x0010,
+            KdfId::Shake256 => 0x0011,
+            KdfId::TurboShake128 => 0x0012,
+            KdfId::TurboShake256 => 0x0013,
+        }
+    }
+
+    /// The KDF of a codepoint ([`Error::UnknownKdf`] otherwise).
+    pub const fn from_id(id: u16) -> Result<Self, Error> {
+        Ok(match id {
+            0x0001 => KdfId::HkdfSha256,
+            0x0002 => KdfId::HkdfSha384,
+            0x0003 => KdfId::HkdfSha512,
+            0x0010 => KdfId::Shake128,
+            0x0011 => KdfId::Shake256,
+            0x0012 => KdfId::TurboShake128,
+            0x0013 => KdfId::TurboShake256,
+            _ => return Err(Error::UnknownKdf(id)),
+        })
+    }
+
+    /// `Nh`: the HKDF hash length, or the security strength in bytes of a one-stage KDF.
+    pub const fn nh(self) -> usize {
+        match self {
+            KdfId::HkdfSha256 | KdfId::Shake128 | KdfId::TurboShake128 => 32,
+            KdfId::HkdfSha384 => 48,
+            KdfId::HkdfSha512 | KdfId::Shake256 | KdfId::TurboShake256 => 64,
+        }
+    }
+
+    /// Whether this is a one-stage KDF (`Derive`, not `Extract`/`Expand`).
+    pub const fn is_one_stage(self) -> bool {
+        !matches!(
+            self,
+            KdfId::HkdfSha256 | KdfId::HkdfSha384 | KdfId::HkdfSha512
+        )
+    }
+}
+
+/// AEAD codepoints of this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AeadId {
+    /// AES-128-GCM, 0x0001.
+    Aes128Gcm,
+    /// AES-256-GCM, 0x0002.
+    Aes256Gcm,
+    /// ChaCha20Poly1305, 0x0003.
+    ChaCha20Poly1305,
+    /// Export-only, 0xFFFF.
+    ExportOnly,
+}
+
+impl AeadId {
+    /// The codepoint.
+    pub const fn id(self) -> u16 {
+        match self {
+            AeadId::Aes128Gcm => 0x0001,
+            AeadId::Aes256Gcm => 0x0002,
+            AeadId::ChaCha20Poly1305 => 0x0003,
+            AeadId::ExportOnly => 0xFFFF,
+        }
+    }
+
+    /// The AEAD of a codepoint ([`Error::UnknownAead`] otherwise).
+    pub const fn from_id(id: u16) -> Result<Self, Error> {
+        Ok(match id {
+            0x0001 => AeadId::Aes128Gcm,
+            0x0002 => AeadId::Aes256Gcm,
+            0x0003 => AeadId::ChaCha20Poly1305,
+            0xFFFF => AeadId::ExportOnly,
+            _ => return Err(Error::UnknownAead(id)),
+        })
+    }
+
+    /// `Nk` (0 for export-only).
+    pub const fn nk(self) -> usize {
+        match self {
+            AeadId::Aes128Gcm => 16,
+            AeadId::Aes256Gcm | AeadId::ChaCha20Poly1305 => 32,
+            AeadId::ExportOnly => 0,
+        }
+    }
+
+    /// `Nn` (0 for export-only).
+    pub const fn nn(self) -> usize {
+        match self {
+            AeadId::ExportOnly => 0,
+            _ => 12,
+        }
+    }
+}
+
+/// The HPKE modes (RFC 9180 section 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Mode {
+    Base = 0,
+    Psk = 1,
+    Auth = 2,
+    AuthPsk = 3,
+}
+
+pub(crate) mod sealed {
+    pub trait Sealed {}
+}
+
+/// An HPKE KDF of this crate (the marker types [`HkdfSha256`] ... [`TurboShake256`]).
+pub trait Kdf: sealed::Sealed {
+    /// Its codepoint.
+    const ID: KdfId;
+}
+
+/// An HPKE AEAD of this crate (the marker types [`Aes128Gcm`], [`Aes256Gcm`],
+/// [`ChaCha20Poly1305`], [`ExportOnly`]).
+pub trait Aead: sealed::Sealed {
+    /// Its codepoint.
+    const ID: AeadId;
+}
+
+/// An AEAD that encrypts (every [`Aead`] but [`ExportOnly`]): contexts over it have
+/// `seal` / `open`.
+pub trait SealingAead: Aead {}
+
+macro_rules! marker {
+    ($(#[$doc:meta])* $name:ident, $tr:ident, $ty:ident :: $v:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name;
+        impl sealed::Sealed for $name {}
+        impl $tr for $name {
+            const ID: $ty = $ty::$v;
+        }
+    };
+}
+
+marker!(/// HKDF-SHA256 (0x0001).
+    HkdfSha256, Kdf, KdfId::HkdfSha256);
+marker!(/// HKDF-SHA384 (0x0002).
+    HkdfSha384, Kdf, KdfId::HkdfSha384);
+marker!(/// HKDF-SHA512 (0x0003).
+    HkdfSha512, Kdf, KdfId::HkdfSha512);
+marker!(/// SHAKE128 as a one-stage KDF (0x0010).
+    Shake128, Kdf, KdfId::Shake128);
+marker!(/// SHAKE256 as a one-stage KDF (0x0011).
+    Shake256, Kdf, KdfId::Shake256);
+marker!(/// TurboSHAKE128 as a one-stage KDF (0x0012).
+    TurboShake128, Kdf, KdfId::TurboShake128);
+marker!(/// TurboSHAKE256 as a one-stage KDF (0x0013).
+    TurboShake256, Kdf, KdfId::TurboShake256);
+marker!(/// AES-128-GCM (0x0001).
+    Aes128Gcm, Aead, AeadId::Aes128Gcm);
+marker!(/// AES-256-GCM (0x0002).
+    Aes256Gcm, Aead, AeadId::Aes256Gcm);
+marker!(/// ChaCha20Poly1305 (0x0003).
+    ChaCha20Poly1305, Aead, AeadId::ChaCha20Poly1305);
+marker!(/// The export-only AEAD (0xFFFF): contexts export secrets and have no `seal`/`open`.
+    ExportOnly, Aead, AeadId::ExportOnly);
+
+impl SealingAead for Aes128Gcm {}
+impl SealingAead for Aes256Gcm {}
+impl SealingAead for ChaCha20Poly1305 {}
+
+/// An HPKE KEM of this crate. Keys are typed per KEM; the encapsulation entry points are
+/// used through [`Hpke`] (they are public for tests and interoperability checks).
+pub trait Kem: sealed::Sealed + Sized {
+    /// Its codepoint.
+    const ID: KemId;
+    /// `Nsecret`: length of the KEM shared secret.
+    const N_SECRET: usize;
+    /// `Nenc`: length of an encapsulated key.
+    const N_ENC: usize;
+    /// `Npk`: length of a serialized public key.
+    const N_PK: usize;
+    /// `Nsk`: length of a serialized private key.
+    const N_SK: usize;
+    /// Length of the randomness one encapsulation draws.
+    const N_RANDOM: usize;
+    /// A parsed, validated public key.
+    type PublicKey: Clone + core::fmt::Debug + PartialEq;
+    /// A private key with what decapsulation needs cached (its public key, expanded forms);
+    /// wiped on drop.
+    type PrivateKey;
+    /// An encapsulated key, `[u8; N_ENC]`.
+    type EncappedKey: AsRef<[u8]> + Clone + core::fmt::Debug + PartialEq;
+
+    /// `GenerateKeyPair()`: a fresh key pair from `rng`.
+    fn generate_key_pair(
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> (Self::PrivateKey, Self::PublicKey);
+    /// `DeriveKeyPair(ikm)`: the key pair determined by `ikm` (which should hold at least
+    /// `Nsk` bytes of entropy).
+    fn derive_key_pair(ikm: &[u8]) -> Result<(Self::PrivateKey, Self::PublicKey), Error>;
+    /// `DeserializePublicKey` with validation.
+    fn public_key_from_bytes(bytes: &[u8]) -> Result<Self::PublicKey, Error>;
+    /// `SerializePublicKey`.
+    fn public_key_to_bytes(pk: &Self::PublicKey) -> &[u8];
+    /// `DeserializePrivateKey`.
+    fn private_key_from_bytes(bytes: &[u8]) -> Result<Self::PrivateKey, Error>;
+    /// `SerializePrivateKey` (secret bytes: wipe copies of them).
+    fn private_key_to_bytes(sk: &Self::PrivateKey) -> &[u8];
+    /// The public key of a private key (cached, no computation).
+    fn public_key(sk: &Self::PrivateKey) -> &Self::PublicKey;
+    /// `Encap(pkR)` with `N_RANDOM` bytes of randomness taken as given (a DHKEM takes them as
+    /// the ephemeral private key).
+    #[doc(hidden)]
+    fn encap_with_randomness(
+        pk: &Self::PublicKey,
+        randomness: &[u8],
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
+    /// `Encap(pkR)` made deterministic by `ikmE`, as in the test vectors: a DHKEM derives
+    /// its ephemeral key pair with `DeriveKeyPair(ikmE)`; ML-KEM takes `ikmE` as its 32-byte
+    /// `m`, X-Wing as its 64-byte `eseed`.
+    fn encap_derand(
+        pk: &Self::PublicKey,
+        ikm_e: &[u8],
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
+    /// `Encap(pkR)` with randomness from `rng`.
+    fn encap(
+        pk: &Self::PublicKey,
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+        let mut r = zeroize::Zeroizing::new([0u8; 64]);
+        rng.fill_bytes(&mut r[..Self::N_RANDOM]);
+        Self::encap_with_randomness(pk, &r[..Self::N_RANDOM])
+    }
+    /// `Decap(enc, skR)`.
+    fn decap(enc: &[u8], sk: &Self::PrivateKey) -> Result<SharedSecret, Error>;
+}
+
+/// A KEM with authenticated encapsulation (`AuthEncap` / `AuthDecap`, RFC 9180 section
+/// 4.1): the DHKEMs. Only these have the Auth and AuthPSK modes in the typed API.
+pub trait AuthKem: Kem {
+    /// `AuthEncap(pkR, skS)` with the ephemeral private key given.
+    #[doc(hidden)]
+    fn auth_encap_with_randomness(
+        pk_r: &Self::PublicKey,
+        sk_s: &Self::PrivateKey,
+        randomness: &[u8],
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
+    /// `AuthEncap(pkR, skS)` with the ephemeral key pair `DeriveKeyPair(ikmE)`.
+    fn auth_encap_derand(
+        pk_r: &Self::PublicKey,
+        sk_s: &Self::PrivateKey,
+        ikm_e: &[u8],
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
+    /// `AuthEncap(pkR, skS)` with randomness from `rng`.
+    fn auth_encap(
+        pk_r: &Self::PublicKey,
+        sk_s: &Self::PrivateKey,
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+        let mut r = zeroize::Zeroizing::new([0u8; 64]);
+        rng.fill_bytes(&mut r[..Self::N_RANDOM]);
+        Self::auth_encap_with_randomness(pk_r, sk_s, &r[..Self::N_RANDOM])
+    }
+    /// `AuthDecap(enc, skR, pkS)`.
+    fn auth_decap(
+        enc: &[u8],
+        sk_r: &Self::PrivateKey,
+        pk_s: &Self::PublicKey,
+    ) -> Result<SharedSecret, Error>;
+}
+
+/// The ciphersuite identifiers of a key schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ids {
+    pub(crate) kem: KemId,
+    pub(crate) kdf: KdfId,
+    pub(crate) aead: AeadId,
+}
+
+impl Ids {
+    /// `suite_id = "HPKE" || kem_id || kdf_id || aead_id`.
+    pub(crate) fn suite_id(&self) -> [u8; 10] {
+        let mut s = *b"HPKE\0\0\0\0\0\0";
+        s[4..6].copy_from_slice(&self.kem.id().to_be_bytes());
+        s[6..8].copy_from_slice(&self.kdf.id().to_be_bytes());
+        s[8..10].copy_from_slice(&self.aead.id().to_be_bytes());
+        s
+    }
+}
+
+/// `VerifyPSKInputs` plus the length rules: both or neither of `psk`/`psk_id` as the mode
+/// says, a PSK of at least 32 bytes, and the one-stage 65,535-byte limit on `info`, `psk`,
+/// `psk_id`. Checked before any public-key work.
+pub(crate) fn verify_inputs(
+    ids: Ids,
+    mode: Mode,
+    info: &[u8],
+    psk: &[u8],
+    psk_id: &[u8],
+) -> Result<(), Error> {
+    let got_psk = !psk.is_empty();
+    let got_psk_id = !psk_id.is_empty();
+    let psk_mode = matches!(mode, Mode::Psk | Mode::AuthPsk);
+    if got_psk != got_psk_id || got_psk != psk_mode {
+        return Err(Error::InconsistentPsk);
+    }
+    if got_psk && psk.len() < 32 {
+        return Err(Error::PskTooShort);
+    }
+    if ids.kdf.is_one_stage()
+        && (info.len() > 0xFFFF || psk.len() > 0xFFFF || psk_id.len() > 0xFFFF)
+    {
+        return Err(Error::InputTooLong);
+    }
+    Ok(())
+}

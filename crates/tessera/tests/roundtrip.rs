@@ -1,0 +1,614 @@
+//! Round trips over every KEM x KDF x AEAD x mode this crate supports, typed round trips of
+//! one suite per KEM, and the negative matrix: every way a caller or an attacker can get an
+//! input wrong gives its typed error, never a panic, and releases nothing.
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use tessera::hpke::{
+    AeadId, Aes128Gcm, Aes256Gcm, AgilePrivateKey, AgilePublicKey, ChaCha20Poly1305,
+    DhKemX25519HkdfSha256, Error, ExportOnly, HkdfSha256, HkdfSha384, Hpke, KdfId, Kem, KemId,
+    MlKem512, MlKem768, MlKem1024, Shake256, Suite, TurboShake128, XWing,
+};
+
+const KEMS: [KemId; 5] = [
+    KemId::DhKemX25519HkdfSha256,
+    KemId::MlKem512,
+    KemId::MlKem768,
+    KemId::MlKem1024,
+    KemId::XWing,
+];
+const KDFS: [KdfId; 7] = [
+    KdfId::HkdfSha256,
+    KdfId::HkdfSha384,
+    KdfId::HkdfSha512,
+    KdfId::Shake128,
+    KdfId::Shake256,
+    KdfId::TurboShake128,
+    KdfId::TurboShake256,
+];
+const AEADS: [AeadId; 4] = [
+    AeadId::Aes128Gcm,
+    AeadId::Aes256Gcm,
+    AeadId::ChaCha20Poly1305,
+    AeadId::ExportOnly,
+];
+
+const PSK: &[u8] = b"a pre-shared key of at least 32 bytes";
+const PSK_ID: &[u8] = b"psk id";
+
+fn rng() -> StdRng {
+    StdRng::from_seed([0x42; 32])
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum M {
+    Base,
+    Psk,
+    Auth,
+    AuthPsk,
+}
+
+struct Setup {
+    enc: Vec<u8>,
+    s: tessera::hpke::AgileSenderContext,
+}
+
+fn send(
+    suite: &Suite,
+    m: M,
+    pk_r: &AgilePublicKey,
+    sk_s: &AgilePrivateKey,
+    info: &[u8],
+    rng: &mut StdRng,
+) -> Result<Setup, Error> {
+    let (enc, s) = match m {
+        M::Base => suite.setup_sender_base(pk_r, info, rng)?,
+        M::Psk => suite.setup_sender_psk(pk_r, info, PSK, PSK_ID, rng)?,
+        M::Auth => suite.setup_sender_auth(pk_r, info, sk_s, rng)?,
+        M::AuthPsk => suite.setup_sender_auth_psk(pk_r, info, PSK, PSK_ID, sk_s, rng)?,
+    };
+    Ok(Setup {
+        enc: enc.as_bytes().to_vec(),
+        s,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn receive(
+    suite: &Suite,
+    m: M,
+    enc: &[u8],
+    sk_r: &AgilePrivateKey,
+    pk_s: &AgilePublicKey,
+    info: &[u8],
+    psk: &[u8],
+    psk_id: &[u8],
+) -> Result<tessera::hpke::AgileReceiverContext, Error> {
+    match m {
+        M::Base => suite.setup_receiver_base(enc, sk_r, info),
+        M::Psk => suite.setup_receiver_psk(enc, sk_r, info, psk, psk_id),
+        M::Auth => suite.setup_receiver_auth(enc, sk_r, info, pk_s),
+        M::AuthPsk => suite.setup_receiver_auth_psk(enc, sk_r, info, psk, psk_id, pk_s),
+    }
+}
+
+/// Every supported combination: seal and open three messages in sequence, export on both
+/// sides; Auth modes with a post-quantum KEM are `UnsupportedMode` on both sides.
+#[test]
+fn every_suite_and_mode_round_trips() {
+    let mut rng = rng();
+    let mut runs = 0;
+    let mut refused = 0;
+    for kem in KEMS {
+        for kdf in KDFS {
+            for aead in AEADS {
+                let suite = Suite::new(kem, kdf, aead);
+                let (sk_r, pk_r) = suite.generate_key_pair(&mut rng).unwrap();
+                let (sk_s, pk_s) = suite.generate_key_pair(&mut rng).unwrap();
+                for m in [M::Base, M::Psk, M::Auth, M::AuthPsk] {
+                    let info = b"round trip info";
+                    let auth = matches!(m, M::Auth | M::AuthPsk);
+                    let sent = send(&suite, m, &pk_r, &sk_s, info, &mut rng);
+                    if auth && !kem.supports_auth() {
+                        assert_eq!(sent.err(), Some(Error::UnsupportedMode), "{suite:?} {m:?}");
+                        let r = receive(&suite, m, &[0; 32], &sk_r, &pk_s, info, PSK, PSK_ID);
+                        assert_eq!(r.err(), Some(Error::UnsupportedMode));
+                        refused += 1;
+                        continue;
+                    }
+                    let Setup { enc, mut s } = sent.unwrap();
+                    let mut r = receive(&suite, m, &enc, &sk_r, &pk_s, info, PSK, PSK_ID).unwrap();
+                    if aead == AeadId::ExportOnly {
+                        assert_eq!(s.seal(b"", b"x"), Err(Error::ExportOnly));
+                        assert_eq!(r.open(b"", &[0; 17]), Err(Error::ExportOnly));
+                    } else {
+                        for i in 0..3u8 {
+                            let pt = vec![i; 17 * i as usize];
+                            let ct = s.seal(&[i], &pt).unwrap();
+                            assert_eq!(ct.len(), pt.len() + 16);
+                            assert_eq!(r.open(&[i], &ct).unwrap(), pt, "{suite:?} {m:?} #{i}");
+                        }
+                    }
+                    let (mut a, mut b) = ([0u8; 77], [0u8; 77]);
+                    s.export(b"ctx", &mut a).unwrap();
+                    r.export(b"ctx", &mut b).unwrap();
+                    assert_eq!(a, b, "{suite:?} {m:?} export");
+                    assert_ne!(a, [0u8; 77]);
+                    runs += 1;
+                }
+            }
+        }
+    }
+    // X25519: 7 KDFs x 4 AEADs x 4 modes; each PQ KEM: 7 x 4 x 2.
+    assert_eq!(runs, 7 * 4 * 4 + 4 * 7 * 4 * 2);
+    assert_eq!(refused, 4 * 7 * 4 * 2);
+}
+
+/// The typed API: single-shot seal/open and export for one suite of every KEM, and the four
+/// modes of X25519 (whose Auth functions exist only there).
+#[test]
+fn typed_single_shot_every_kem() {
+    fn check<K: Kem>() {
+        type A = ChaCha20Poly1305;
+        let mut rng = rng();
+        let (sk, pk) = K::generate_key_pair(&mut rng);
+        // Keys survive serialization.
+        let pk2 = K::public_key_from_bytes(K::public_key_to_bytes(&pk)).unwrap();
+        assert_eq!(pk2, pk);
+        let sk2 = K::private_key_from_bytes(K::private_key_to_bytes(&sk)).unwrap();
+        assert_eq!(K::public_key(&sk2), &pk);
+        let (enc, ct) =
+            Hpke::<K, HkdfSha384, A>::seal_base(&pk, b"i", b"a", b"msg", &mut rng).unwrap();
+        assert_eq!(enc.as_ref().len(), K::N_ENC);
+        let pt = Hpke::<K, HkdfSha384, A>::open_base(enc.as_ref(), &sk2, b"i", b"a", &ct).unwrap();
+        assert_eq!(pt, b"msg");
+        let (enc, ct) =
+            Hpke::<K, Shake256, A>::seal_psk(&pk, b"i", b"a", b"msg", PSK, PSK_ID, &mut rng)
+                .unwrap();
+        let pt = Hpke::<K, Shake256, A>::open_psk(enc.as_ref(), &sk, b"i", b"a", &ct, PSK, PSK_ID)
+            .unwrap();
+        assert_eq!(pt, b"msg");
+        let mut x = [0u8; 40];
+        let mut y = [0u8; 40];
+        let enc = Hpke::<K, TurboShake128, ExportOnly>::send_export_base(
+            &pk, b"i", b"c", &mut x, &mut rng,
+        )
+        .unwrap();
+        Hpke::<K, TurboShake128, ExportOnly>::receive_export_base(
+            enc.as_ref(),
+            &sk,
+            b"i",
+            b"c",
+            &mut y,
+        )
+        .unwrap();
+        assert_eq!(x, y);
+    }
+    check::<DhKemX25519HkdfSha256>();
+    check::<MlKem512>();
+    check::<MlKem768>();
+    check::<MlKem1024>();
+    check::<XWing>();
+
+    type K = DhKemX25519HkdfSha256;
+    type H = Hpke<K, HkdfSha256, Aes256Gcm>;
+    let mut rng = rng();
+    let (sk_r, pk_r) = K::generate_key_pair(&mut rng);
+    let (sk_s, pk_s) = K::generate_key_pair(&mut rng);
+    let (enc, ct) = H::seal_auth(&pk_r, b"i", b"a", b"auth", &sk_s, &mut rng).unwrap();
+    assert_eq!(
+        H::open_auth(enc.as_ref(), &sk_r, b"i", b"a", &ct, &pk_s).unwrap(),
+        b"auth"
+    );
+    // A different sender key does not authenticate.
+    let (_, other) = K::generate_key_pair(&mut rng);
+    assert_eq!(
+        H::open_auth(enc.as_ref(), &sk_r, b"i", b"a", &ct, &other),
+        Err(Error::OpenError)
+    );
+    let (enc, ct) =
+        H::seal_auth_psk(&pk_r, b"i", b"a", b"authpsk", PSK, PSK_ID, &sk_s, &mut rng).unwrap();
+    assert_eq!(
+        H::open_auth_psk(enc.as_ref(), &sk_r, b"i", b"a", &ct, PSK, PSK_ID, &pk_s).unwrap(),
+        b"authpsk"
+    );
+    let (mut x, mut y) = ([0u8; 16], [0u8; 16]);
+    let enc = H::send_export_auth(&pk_r, b"i", &sk_s, b"c", &mut x, &mut rng).unwrap();
+    H::receive_export_auth(enc.as_ref(), &sk_r, b"i", &pk_s, b"c", &mut y).unwrap();
+    assert_eq!(x, y);
+}
+
+/// One sealed message and everything needed to open it, for the negative matrix.
+struct Sealed {
+    suite: Suite,
+    sk_r: AgilePrivateKey,
+    enc: Vec<u8>,
+    ct: Vec<u8>,
+}
+
+fn sealed(kem: KemId, m: M) -> Sealed {
+    let suite = Suite::new(kem, KdfId::HkdfSha256, AeadId::ChaCha20Poly1305);
+    let mut rng = rng();
+    let (sk_r, pk_r) = suite.generate_key_pair(&mut rng).unwrap();
+    let (enc, ct) = match m {
+        M::Psk => suite.seal_psk(&pk_r, b"info", b"aad", b"secret", PSK, PSK_ID, &mut rng),
+        _ => suite.seal_base(&pk_r, b"info", b"aad", b"secret", &mut rng),
+    }
+    .unwrap();
+    Sealed {
+        suite,
+        sk_r,
+        enc: enc.as_bytes().to_vec(),
+        ct,
+    }
+}
+
+#[test]
+fn negative_matrix_open() {
+    for kem in KEMS {
+        let x = sealed(kem, M::Base);
+        let s = &x.suite;
+        let open = |enc: &[u8], sk: &AgilePrivateKey, info: &[u8], aad: &[u8], ct: &[u8]| {
+            s.open_base(enc, sk, info, aad, ct)
+        };
+        assert_eq!(
+            open(&x.enc, &x.sk_r, b"info", b"aad", &x.ct).unwrap(),
+            b"secret"
+        );
+        // Wrong recipient key (ML-KEM's implicit rejection gives a wrong key, not an error).
+        let (other, _) = s
+            .generate_key_pair(&mut StdRng::from_seed([9; 32]))
+            .unwrap();
+        assert_eq!(
+            open(&x.enc, &other, b"info", b"aad", &x.ct),
+            Err(Error::OpenError),
+            "{kem:?}"
+        );
+        assert_eq!(
+            open(&x.enc, &x.sk_r, b"infx", b"aad", &x.ct),
+            Err(Error::OpenError)
+        );
+        assert_eq!(
+            open(&x.enc, &x.sk_r, b"info", b"aax", &x.ct),
+            Err(Error::OpenError)
+        );
+        // Truncated and extended enc.
+        let n = x.enc.len();
+        assert_eq!(
+            open(&x.enc[..n - 1], &x.sk_r, b"info", b"aad", &x.ct),
+            Err(Error::InvalidEncappedKey)
+        );
+        let mut long = x.enc.clone();
+        long.push(0);
+        assert_eq!(
+            open(&long, &x.sk_r, b"info", b"aad", &x.ct),
+            Err(Error::InvalidEncappedKey)
+        );
+        assert_eq!(
+            open(&[], &x.sk_r, b"info", b"aad", &x.ct),
+            Err(Error::InvalidEncappedKey)
+        );
+        // A changed enc byte: a different shared secret.
+        let mut bad = x.enc.clone();
+        bad[n / 2] ^= 1;
+        assert_eq!(
+            open(&bad, &x.sk_r, b"info", b"aad", &x.ct),
+            Err(Error::OpenError)
+        );
+        // Tampered tag, tampered body, truncated and extended ciphertext.
+        let c = x.ct.len();
+        for (i, bit) in [(c - 1, 0x80u8), (0, 1)] {
+            let mut t = x.ct.clone();
+            t[i] ^= bit;
+            assert_eq!(
+                open(&x.enc, &x.sk_r, b"info", b"aad", &t),
+                Err(Error::OpenError)
+            );
+        }
+        assert_eq!(
+            open(&x.enc, &x.sk_r, b"info", b"aad", &x.ct[..c - 1]),
+            Err(Error::OpenError)
+        );
+        assert_eq!(
+            open(&x.enc, &x.sk_r, b"info", b"aad", &x.ct[..15]),
+            Err(Error::OpenError)
+        );
+        let mut ext = x.ct.clone();
+        ext.push(0);
+        assert_eq!(
+            open(&x.enc, &x.sk_r, b"info", b"aad", &ext),
+            Err(Error::OpenError)
+        );
+
+        // PSK mode: wrong psk, wrong psk_id, missing one of them, a short psk.
+        let p = sealed(kem, M::Psk);
+        let openp = |psk: &[u8], id: &[u8]| {
+            p.suite
+                .open_psk(&p.enc, &p.sk_r, b"info", b"aad", &p.ct, psk, id)
+        };
+        assert_eq!(openp(PSK, PSK_ID).unwrap(), b"secret");
+        let mut wrong = PSK.to_vec();
+        wrong[0] ^= 1;
+        assert_eq!(openp(&wrong, PSK_ID), Err(Error::OpenError));
+        assert_eq!(openp(PSK, b"other id"), Err(Error::OpenError));
+        assert_eq!(openp(PSK, b""), Err(Error::InconsistentPsk));
+        assert_eq!(openp(b"", PSK_ID), Err(Error::InconsistentPsk));
+        assert_eq!(openp(b"", b""), Err(Error::InconsistentPsk));
+        assert_eq!(openp(&PSK[..31], PSK_ID), Err(Error::PskTooShort));
+        // A key of another KEM.
+        let other_kem = if kem == KemId::MlKem768 {
+            KemId::XWing
+        } else {
+            KemId::MlKem768
+        };
+        let (foreign, _) = Suite::new(other_kem, KdfId::HkdfSha256, AeadId::ChaCha20Poly1305)
+            .generate_key_pair(&mut rng())
+            .unwrap();
+        assert_eq!(
+            open(&x.enc, &foreign, b"info", b"aad", &x.ct),
+            Err(Error::KemMismatch)
+        );
+    }
+}
+
+#[test]
+fn failed_open_releases_nothing_and_keeps_the_counter() {
+    let suite = Suite::new(KemId::XWing, KdfId::HkdfSha256, AeadId::Aes128Gcm);
+    let mut rng = rng();
+    let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
+    let (enc, mut s) = suite.setup_sender_base(&pk, b"", &mut rng).unwrap();
+    let mut r = suite.setup_receiver_base(enc.as_ref(), &sk, b"").unwrap();
+    let mut buf = *b"first message...";
+    let tag = s.seal_in_place_detached(b"", &mut buf).unwrap();
+    let mut forged = buf;
+    let mut bad_tag = tag;
+    bad_tag[3] ^= 4;
+    assert_eq!(
+        r.open_in_place_detached(b"", &mut forged, &bad_tag),
+        Err(Error::OpenError)
+    );
+    assert_eq!(
+        forged, [0u8; 16],
+        "no unauthenticated plaintext is left in the buffer"
+    );
+    // The counter did not move: the genuine message still opens, then the next one.
+    r.open_in_place_detached(b"", &mut buf, &tag).unwrap();
+    assert_eq!(&buf, b"first message...");
+    let ct2 = s.seal(b"2", b"second").unwrap();
+    assert_eq!(r.open(b"2", &ct2).unwrap(), b"second");
+}
+
+#[test]
+fn sequence_number_limit() {
+    type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>;
+    let mut rng = rng();
+    let (sk, pk) = DhKemX25519HkdfSha256::generate_key_pair(&mut rng);
+    let (enc, mut s) = H::setup_sender_base(&pk, b"", &mut rng).unwrap();
+    let mut r = H::setup_receiver_base(enc.as_ref(), &sk, b"").unwrap();
+    s.__set_sequence_number(u64::MAX - 1);
+    r.__set_sequence_number(u64::MAX - 1);
+    // The last sequence number works ...
+    let ct = s.seal(b"", b"last").unwrap();
+    assert_eq!(r.open(b"", &ct).unwrap(), b"last");
+    // ... and then both sides refuse before the AEAD runs, leaving the buffer as it was.
+    let mut buf = *b"untouched";
+    assert_eq!(
+        s.seal_in_place_detached(b"", &mut buf),
+        Err(Error::MessageLimitReached)
+    );
+    assert_eq!(&buf, b"untouched");
+    assert_eq!(s.seal(b"", b"x"), Err(Error::MessageLimitReached));
+    assert_eq!(
+        r.open_in_place_detached(b"", &mut buf, &[0; 16]),
+        Err(Error::MessageLimitReached)
+    );
+    assert_eq!(&buf, b"untouched");
+    assert_eq!(r.open(b"", &ct), Err(Error::MessageLimitReached));
+    // Export still works at the limit.
+    let (mut a, mut b) = ([0u8; 8], [0u8; 8]);
+    s.export(b"", &mut a).unwrap();
+    r.export(b"", &mut b).unwrap();
+    assert_eq!(a, b);
+
+    // The agile contexts too.
+    let suite = Suite::new(KemId::MlKem512, KdfId::Shake128, AeadId::Aes128Gcm);
+    let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
+    let (enc, mut s) = suite.setup_sender_base(&pk, b"", &mut rng).unwrap();
+    let mut r = suite.setup_receiver_base(enc.as_ref(), &sk, b"").unwrap();
+    s.__set_sequence_number(u64::MAX);
+    r.__set_sequence_number(u64::MAX);
+    assert_eq!(s.seal(b"", b"x"), Err(Error::MessageLimitReached));
+    assert_eq!(r.open(b"", &[0; 20]), Err(Error::MessageLimitReached));
+}
+
+#[test]
+fn export_length_limits() {
+    let mut rng = rng();
+    for (kdf, max) in [
+        (KdfId::HkdfSha256, 255 * 32),
+        (KdfId::HkdfSha384, 255 * 48),
+        (KdfId::HkdfSha512, 255 * 64),
+        (KdfId::Shake128, 65_535),
+        (KdfId::TurboShake256, 65_535),
+    ] {
+        let suite = Suite::new(KemId::DhKemX25519HkdfSha256, kdf, AeadId::ExportOnly);
+        let (_, pk) = suite.generate_key_pair(&mut rng).unwrap();
+        let (_, s) = suite.setup_sender_base(&pk, b"", &mut rng).unwrap();
+        let mut ok = vec![0u8; max];
+        s.export(b"", &mut ok).unwrap();
+        assert_ne!(&ok[max - 32..], &[0u8; 32]);
+        let mut too_long = vec![0xAAu8; max + 1];
+        assert_eq!(
+            s.export(b"", &mut too_long),
+            Err(Error::ExportTooLong),
+            "{kdf:?}"
+        );
+        assert!(
+            too_long.iter().all(|&b| b == 0xAA),
+            "{kdf:?}: output untouched"
+        );
+    }
+}
+
+#[test]
+fn input_and_codepoint_errors() {
+    let mut rng = rng();
+    // Unknown codepoints.
+    assert_eq!(
+        Suite::from_ids(0x0010, 1, 1),
+        Err(Error::UnknownKem(0x0010))
+    );
+    assert_eq!(Suite::from_ids(0x0020, 4, 1), Err(Error::UnknownKdf(4)));
+    assert_eq!(Suite::from_ids(0x0020, 1, 4), Err(Error::UnknownAead(4)));
+    assert_eq!(
+        Suite::from_ids(0x647A, 0x0013, 0xFFFF),
+        Ok(Suite::new(
+            KemId::XWing,
+            KdfId::TurboShake256,
+            AeadId::ExportOnly
+        ))
+    );
+    // One-stage KDFs: info, psk and psk_id at most 65,535 bytes.
+    let suite = Suite::new(
+        KemId::DhKemX25519HkdfSha256,
+        KdfId::Shake256,
+        AeadId::Aes128Gcm,
+    );
+    let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
+    let big = vec![1u8; 65_536];
+    assert_eq!(
+        suite.setup_sender_base(&pk, &big, &mut rng).err(),
+        Some(Error::InputTooLong)
+    );
+    assert_eq!(
+        suite
+            .setup_sender_psk(&pk, b"", &big, PSK_ID, &mut rng)
+            .err(),
+        Some(Error::InputTooLong)
+    );
+    assert_eq!(
+        suite.setup_sender_psk(&pk, b"", PSK, &big, &mut rng).err(),
+        Some(Error::InputTooLong)
+    );
+    assert_eq!(
+        suite.setup_receiver_base(&[9; 32], &sk, &big).err(),
+        Some(Error::InputTooLong)
+    );
+    // ... while HKDF takes them.
+    let hk = Suite::new(
+        KemId::DhKemX25519HkdfSha256,
+        KdfId::HkdfSha256,
+        AeadId::Aes128Gcm,
+    );
+    assert!(hk.setup_sender_base(&pk, &big, &mut rng).is_ok());
+    // PSK rules on the sender.
+    assert_eq!(
+        suite
+            .setup_sender_psk(&pk, b"", &PSK[..31], PSK_ID, &mut rng)
+            .err(),
+        Some(Error::PskTooShort)
+    );
+    assert_eq!(
+        suite.setup_sender_psk(&pk, b"", PSK, b"", &mut rng).err(),
+        Some(Error::InconsistentPsk)
+    );
+    // Deterministic randomness of the wrong length.
+    let mk = Suite::new(KemId::MlKem768, KdfId::HkdfSha256, AeadId::Aes128Gcm);
+    let (_, mpk) = mk.generate_key_pair(&mut rng).unwrap();
+    assert_eq!(
+        mk.setup_sender_base_derand(&mpk, b"", &[0; 31]).err(),
+        Some(Error::InvalidRandomnessLength)
+    );
+    assert!(mk.setup_sender_base_derand(&mpk, b"", &[0; 32]).is_ok());
+    // Keys of another KEM, wrong-length keys.
+    assert_eq!(
+        mk.setup_sender_base(&pk, b"", &mut rng).err(),
+        Some(Error::KemMismatch)
+    );
+    assert_eq!(
+        mk.public_key_from_bytes(&[0; 32]),
+        Err(Error::InvalidPublicKey)
+    );
+    assert_eq!(
+        mk.private_key_from_bytes(&[0; 63]).err(),
+        Some(Error::InvalidPrivateKey)
+    );
+    assert_eq!(
+        suite.public_key_from_bytes(&[0; 31]),
+        Err(Error::InvalidPublicKey)
+    );
+    assert_eq!(
+        suite.private_key_from_bytes(&[0; 33]).err(),
+        Some(Error::InvalidPrivateKey)
+    );
+    // Auth modes with a post-quantum KEM (the typed API does not compile them at all).
+    let (msk, _) = mk.generate_key_pair(&mut rng).unwrap();
+    assert_eq!(
+        mk.setup_sender_auth(&mpk, b"", &msk, &mut rng).err(),
+        Some(Error::UnsupportedMode)
+    );
+    assert_eq!(
+        mk.setup_sender_auth_psk(&mpk, b"", PSK, PSK_ID, &msk, &mut rng)
+            .err(),
+        Some(Error::UnsupportedMode)
+    );
+    // Export-only: no seal or open, in the single-shot API either.
+    let eo = Suite::new(
+        KemId::DhKemX25519HkdfSha256,
+        KdfId::HkdfSha256,
+        AeadId::ExportOnly,
+    );
+    assert_eq!(
+        eo.seal_base(&pk, b"", b"", b"x", &mut rng).err(),
+        Some(Error::ExportOnly)
+    );
+    assert_eq!(
+        eo.open_base(&[9; 32], &sk, b"", b"", &[0; 16]).err(),
+        Some(Error::ExportOnly)
+    );
+}
+
+#[test]
+fn invalid_public_keys_and_enc() {
+    let mut rng = rng();
+    // ML-KEM: a coefficient >= q fails the FIPS 203 modulus check (the first 12-bit
+    // coefficient set to 0xFFF).
+    fn bad_ek<K: Kem>(rng: &mut StdRng) {
+        let (_, pk) = K::generate_key_pair(rng);
+        let mut b = K::public_key_to_bytes(&pk).to_vec();
+        b[0] = 0xFF;
+        b[1] |= 0x0F;
+        assert_eq!(
+            K::public_key_from_bytes(&b).err(),
+            Some(Error::InvalidPublicKey)
+        );
+        assert_eq!(
+            K::public_key_from_bytes(&b[1..]).err(),
+            Some(Error::InvalidPublicKey)
+        );
+    }
+    bad_ek::<MlKem512>(&mut rng);
+    bad_ek::<MlKem768>(&mut rng);
+    bad_ek::<MlKem1024>(&mut rng);
+    bad_ek::<XWing>(&mut rng);
+    // X25519: small-order public keys (0 and 1) give an all-zero DH result, refused in both
+    // directions.
+    type K = DhKemX25519HkdfSha256;
+    type H = Hpke<K, HkdfSha256, Aes128Gcm>;
+    let (sk, _) = K::generate_key_pair(&mut rng);
+    for small in [[0u8; 32], {
+        let mut one = [0u8; 32];
+        one[0] = 1;
+        one
+    }] {
+        let pk = K::public_key_from_bytes(&small).unwrap();
+        assert_eq!(
+            H::setup_sender_base(&pk, b"", &mut rng).err(),
+            Some(Error::NonContributory)
+        );
+        assert_eq!(
+            H::setup_receiver_base(&small, &sk, b"").err(),
+            Some(Error::NonContributory)
+        );
+    }
+}

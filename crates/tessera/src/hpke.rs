@@ -531,3 +531,90 @@ pub(crate) fn verify_inputs(
     }
     Ok(())
 }
+
+/// Small enough for Miri (the `miri` legs run these): one X25519 suite end to end, one
+/// one-stage KDF, the PSK rules.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed-output "RNG" for the unit tests (rand is a dev-dependency of the integration
+    /// tests; here the bytes only need to differ between calls).
+    struct Counter(u8);
+    impl rand_core::TryRng for Counter {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            let mut b = [0u8; 4];
+            self.try_fill_bytes(&mut b)?;
+            Ok(u32::from_le_bytes(b))
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            let mut b = [0u8; 8];
+            self.try_fill_bytes(&mut b)?;
+            Ok(u64::from_le_bytes(b))
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            for b in dst {
+                self.0 = self.0.wrapping_mul(73).wrapping_add(41);
+                *b = self.0;
+            }
+            Ok(())
+        }
+    }
+    impl rand_core::TryCryptoRng for Counter {}
+
+    #[test]
+    fn x25519_chacha_round_trip_and_export() {
+        type K = DhKemX25519HkdfSha256;
+        type H = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
+        let mut rng = Counter(1);
+        let (sk, pk) = K::generate_key_pair(&mut rng);
+        let (enc, mut s) = H::setup_sender_base(&pk, b"info", &mut rng).unwrap();
+        let mut r = H::setup_receiver_base(enc.as_ref(), &sk, b"info").unwrap();
+        let mut buf = *b"miri message";
+        let tag = s.seal_in_place_detached(b"aad", &mut buf).unwrap();
+        assert_ne!(&buf, b"miri message");
+        r.open_in_place_detached(b"aad", &mut buf, &tag).unwrap();
+        assert_eq!(&buf, b"miri message");
+        let mut bad = tag;
+        bad[0] ^= 1;
+        assert_eq!(
+            r.open_in_place_detached(b"aad", &mut buf, &bad),
+            Err(Error::OpenError)
+        );
+        let (mut a, mut b) = ([0u8; 40], [0u8; 40]);
+        s.export(b"ctx", &mut a).unwrap();
+        r.export(b"ctx", &mut b).unwrap();
+        assert_eq!(a, b);
+        // The sender's and receiver's DH agree only with the right key.
+        let (other, _) = K::generate_key_pair(&mut rng);
+        let r2 = H::setup_receiver_base(enc.as_ref(), &other, b"info").unwrap();
+        let mut c = [0u8; 40];
+        r2.export(b"ctx", &mut c).unwrap();
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn one_stage_export_and_psk_rules() {
+        type K = DhKemX25519HkdfSha256;
+        type H = Hpke<K, TurboShake128, ExportOnly>;
+        let mut rng = Counter(9);
+        let (sk, pk) = K::generate_key_pair(&mut rng);
+        let psk = [7u8; 32];
+        let mut a = [0u8; 24];
+        let enc = H::send_export_psk(&pk, b"", &psk, b"id", b"c", &mut a, &mut rng).unwrap();
+        let mut b = [0u8; 24];
+        H::receive_export_psk(enc.as_ref(), &sk, b"", &psk, b"id", b"c", &mut b).unwrap();
+        assert_eq!(a, b);
+        let mut c = [0u8; 24];
+        assert_eq!(
+            H::receive_export_psk(enc.as_ref(), &sk, b"", &psk[..31], b"id", b"c", &mut c),
+            Err(Error::PskTooShort)
+        );
+        assert_eq!(
+            H::receive_export_psk(enc.as_ref(), &sk, b"", &psk, b"", b"c", &mut c),
+            Err(Error::InconsistentPsk)
+        );
+        assert_eq!(c, [0u8; 24]);
+    }
+}

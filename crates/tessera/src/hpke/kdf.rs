@@ -285,7 +285,8 @@ impl Exporter {
         }
     }
 
-    /// The exporter secret's bytes (`Nh` long).
+    /// The exporter secret's bytes (`Nh` long; vector tests).
+    #[cfg(tessera_test_hooks)]
     pub(crate) fn secret(&self) -> &[u8] {
         match self {
             Exporter::Two(p) => prk_bytes(p),

@@ -58,6 +58,10 @@
 
 mod agile;
 mod context;
+#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
+mod dhkem;
+#[cfg(feature = "nist")]
+mod hybrid;
 mod kdf;
 mod kem;
 mod typed;
@@ -71,6 +75,32 @@ pub use kem::{
 };
 pub use typed::Hpke;
 
+#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
+#[doc(hidden)]
+pub use dhkem::__derive_key_pair_counter;
+#[cfg(feature = "x448")]
+#[doc(hidden)]
+pub use dhkem::__x448;
+#[cfg(feature = "nist")]
+pub use dhkem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256PrivateKey, P256PublicKey,
+    P384PrivateKey, P384PublicKey, P521PrivateKey, P521PublicKey,
+};
+#[cfg(feature = "secp256k1")]
+pub use dhkem::{DhKemSecp256k1HkdfSha256, Secp256k1PrivateKey, Secp256k1PublicKey};
+#[cfg(feature = "x448")]
+pub use dhkem::{DhKemX448HkdfSha512, X448PrivateKey, X448PublicKey};
+#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
+pub use dhkem::{DhPrivateKey, DhPublicKey};
+#[cfg(feature = "nist")]
+pub use hybrid::{
+    MlKem768P256, MlKem768P256PrivateKey, MlKem768P256PublicKey, MlKem1024P384,
+    MlKem1024P384PrivateKey, MlKem1024P384PublicKey,
+};
+
+/// The most randomness one encapsulation draws (MLKEM768-P256: 32 + 96 bytes).
+pub(crate) const MAX_RANDOM: usize = 128;
+
 /// Errors of HPKE. Every failure is one of these; nothing panics on bad input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -82,7 +112,8 @@ pub enum Error {
     InvalidPrivateKey,
     /// An encapsulated key (`enc`) of the wrong length or encoding.
     InvalidEncappedKey,
-    /// An X25519 Diffie-Hellman result of all zeros (a small-order public key).
+    /// A Diffie-Hellman result of all zeros (X25519, X448: a small-order public key) or the
+    /// point at infinity (the prime-order curves).
     NonContributory,
     /// Auth or AuthPSK with a KEM that has no authenticated encapsulation.
     UnsupportedMode,
@@ -163,6 +194,27 @@ pub enum KemId {
     MlKem1024,
     /// MLKEM768-X25519 (X-Wing), 0x647A.
     XWing,
+    /// DHKEM(P-256, HKDF-SHA256), 0x0010 (feature `nist`).
+    #[cfg(feature = "nist")]
+    DhKemP256HkdfSha256,
+    /// DHKEM(P-384, HKDF-SHA384), 0x0011 (feature `nist`).
+    #[cfg(feature = "nist")]
+    DhKemP384HkdfSha384,
+    /// DHKEM(P-521, HKDF-SHA512), 0x0012 (feature `nist`).
+    #[cfg(feature = "nist")]
+    DhKemP521HkdfSha512,
+    /// DHKEM(secp256k1, HKDF-SHA256), 0x0016 (feature `secp256k1`).
+    #[cfg(feature = "secp256k1")]
+    DhKemSecp256k1HkdfSha256,
+    /// DHKEM(X448, HKDF-SHA512), 0x0021 (feature `x448`).
+    #[cfg(feature = "x448")]
+    DhKemX448HkdfSha512,
+    /// MLKEM768-P256, 0x0050 (feature `nist`).
+    #[cfg(feature = "nist")]
+    MlKem768P256,
+    /// MLKEM1024-P384, 0x0051 (feature `nist`).
+    #[cfg(feature = "nist")]
+    MlKem1024P384,
 }
 
 impl KemId {
@@ -174,6 +226,20 @@ impl KemId {
             KemId::MlKem768 => 0x0041,
             KemId::MlKem1024 => 0x0042,
             KemId::XWing => 0x647A,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP256HkdfSha256 => 0x0010,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP384HkdfSha384 => 0x0011,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP521HkdfSha512 => 0x0012,
+            #[cfg(feature = "secp256k1")]
+            KemId::DhKemSecp256k1HkdfSha256 => 0x0016,
+            #[cfg(feature = "x448")]
+            KemId::DhKemX448HkdfSha512 => 0x0021,
+            #[cfg(feature = "nist")]
+            KemId::MlKem768P256 => 0x0050,
+            #[cfg(feature = "nist")]
+            KemId::MlKem1024P384 => 0x0051,
         }
     }
 
@@ -185,13 +251,38 @@ impl KemId {
             0x0041 => KemId::MlKem768,
             0x0042 => KemId::MlKem1024,
             0x647A => KemId::XWing,
+            #[cfg(feature = "nist")]
+            0x0010 => KemId::DhKemP256HkdfSha256,
+            #[cfg(feature = "nist")]
+            0x0011 => KemId::DhKemP384HkdfSha384,
+            #[cfg(feature = "nist")]
+            0x0012 => KemId::DhKemP521HkdfSha512,
+            #[cfg(feature = "secp256k1")]
+            0x0016 => KemId::DhKemSecp256k1HkdfSha256,
+            #[cfg(feature = "x448")]
+            0x0021 => KemId::DhKemX448HkdfSha512,
+            #[cfg(feature = "nist")]
+            0x0050 => KemId::MlKem768P256,
+            #[cfg(feature = "nist")]
+            0x0051 => KemId::MlKem1024P384,
             _ => return Err(Error::UnknownKem(id)),
         })
     }
 
     /// Whether the KEM has AuthEncap/AuthDecap (the DHKEMs).
     pub const fn supports_auth(self) -> bool {
-        matches!(self, KemId::DhKemX25519HkdfSha256)
+        match self {
+            KemId::DhKemX25519HkdfSha256 => true,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP256HkdfSha256
+            | KemId::DhKemP384HkdfSha384
+            | KemId::DhKemP521HkdfSha512 => true,
+            #[cfg(feature = "secp256k1")]
+            KemId::DhKemSecp256k1HkdfSha256 => true,
+            #[cfg(feature = "x448")]
+            KemId::DhKemX448HkdfSha512 => true,
+            _ => false,
+        }
     }
 }
 
@@ -444,7 +535,7 @@ pub trait Kem: sealed::Sealed + Sized {
         pk: &Self::PublicKey,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        let mut r = zeroize::Zeroizing::new([0u8; 64]);
+        let mut r = zeroize::Zeroizing::new([0u8; MAX_RANDOM]);
         rng.fill_bytes(&mut r[..Self::N_RANDOM]);
         Self::encap_with_randomness(pk, &r[..Self::N_RANDOM])
     }
@@ -474,7 +565,7 @@ pub trait AuthKem: Kem {
         sk_s: &Self::PrivateKey,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        let mut r = zeroize::Zeroizing::new([0u8; 64]);
+        let mut r = zeroize::Zeroizing::new([0u8; MAX_RANDOM]);
         rng.fill_bytes(&mut r[..Self::N_RANDOM]);
         Self::auth_encap_with_randomness(pk_r, sk_s, &r[..Self::N_RANDOM])
     }

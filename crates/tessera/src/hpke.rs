@@ -12,13 +12,22 @@
 //!
 //! | KEM | id | KDF | id | AEAD | id |
 //! |---|---|---|---|---|---|
-//! | [`DhKemX25519HkdfSha256`] | 0x0020 | [`HkdfSha256`] | 0x0001 | [`Aes128Gcm`] | 0x0001 |
-//! | [`MlKem512`] | 0x0040 | [`HkdfSha384`] | 0x0002 | [`Aes256Gcm`] | 0x0002 |
-//! | [`MlKem768`] | 0x0041 | [`HkdfSha512`] | 0x0003 | [`ChaCha20Poly1305`] | 0x0003 |
-//! | [`MlKem1024`] | 0x0042 | [`Shake128`] | 0x0010 | [`ExportOnly`] | 0xFFFF |
-//! | [`XWing`] (MLKEM768-X25519) | 0x647A | [`Shake256`] | 0x0011 | | |
-//! | | | [`TurboShake128`] | 0x0012 | | |
-//! | | | [`TurboShake256`] | 0x0013 | | |
+//! | `DhKemP256HkdfSha256` (`nist`) | 0x0010 | [`HkdfSha256`] | 0x0001 | [`Aes128Gcm`] | 0x0001 |
+//! | `DhKemP384HkdfSha384` (`nist`) | 0x0011 | [`HkdfSha384`] | 0x0002 | [`Aes256Gcm`] | 0x0002 |
+//! | `DhKemP521HkdfSha512` (`nist`) | 0x0012 | [`HkdfSha512`] | 0x0003 | [`ChaCha20Poly1305`] | 0x0003 |
+//! | `DhKemSecp256k1HkdfSha256` (`secp256k1`) | 0x0016 | [`Shake128`] | 0x0010 | [`ExportOnly`] | 0xFFFF |
+//! | [`DhKemX25519HkdfSha256`] | 0x0020 | [`Shake256`] | 0x0011 | | |
+//! | `DhKemX448HkdfSha512` (`x448`) | 0x0021 | [`TurboShake128`] | 0x0012 | | |
+//! | [`MlKem512`] | 0x0040 | [`TurboShake256`] | 0x0013 | | |
+//! | [`MlKem768`] | 0x0041 | | | | |
+//! | [`MlKem1024`] | 0x0042 | | | | |
+//! | `MlKem768P256` (`nist`) | 0x0050 | | | | |
+//! | `MlKem1024P384` (`nist`) | 0x0051 | | | | |
+//! | [`XWing`] (MLKEM768-X25519) | 0x647A | | | | |
+//!
+//! The KEMs marked with a feature (all default on) use outside curve arithmetic: RustCrypto's
+//! `p256` / `p384` / `p521` / `k256`, and for X448 Tessera's own ladder over `crypto-bigint`.
+//! Every DHKEM has the Auth and AuthPSK modes.
 //!
 //! # Examples
 //!
@@ -77,10 +86,7 @@ pub use typed::Hpke;
 
 #[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
 #[doc(hidden)]
-pub use dhkem::__derive_key_pair_counter;
-#[cfg(feature = "x448")]
-#[doc(hidden)]
-pub use dhkem::__x448;
+pub use dhkem::{__derive_key_pair_counter, __dh};
 #[cfg(feature = "nist")]
 pub use dhkem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256PrivateKey, P256PublicKey,

@@ -570,12 +570,34 @@ impl DhGroup for DhKemX448HkdfSha512 {
 dh_kem!(/// DHKEM(X448, HKDF-SHA512), KEM 0x0021: `Nsecret` 64, `Nenc` = `Npk` = `Nsk` 56.
     DhKemX448HkdfSha512, X448PublicKey, X448PrivateKey, 56);
 
-/// X448 of RFC 7748 (for the Wycheproof tests): `None` for an all-zero result.
-#[cfg(feature = "x448")]
+/// The raw Diffie-Hellman step of a DHKEM of this module, with the same parsing and checks
+/// as decapsulation: `DeserializePrivateKey(sk)`, `DeserializePublicKey(pk)`, then `DH` into
+/// `out` (at least `Ndh` bytes); returns `Ndh`. For the Wycheproof ECDH/XDH tests.
 #[doc(hidden)]
-pub fn __x448(k: &[u8; 56], u: &[u8; 56]) -> Option<[u8; 56]> {
-    let z = x448::x448(k, u);
-    (!bool::from(z.ct_eq(&[0u8; 56]))).then_some(z)
+pub fn __dh(kem: KemId, sk: &[u8], pk: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn run<G: DhGroup>(sk: &[u8], pk: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let mut s = G::scalar_from_bytes(sk).ok_or(Error::InvalidPrivateKey)?;
+        let p = G::point_from_bytes(pk).ok_or(Error::InvalidPublicKey)?;
+        let out = out
+            .get_mut(..G::N_DH)
+            .ok_or(Error::InvalidRandomnessLength)?;
+        let r = G::dh(&s, &p, out);
+        s.zeroize();
+        r.map(|()| G::N_DH)
+    }
+    match kem {
+        #[cfg(feature = "nist")]
+        KemId::DhKemP256HkdfSha256 => run::<DhKemP256HkdfSha256>(sk, pk, out),
+        #[cfg(feature = "nist")]
+        KemId::DhKemP384HkdfSha384 => run::<DhKemP384HkdfSha384>(sk, pk, out),
+        #[cfg(feature = "nist")]
+        KemId::DhKemP521HkdfSha512 => run::<DhKemP521HkdfSha512>(sk, pk, out),
+        #[cfg(feature = "secp256k1")]
+        KemId::DhKemSecp256k1HkdfSha256 => run::<DhKemSecp256k1HkdfSha256>(sk, pk, out),
+        #[cfg(feature = "x448")]
+        KemId::DhKemX448HkdfSha512 => run::<DhKemX448HkdfSha512>(sk, pk, out),
+        other => Err(Error::UnknownKem(other.id())),
+    }
 }
 
 #[cfg(test)]

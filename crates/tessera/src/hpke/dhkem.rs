@@ -488,7 +488,7 @@ macro_rules! weierstrass_group {
             fn dh(s: &Self::Scalar, p: &Self::Point, out: &mut [u8]) -> Result<(), Error> {
                 use $c::elliptic_curve::group::Group as _;
                 use $c::elliptic_curve::point::AffineCoordinates as _;
-                let z = p.to_projective() * s.as_ref();
+                let mut z = p.to_projective() * s.as_ref();
                 // Unreachable for a validated point and a nonzero scalar of a prime-order
                 // group, checked anyway (RFC 9180 section 7.1.4).
                 if bool::from(z.is_identity()) {
@@ -497,6 +497,7 @@ macro_rules! weierstrass_group {
                 let mut x = z.to_affine().x();
                 out.copy_from_slice(&x);
                 x.zeroize();
+                z.zeroize();
                 Ok(())
             }
         }

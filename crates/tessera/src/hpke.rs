@@ -46,6 +46,22 @@
 //! # Ok::<(), tessera::hpke::Error>(())
 //! ```
 //!
+//! Typed, Auth mode with DHKEM(P-256) (feature `nist`; the Auth functions exist for the
+//! DHKEMs only):
+//!
+//! ```
+//! use tessera::hpke::{Aes128Gcm, DhKemP256HkdfSha256, HkdfSha256, Hpke, Kem};
+//! type Suite = Hpke<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>;
+//! # use rand::SeedableRng;
+//! let mut rng = rand::rngs::StdRng::from_seed([7; 32]);
+//! let (sk_r, pk_r) = DhKemP256HkdfSha256::generate_key_pair(&mut rng);
+//! let (sk_s, pk_s) = DhKemP256HkdfSha256::derive_key_pair(b"sender ikm of 32 bytes or more..")?;
+//! let (enc, ct) = Suite::seal_auth(&pk_r, b"info", b"aad", b"from S", &sk_s, &mut rng)?;
+//! let pt = Suite::open_auth(enc.as_ref(), &sk_r, b"info", b"aad", &ct, &pk_s)?;
+//! assert_eq!(pt, b"from S");
+//! # Ok::<(), tessera::hpke::Error>(())
+//! ```
+//!
 //! Runtime-agile, with a context:
 //!
 //! ```

@@ -12,13 +12,22 @@
 //!
 //! | KEM | id | KDF | id | AEAD | id |
 //! |---|---|---|---|---|---|
-//! | [`DhKemX25519HkdfSha256`] | 0x0020 | [`HkdfSha256`] | 0x0001 | [`Aes128Gcm`] | 0x0001 |
-//! | [`MlKem512`] | 0x0040 | [`HkdfSha384`] | 0x0002 | [`Aes256Gcm`] | 0x0002 |
-//! | [`MlKem768`] | 0x0041 | [`HkdfSha512`] | 0x0003 | [`ChaCha20Poly1305`] | 0x0003 |
-//! | [`MlKem1024`] | 0x0042 | [`Shake128`] | 0x0010 | [`ExportOnly`] | 0xFFFF |
-//! | [`XWing`] (MLKEM768-X25519) | 0x647A | [`Shake256`] | 0x0011 | | |
-//! | | | [`TurboShake128`] | 0x0012 | | |
-//! | | | [`TurboShake256`] | 0x0013 | | |
+//! | `DhKemP256HkdfSha256` (`nist`) | 0x0010 | [`HkdfSha256`] | 0x0001 | [`Aes128Gcm`] | 0x0001 |
+//! | `DhKemP384HkdfSha384` (`nist`) | 0x0011 | [`HkdfSha384`] | 0x0002 | [`Aes256Gcm`] | 0x0002 |
+//! | `DhKemP521HkdfSha512` (`nist`) | 0x0012 | [`HkdfSha512`] | 0x0003 | [`ChaCha20Poly1305`] | 0x0003 |
+//! | `DhKemSecp256k1HkdfSha256` (`secp256k1`) | 0x0016 | [`Shake128`] | 0x0010 | [`ExportOnly`] | 0xFFFF |
+//! | [`DhKemX25519HkdfSha256`] | 0x0020 | [`Shake256`] | 0x0011 | | |
+//! | `DhKemX448HkdfSha512` (`x448`) | 0x0021 | [`TurboShake128`] | 0x0012 | | |
+//! | [`MlKem512`] | 0x0040 | [`TurboShake256`] | 0x0013 | | |
+//! | [`MlKem768`] | 0x0041 | | | | |
+//! | [`MlKem1024`] | 0x0042 | | | | |
+//! | `MlKem768P256` (`nist`) | 0x0050 | | | | |
+//! | `MlKem1024P384` (`nist`) | 0x0051 | | | | |
+//! | [`XWing`] (MLKEM768-X25519) | 0x647A | | | | |
+//!
+//! The KEMs marked with a feature (all default on) use outside curve arithmetic: RustCrypto's
+//! `p256` / `p384` / `p521` / `k256`, and for X448 Tessera's own ladder over `crypto-bigint`.
+//! Every DHKEM has the Auth and AuthPSK modes.
 //!
 //! # Examples
 //!
@@ -34,6 +43,22 @@
 //! let (enc, ct) = Suite::seal_base(&pk, b"info", b"aad", b"hello", &mut rng)?;
 //! let pt = Suite::open_base(enc.as_ref(), &sk, b"info", b"aad", &ct)?;
 //! assert_eq!(pt, b"hello");
+//! # Ok::<(), tessera::hpke::Error>(())
+//! ```
+//!
+//! Typed, Auth mode with DHKEM(P-256) (feature `nist`; the Auth functions exist for the
+//! DHKEMs only):
+//!
+//! ```
+//! use tessera::hpke::{Aes128Gcm, DhKemP256HkdfSha256, HkdfSha256, Hpke, Kem};
+//! type Suite = Hpke<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>;
+//! # use rand::SeedableRng;
+//! let mut rng = rand::rngs::StdRng::from_seed([7; 32]);
+//! let (sk_r, pk_r) = DhKemP256HkdfSha256::generate_key_pair(&mut rng);
+//! let (sk_s, pk_s) = DhKemP256HkdfSha256::derive_key_pair(b"sender ikm of 32 bytes or more..")?;
+//! let (enc, ct) = Suite::seal_auth(&pk_r, b"info", b"aad", b"from S", &sk_s, &mut rng)?;
+//! let pt = Suite::open_auth(enc.as_ref(), &sk_r, b"info", b"aad", &ct, &pk_s)?;
+//! assert_eq!(pt, b"from S");
 //! # Ok::<(), tessera::hpke::Error>(())
 //! ```
 //!
@@ -58,6 +83,10 @@
 
 mod agile;
 mod context;
+#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
+mod dhkem;
+#[cfg(feature = "nist")]
+mod hybrid;
 mod kdf;
 mod kem;
 mod typed;
@@ -71,6 +100,29 @@ pub use kem::{
 };
 pub use typed::Hpke;
 
+#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
+#[doc(hidden)]
+pub use dhkem::{__derive_key_pair_counter, __dh};
+#[cfg(feature = "nist")]
+pub use dhkem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256PrivateKey, P256PublicKey,
+    P384PrivateKey, P384PublicKey, P521PrivateKey, P521PublicKey,
+};
+#[cfg(feature = "secp256k1")]
+pub use dhkem::{DhKemSecp256k1HkdfSha256, Secp256k1PrivateKey, Secp256k1PublicKey};
+#[cfg(feature = "x448")]
+pub use dhkem::{DhKemX448HkdfSha512, X448PrivateKey, X448PublicKey};
+#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
+pub use dhkem::{DhPrivateKey, DhPublicKey};
+#[cfg(feature = "nist")]
+pub use hybrid::{
+    MlKem768P256, MlKem768P256PrivateKey, MlKem768P256PublicKey, MlKem1024P384,
+    MlKem1024P384PrivateKey, MlKem1024P384PublicKey,
+};
+
+/// The most randomness one encapsulation draws (MLKEM768-P256: 32 + 96 bytes).
+pub(crate) const MAX_RANDOM: usize = 128;
+
 /// Errors of HPKE. Every failure is one of these; nothing panics on bad input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -82,7 +134,8 @@ pub enum Error {
     InvalidPrivateKey,
     /// An encapsulated key (`enc`) of the wrong length or encoding.
     InvalidEncappedKey,
-    /// An X25519 Diffie-Hellman result of all zeros (a small-order public key).
+    /// A Diffie-Hellman result of all zeros (X25519, X448: a small-order public key) or the
+    /// point at infinity (the prime-order curves).
     NonContributory,
     /// Auth or AuthPSK with a KEM that has no authenticated encapsulation.
     UnsupportedMode,
@@ -163,6 +216,27 @@ pub enum KemId {
     MlKem1024,
     /// MLKEM768-X25519 (X-Wing), 0x647A.
     XWing,
+    /// DHKEM(P-256, HKDF-SHA256), 0x0010 (feature `nist`).
+    #[cfg(feature = "nist")]
+    DhKemP256HkdfSha256,
+    /// DHKEM(P-384, HKDF-SHA384), 0x0011 (feature `nist`).
+    #[cfg(feature = "nist")]
+    DhKemP384HkdfSha384,
+    /// DHKEM(P-521, HKDF-SHA512), 0x0012 (feature `nist`).
+    #[cfg(feature = "nist")]
+    DhKemP521HkdfSha512,
+    /// DHKEM(secp256k1, HKDF-SHA256), 0x0016 (feature `secp256k1`).
+    #[cfg(feature = "secp256k1")]
+    DhKemSecp256k1HkdfSha256,
+    /// DHKEM(X448, HKDF-SHA512), 0x0021 (feature `x448`).
+    #[cfg(feature = "x448")]
+    DhKemX448HkdfSha512,
+    /// MLKEM768-P256, 0x0050 (feature `nist`).
+    #[cfg(feature = "nist")]
+    MlKem768P256,
+    /// MLKEM1024-P384, 0x0051 (feature `nist`).
+    #[cfg(feature = "nist")]
+    MlKem1024P384,
 }
 
 impl KemId {
@@ -174,6 +248,20 @@ impl KemId {
             KemId::MlKem768 => 0x0041,
             KemId::MlKem1024 => 0x0042,
             KemId::XWing => 0x647A,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP256HkdfSha256 => 0x0010,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP384HkdfSha384 => 0x0011,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP521HkdfSha512 => 0x0012,
+            #[cfg(feature = "secp256k1")]
+            KemId::DhKemSecp256k1HkdfSha256 => 0x0016,
+            #[cfg(feature = "x448")]
+            KemId::DhKemX448HkdfSha512 => 0x0021,
+            #[cfg(feature = "nist")]
+            KemId::MlKem768P256 => 0x0050,
+            #[cfg(feature = "nist")]
+            KemId::MlKem1024P384 => 0x0051,
         }
     }
 
@@ -185,13 +273,38 @@ impl KemId {
             0x0041 => KemId::MlKem768,
             0x0042 => KemId::MlKem1024,
             0x647A => KemId::XWing,
+            #[cfg(feature = "nist")]
+            0x0010 => KemId::DhKemP256HkdfSha256,
+            #[cfg(feature = "nist")]
+            0x0011 => KemId::DhKemP384HkdfSha384,
+            #[cfg(feature = "nist")]
+            0x0012 => KemId::DhKemP521HkdfSha512,
+            #[cfg(feature = "secp256k1")]
+            0x0016 => KemId::DhKemSecp256k1HkdfSha256,
+            #[cfg(feature = "x448")]
+            0x0021 => KemId::DhKemX448HkdfSha512,
+            #[cfg(feature = "nist")]
+            0x0050 => KemId::MlKem768P256,
+            #[cfg(feature = "nist")]
+            0x0051 => KemId::MlKem1024P384,
             _ => return Err(Error::UnknownKem(id)),
         })
     }
 
     /// Whether the KEM has AuthEncap/AuthDecap (the DHKEMs).
     pub const fn supports_auth(self) -> bool {
-        matches!(self, KemId::DhKemX25519HkdfSha256)
+        match self {
+            KemId::DhKemX25519HkdfSha256 => true,
+            #[cfg(feature = "nist")]
+            KemId::DhKemP256HkdfSha256
+            | KemId::DhKemP384HkdfSha384
+            | KemId::DhKemP521HkdfSha512 => true,
+            #[cfg(feature = "secp256k1")]
+            KemId::DhKemSecp256k1HkdfSha256 => true,
+            #[cfg(feature = "x448")]
+            KemId::DhKemX448HkdfSha512 => true,
+            _ => false,
+        }
     }
 }
 
@@ -444,7 +557,7 @@ pub trait Kem: sealed::Sealed + Sized {
         pk: &Self::PublicKey,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        let mut r = zeroize::Zeroizing::new([0u8; 64]);
+        let mut r = zeroize::Zeroizing::new([0u8; MAX_RANDOM]);
         rng.fill_bytes(&mut r[..Self::N_RANDOM]);
         Self::encap_with_randomness(pk, &r[..Self::N_RANDOM])
     }
@@ -474,7 +587,7 @@ pub trait AuthKem: Kem {
         sk_s: &Self::PrivateKey,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        let mut r = zeroize::Zeroizing::new([0u8; 64]);
+        let mut r = zeroize::Zeroizing::new([0u8; MAX_RANDOM]);
         rng.fill_bytes(&mut r[..Self::N_RANDOM]);
         Self::auth_encap_with_randomness(pk_r, sk_s, &r[..Self::N_RANDOM])
     }

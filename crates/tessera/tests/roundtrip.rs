@@ -5,18 +5,29 @@
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tessera::hpke::{
-    AeadId, Aes128Gcm, Aes256Gcm, AgilePrivateKey, AgilePublicKey, ChaCha20Poly1305,
-    DhKemX25519HkdfSha256, Error, ExportOnly, HkdfSha256, HkdfSha384, Hpke, KdfId, Kem, KemId,
-    MlKem512, MlKem768, MlKem1024, Shake256, Suite, TurboShake128, XWing,
+    AeadId, Aes128Gcm, Aes256Gcm, AgilePrivateKey, AgilePublicKey, AuthKem, ChaCha20Poly1305,
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Error, ExportOnly, HkdfSha256, HkdfSha384,
+    HkdfSha512, Hpke, KdfId, Kem, KemId, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    MlKem1024P384, Shake256, Suite, TurboShake128, XWing,
 };
 
-const KEMS: [KemId; 5] = [
+const KEMS: [KemId; 12] = [
     KemId::DhKemX25519HkdfSha256,
+    KemId::DhKemP256HkdfSha256,
+    KemId::DhKemP384HkdfSha384,
+    KemId::DhKemP521HkdfSha512,
+    KemId::DhKemSecp256k1HkdfSha256,
+    KemId::DhKemX448HkdfSha512,
     KemId::MlKem512,
     KemId::MlKem768,
     KemId::MlKem1024,
     KemId::XWing,
+    KemId::MlKem768P256,
+    KemId::MlKem1024P384,
 ];
+/// The DHKEMs of [`KEMS`] (the ones with Auth and AuthPSK).
+const N_DHKEMS: usize = 6;
 const KDFS: [KdfId; 7] = [
     KdfId::HkdfSha256,
     KdfId::HkdfSha384,
@@ -139,9 +150,13 @@ fn every_suite_and_mode_round_trips() {
             }
         }
     }
-    // X25519: 7 KDFs x 4 AEADs x 4 modes; each PQ KEM: 7 x 4 x 2.
-    assert_eq!(runs, 7 * 4 * 4 + 4 * 7 * 4 * 2);
-    assert_eq!(refused, 4 * 7 * 4 * 2);
+    // Each DHKEM: 7 KDFs x 4 AEADs x 4 modes; each PQ KEM: 7 x 4 x 2.
+    let n_pq = KEMS.len() - N_DHKEMS;
+    assert_eq!(runs, N_DHKEMS * 7 * 4 * 4 + n_pq * 7 * 4 * 2);
+    assert_eq!(refused, n_pq * 7 * 4 * 2);
+    println!(
+        "round trips: {runs} KEM x KDF x AEAD x mode combinations run, {refused} Auth refusals"
+    );
 }
 
 /// The typed API: single-shot seal/open and export for one suite of every KEM, and the four
@@ -185,36 +200,52 @@ fn typed_single_shot_every_kem() {
         assert_eq!(x, y);
     }
     check::<DhKemX25519HkdfSha256>();
+    check::<DhKemP256HkdfSha256>();
+    check::<DhKemP384HkdfSha384>();
+    check::<DhKemP521HkdfSha512>();
+    check::<DhKemSecp256k1HkdfSha256>();
+    check::<DhKemX448HkdfSha512>();
     check::<MlKem512>();
     check::<MlKem768>();
     check::<MlKem1024>();
     check::<XWing>();
+    check::<MlKem768P256>();
+    check::<MlKem1024P384>();
 
-    type K = DhKemX25519HkdfSha256;
-    type H = Hpke<K, HkdfSha256, Aes256Gcm>;
+    check_auth::<DhKemX25519HkdfSha256>();
+    check_auth::<DhKemP256HkdfSha256>();
+    check_auth::<DhKemP384HkdfSha384>();
+    check_auth::<DhKemP521HkdfSha512>();
+    check_auth::<DhKemSecp256k1HkdfSha256>();
+    check_auth::<DhKemX448HkdfSha512>();
+}
+
+/// The typed Auth and AuthPSK single-shot and export functions of a DHKEM.
+fn check_auth<K: AuthKem>() {
+    type H<K> = Hpke<K, HkdfSha256, Aes256Gcm>;
     let mut rng = rng();
     let (sk_r, pk_r) = K::generate_key_pair(&mut rng);
     let (sk_s, pk_s) = K::generate_key_pair(&mut rng);
-    let (enc, ct) = H::seal_auth(&pk_r, b"i", b"a", b"auth", &sk_s, &mut rng).unwrap();
+    let (enc, ct) = H::<K>::seal_auth(&pk_r, b"i", b"a", b"auth", &sk_s, &mut rng).unwrap();
     assert_eq!(
-        H::open_auth(enc.as_ref(), &sk_r, b"i", b"a", &ct, &pk_s).unwrap(),
+        H::<K>::open_auth(enc.as_ref(), &sk_r, b"i", b"a", &ct, &pk_s).unwrap(),
         b"auth"
     );
     // A different sender key does not authenticate.
     let (_, other) = K::generate_key_pair(&mut rng);
     assert_eq!(
-        H::open_auth(enc.as_ref(), &sk_r, b"i", b"a", &ct, &other),
+        H::<K>::open_auth(enc.as_ref(), &sk_r, b"i", b"a", &ct, &other),
         Err(Error::OpenError)
     );
     let (enc, ct) =
-        H::seal_auth_psk(&pk_r, b"i", b"a", b"authpsk", PSK, PSK_ID, &sk_s, &mut rng).unwrap();
+        H::<K>::seal_auth_psk(&pk_r, b"i", b"a", b"authpsk", PSK, PSK_ID, &sk_s, &mut rng).unwrap();
     assert_eq!(
-        H::open_auth_psk(enc.as_ref(), &sk_r, b"i", b"a", &ct, PSK, PSK_ID, &pk_s).unwrap(),
+        H::<K>::open_auth_psk(enc.as_ref(), &sk_r, b"i", b"a", &ct, PSK, PSK_ID, &pk_s).unwrap(),
         b"authpsk"
     );
     let (mut x, mut y) = ([0u8; 16], [0u8; 16]);
-    let enc = H::send_export_auth(&pk_r, b"i", &sk_s, b"c", &mut x, &mut rng).unwrap();
-    H::receive_export_auth(enc.as_ref(), &sk_r, b"i", &pk_s, b"c", &mut y).unwrap();
+    let enc = H::<K>::send_export_auth(&pk_r, b"i", &sk_s, b"c", &mut x, &mut rng).unwrap();
+    H::<K>::receive_export_auth(enc.as_ref(), &sk_r, b"i", &pk_s, b"c", &mut y).unwrap();
     assert_eq!(x, y);
 }
 
@@ -288,12 +319,25 @@ fn negative_matrix_open() {
             open(&[], &x.sk_r, b"info", b"aad", &x.ct),
             Err(Error::InvalidEncappedKey)
         );
-        // A changed enc byte: a different shared secret.
+        // A changed enc byte: a different shared secret, or (an uncompressed point of a
+        // prime-order curve with its x changed) a point off the curve.
         let mut bad = x.enc.clone();
         bad[n / 2] ^= 1;
+        let weierstrass = matches!(
+            kem,
+            KemId::DhKemP256HkdfSha256
+                | KemId::DhKemP384HkdfSha384
+                | KemId::DhKemP521HkdfSha512
+                | KemId::DhKemSecp256k1HkdfSha256
+        );
         assert_eq!(
             open(&bad, &x.sk_r, b"info", b"aad", &x.ct),
-            Err(Error::OpenError)
+            Err(if weierstrass {
+                Error::InvalidEncappedKey
+            } else {
+                Error::OpenError
+            }),
+            "{kem:?}"
         );
         // Tampered tag, tampered body, truncated and extended ciphertext.
         let c = x.ct.len();
@@ -455,8 +499,8 @@ fn input_and_codepoint_errors() {
     let mut rng = rng();
     // Unknown codepoints.
     assert_eq!(
-        Suite::from_ids(0x0010, 1, 1),
-        Err(Error::UnknownKem(0x0010))
+        Suite::from_ids(0x0013, 1, 1),
+        Err(Error::UnknownKem(0x0013))
     );
     assert_eq!(Suite::from_ids(0x0020, 4, 1), Err(Error::UnknownKdf(4)));
     assert_eq!(Suite::from_ids(0x0020, 1, 4), Err(Error::UnknownAead(4)));
@@ -611,4 +655,208 @@ fn invalid_public_keys_and_enc() {
             Some(Error::NonContributory)
         );
     }
+}
+
+/// RFC 9180 section 7.1.4 on the prime-order curves: only uncompressed SEC1 points on the
+/// curve are public keys or `enc`s; compressed, hybrid and identity encodings, off-curve
+/// points, coordinates at least p and wrong lengths are typed errors, as are private keys 0,
+/// at least the order or of the wrong length.
+#[test]
+fn invalid_ec_keys_enc_and_private_keys() {
+    fn check<K: AuthKem>(order: &[u8]) {
+        type H<K> = Hpke<K, HkdfSha512, Aes128Gcm>;
+        let mut rng = rng();
+        let (sk, pk) = K::generate_key_pair(&mut rng);
+        let good = K::public_key_to_bytes(&pk).to_vec();
+        let n = (good.len() - 1) / 2;
+        let mut bad: Vec<Vec<u8>> = Vec::new();
+        // Compressed, both tags.
+        let mut c = good[..1 + n].to_vec();
+        c[0] = 0x02 | (good[2 * n] & 1);
+        bad.push(c.clone());
+        c[0] ^= 1;
+        bad.push(c);
+        // Hybrid (0x06 / 0x07) with valid coordinates.
+        for tag in [0x06, 0x07] {
+            let mut h = good.clone();
+            h[0] = tag;
+            bad.push(h);
+        }
+        // The identity, alone and padded.
+        bad.push(vec![0x00]);
+        bad.push(vec![0u8; good.len()]);
+        // Off the curve (y changed).
+        let mut o = good.clone();
+        *o.last_mut().unwrap() ^= 1;
+        bad.push(o);
+        // x at least p (all ones), and y at least p.
+        let mut x = good.clone();
+        x[1..1 + n].fill(0xFF);
+        bad.push(x);
+        let mut y = good.clone();
+        y[1 + n..].fill(0xFF);
+        bad.push(y);
+        // Wrong lengths.
+        bad.push(good[..good.len() - 1].to_vec());
+        bad.push([&good[..], &[0]].concat());
+        bad.push(Vec::new());
+        for b in &bad {
+            assert_eq!(
+                K::public_key_from_bytes(b).err(),
+                Some(Error::InvalidPublicKey),
+                "{b:02x?}"
+            );
+            assert_eq!(
+                H::<K>::setup_receiver_base(b, &sk, b"").err(),
+                Some(Error::InvalidEncappedKey),
+                "{b:02x?}"
+            );
+            assert_eq!(
+                H::<K>::setup_receiver_auth(b, &sk, b"", &pk).err(),
+                Some(Error::InvalidEncappedKey),
+                "{b:02x?}"
+            );
+        }
+        // Private keys: 0, the order, all ones, wrong lengths.
+        let nsk = K::N_SK;
+        for b in [
+            vec![0u8; nsk],
+            order.to_vec(),
+            vec![0xFF; nsk],
+            vec![1u8; nsk - 1],
+            vec![1u8; nsk + 1],
+        ] {
+            assert_eq!(
+                K::private_key_from_bytes(&b).err(),
+                Some(Error::InvalidPrivateKey),
+                "{b:02x?}"
+            );
+        }
+        // order - 1 is the largest valid scalar.
+        let mut top = order.to_vec();
+        *top.last_mut().unwrap() -= 1;
+        assert!(K::private_key_from_bytes(&top).is_ok());
+        // DeriveKeyPair's rejection sampling only ever returns valid keys, counter 0 for these.
+        for i in 0..32u8 {
+            assert_eq!(
+                tessera::hpke::__derive_key_pair_counter(K::ID, &[i; 32]),
+                Ok(0)
+            );
+        }
+    }
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+    check::<DhKemP256HkdfSha256>(&hex(
+        "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551",
+    ));
+    check::<DhKemP384HkdfSha384>(&hex(
+        "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973",
+    ));
+    check::<DhKemP521HkdfSha512>(&hex(
+        "01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409",
+    ));
+    check::<DhKemSecp256k1HkdfSha256>(&hex(
+        "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+    ));
+}
+
+/// X448: every 56-byte string is a public key; the small-order ones (u = 0, 1, p - 1) give
+/// an all-zero DH result, refused in both directions; other lengths are typed errors.
+#[test]
+fn x448_small_order_and_lengths() {
+    type K = DhKemX448HkdfSha512;
+    type H = Hpke<K, HkdfSha512, Aes256Gcm>;
+    let mut rng = rng();
+    let (sk, pk) = K::generate_key_pair(&mut rng);
+    let mut p_minus_1 = [0xFFu8; 56];
+    p_minus_1[0] = 0xFE;
+    p_minus_1[28] = 0xFE;
+    let mut one = [0u8; 56];
+    one[0] = 1;
+    for small in [[0u8; 56], one, p_minus_1] {
+        let bad = K::public_key_from_bytes(&small).unwrap();
+        assert_eq!(
+            H::setup_sender_base(&bad, b"", &mut rng).err(),
+            Some(Error::NonContributory)
+        );
+        assert_eq!(
+            H::setup_receiver_base(&small, &sk, b"").err(),
+            Some(Error::NonContributory)
+        );
+        assert_eq!(
+            H::setup_receiver_auth(&small, &sk, b"", &pk).err(),
+            Some(Error::NonContributory)
+        );
+    }
+    for len in [0, 55, 57] {
+        assert_eq!(
+            K::public_key_from_bytes(&vec![9; len]).err(),
+            Some(Error::InvalidPublicKey)
+        );
+        assert_eq!(
+            H::setup_receiver_base(&vec![9; len], &sk, b"").err(),
+            Some(Error::InvalidEncappedKey)
+        );
+        assert_eq!(
+            K::private_key_from_bytes(&vec![9; len]).err(),
+            Some(Error::InvalidPrivateKey)
+        );
+    }
+}
+
+/// The NIST hybrids: a bad ML-KEM half or a bad curve half of a public key or `enc` is a
+/// typed error.
+#[test]
+fn nist_hybrid_invalid_keys_and_enc() {
+    fn check<K: Kem>(n_pq_ek: usize, n_pq_ct: usize) {
+        let mut rng = rng();
+        let (sk, pk) = K::generate_key_pair(&mut rng);
+        let good = K::public_key_to_bytes(&pk).to_vec();
+        // ML-KEM half: the first coefficient >= q.
+        let mut b = good.clone();
+        b[0] = 0xFF;
+        b[1] |= 0x0F;
+        assert_eq!(
+            K::public_key_from_bytes(&b).err(),
+            Some(Error::InvalidPublicKey)
+        );
+        // Curve half: compressed tag, off-curve.
+        let mut b = good.clone();
+        b[n_pq_ek] = 0x02;
+        assert_eq!(
+            K::public_key_from_bytes(&b).err(),
+            Some(Error::InvalidPublicKey)
+        );
+        let mut b = good.clone();
+        *b.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            K::public_key_from_bytes(&b).err(),
+            Some(Error::InvalidPublicKey)
+        );
+        assert_eq!(
+            K::public_key_from_bytes(&good[1..]).err(),
+            Some(Error::InvalidPublicKey)
+        );
+        // enc: a bad curve point, wrong lengths.
+        let (_, enc) = K::encap(&pk, &mut rng).unwrap();
+        let mut e = enc.as_ref().to_vec();
+        e[n_pq_ct] = 0x04;
+        *e.last_mut().unwrap() ^= 1;
+        assert_eq!(K::decap(&e, &sk).err(), Some(Error::InvalidEncappedKey));
+        assert_eq!(
+            K::decap(&enc.as_ref()[1..], &sk).err(),
+            Some(Error::InvalidEncappedKey)
+        );
+        assert!(K::decap(enc.as_ref(), &sk).is_ok());
+        assert_eq!(
+            K::private_key_from_bytes(&[0; 31]).err(),
+            Some(Error::InvalidPrivateKey)
+        );
+    }
+    check::<MlKem768P256>(1184, 1088);
+    check::<MlKem1024P384>(1568, 1568);
 }

@@ -12,14 +12,33 @@ use super::kem::{
 };
 use super::typed::{setup_receiver, setup_sender};
 use super::{
-    AeadId, AuthKem, DhKemX25519HkdfSha256, Error, Ids, KdfId, Kem, KemId, MlKem512, MlKem768,
-    MlKem1024, Mode, XWing,
+    AeadId, AuthKem, DhKemX25519HkdfSha256, Error, Ids, KdfId, Kem, KemId, MAX_RANDOM, MlKem512,
+    MlKem768, MlKem1024, Mode, XWing,
 };
+
+#[cfg(feature = "nist")]
+use super::{DhKemP256HkdfSha256, P256PrivateKey, P256PublicKey};
+#[cfg(feature = "nist")]
+use super::{DhKemP384HkdfSha384, P384PrivateKey, P384PublicKey};
+#[cfg(feature = "nist")]
+use super::{DhKemP521HkdfSha512, P521PrivateKey, P521PublicKey};
+#[cfg(feature = "secp256k1")]
+use super::{DhKemSecp256k1HkdfSha256, Secp256k1PrivateKey, Secp256k1PublicKey};
+#[cfg(feature = "x448")]
+use super::{DhKemX448HkdfSha512, X448PrivateKey, X448PublicKey};
+#[cfg(feature = "nist")]
+use super::{MlKem768P256, MlKem768P256PrivateKey, MlKem768P256PublicKey};
+#[cfg(feature = "nist")]
+use super::{MlKem1024P384, MlKem1024P384PrivateKey, MlKem1024P384PublicKey};
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-/// The longest `enc` of this crate's KEMs (ML-KEM-1024's ciphertext).
+/// The longest `enc` of this crate's KEMs (MLKEM1024-P384's ciphertext, ML-KEM-1024's
+/// without the `nist` feature).
+#[cfg(feature = "nist")]
+const MAX_ENC: usize = 1665;
+#[cfg(not(feature = "nist"))]
 const MAX_ENC: usize = 1568;
 
 /// A public key of any KEM of this crate, tagged with its KEM.
@@ -36,6 +55,20 @@ enum AnyPk {
     MlKem768(MlKem768PublicKey),
     MlKem1024(MlKem1024PublicKey),
     XWing(XWingPublicKey),
+    #[cfg(feature = "nist")]
+    P256(P256PublicKey),
+    #[cfg(feature = "nist")]
+    P384(P384PublicKey),
+    #[cfg(feature = "nist")]
+    P521(P521PublicKey),
+    #[cfg(feature = "secp256k1")]
+    Secp256k1(Secp256k1PublicKey),
+    #[cfg(feature = "x448")]
+    X448(X448PublicKey),
+    #[cfg(feature = "nist")]
+    MlKem768P256(MlKem768P256PublicKey),
+    #[cfg(feature = "nist")]
+    MlKem1024P384(MlKem1024P384PublicKey),
 }
 
 /// A private key of any KEM of this crate, tagged with its KEM; it caches what decapsulation
@@ -51,6 +84,20 @@ enum AnySk {
     MlKem768(MlKem768PrivateKey),
     MlKem1024(MlKem1024PrivateKey),
     XWing(XWingPrivateKey),
+    #[cfg(feature = "nist")]
+    P256(P256PrivateKey),
+    #[cfg(feature = "nist")]
+    P384(P384PrivateKey),
+    #[cfg(feature = "nist")]
+    P521(P521PrivateKey),
+    #[cfg(feature = "secp256k1")]
+    Secp256k1(Secp256k1PrivateKey),
+    #[cfg(feature = "x448")]
+    X448(X448PrivateKey),
+    #[cfg(feature = "nist")]
+    MlKem768P256(MlKem768P256PrivateKey),
+    #[cfg(feature = "nist")]
+    MlKem1024P384(MlKem1024P384PrivateKey),
 }
 
 /// The typed KEMs as seen from the agile API.
@@ -96,6 +143,20 @@ agile_kem!(MlKem512, MlKem512);
 agile_kem!(MlKem768, MlKem768);
 agile_kem!(MlKem1024, MlKem1024);
 agile_kem!(XWing, XWing);
+#[cfg(feature = "nist")]
+agile_kem!(DhKemP256HkdfSha256, P256);
+#[cfg(feature = "nist")]
+agile_kem!(DhKemP384HkdfSha384, P384);
+#[cfg(feature = "nist")]
+agile_kem!(DhKemP521HkdfSha512, P521);
+#[cfg(feature = "secp256k1")]
+agile_kem!(DhKemSecp256k1HkdfSha256, Secp256k1);
+#[cfg(feature = "x448")]
+agile_kem!(DhKemX448HkdfSha512, X448);
+#[cfg(feature = "nist")]
+agile_kem!(MlKem768P256, MlKem768P256);
+#[cfg(feature = "nist")]
+agile_kem!(MlKem1024P384, MlKem1024P384);
 
 /// Calls `$f::<K>(args)` for the KEM `K` of a [`KemId`].
 macro_rules! dispatch {
@@ -106,6 +167,20 @@ macro_rules! dispatch {
             KemId::MlKem768 => $f::<MlKem768>($($a),*),
             KemId::MlKem1024 => $f::<MlKem1024>($($a),*),
             KemId::XWing => $f::<XWing>($($a),*),
+            #[cfg(feature = "nist")]
+            KemId::DhKemP256HkdfSha256 => $f::<DhKemP256HkdfSha256>($($a),*),
+            #[cfg(feature = "nist")]
+            KemId::DhKemP384HkdfSha384 => $f::<DhKemP384HkdfSha384>($($a),*),
+            #[cfg(feature = "nist")]
+            KemId::DhKemP521HkdfSha512 => $f::<DhKemP521HkdfSha512>($($a),*),
+            #[cfg(feature = "secp256k1")]
+            KemId::DhKemSecp256k1HkdfSha256 => $f::<DhKemSecp256k1HkdfSha256>($($a),*),
+            #[cfg(feature = "x448")]
+            KemId::DhKemX448HkdfSha512 => $f::<DhKemX448HkdfSha512>($($a),*),
+            #[cfg(feature = "nist")]
+            KemId::MlKem768P256 => $f::<MlKem768P256>($($a),*),
+            #[cfg(feature = "nist")]
+            KemId::MlKem1024P384 => $f::<MlKem1024P384>($($a),*),
         }
     };
 }
@@ -119,6 +194,20 @@ impl AgilePublicKey {
             AnyPk::MlKem768(_) => KemId::MlKem768,
             AnyPk::MlKem1024(_) => KemId::MlKem1024,
             AnyPk::XWing(_) => KemId::XWing,
+            #[cfg(feature = "nist")]
+            AnyPk::P256(_) => KemId::DhKemP256HkdfSha256,
+            #[cfg(feature = "nist")]
+            AnyPk::P384(_) => KemId::DhKemP384HkdfSha384,
+            #[cfg(feature = "nist")]
+            AnyPk::P521(_) => KemId::DhKemP521HkdfSha512,
+            #[cfg(feature = "secp256k1")]
+            AnyPk::Secp256k1(_) => KemId::DhKemSecp256k1HkdfSha256,
+            #[cfg(feature = "x448")]
+            AnyPk::X448(_) => KemId::DhKemX448HkdfSha512,
+            #[cfg(feature = "nist")]
+            AnyPk::MlKem768P256(_) => KemId::MlKem768P256,
+            #[cfg(feature = "nist")]
+            AnyPk::MlKem1024P384(_) => KemId::MlKem1024P384,
         }
     }
 
@@ -130,6 +219,20 @@ impl AgilePublicKey {
             AnyPk::MlKem768(k) => k.as_bytes(),
             AnyPk::MlKem1024(k) => k.as_bytes(),
             AnyPk::XWing(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnyPk::P256(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnyPk::P384(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnyPk::P521(k) => k.as_bytes(),
+            #[cfg(feature = "secp256k1")]
+            AnyPk::Secp256k1(k) => k.as_bytes(),
+            #[cfg(feature = "x448")]
+            AnyPk::X448(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnyPk::MlKem768P256(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnyPk::MlKem1024P384(k) => k.as_bytes(),
         }
     }
 }
@@ -143,6 +246,20 @@ impl AgilePrivateKey {
             AnySk::MlKem768(_) => KemId::MlKem768,
             AnySk::MlKem1024(_) => KemId::MlKem1024,
             AnySk::XWing(_) => KemId::XWing,
+            #[cfg(feature = "nist")]
+            AnySk::P256(_) => KemId::DhKemP256HkdfSha256,
+            #[cfg(feature = "nist")]
+            AnySk::P384(_) => KemId::DhKemP384HkdfSha384,
+            #[cfg(feature = "nist")]
+            AnySk::P521(_) => KemId::DhKemP521HkdfSha512,
+            #[cfg(feature = "secp256k1")]
+            AnySk::Secp256k1(_) => KemId::DhKemSecp256k1HkdfSha256,
+            #[cfg(feature = "x448")]
+            AnySk::X448(_) => KemId::DhKemX448HkdfSha512,
+            #[cfg(feature = "nist")]
+            AnySk::MlKem768P256(_) => KemId::MlKem768P256,
+            #[cfg(feature = "nist")]
+            AnySk::MlKem1024P384(_) => KemId::MlKem1024P384,
         }
     }
 
@@ -154,6 +271,20 @@ impl AgilePrivateKey {
             AnySk::MlKem768(k) => k.as_bytes(),
             AnySk::MlKem1024(k) => k.as_bytes(),
             AnySk::XWing(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnySk::P256(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnySk::P384(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnySk::P521(k) => k.as_bytes(),
+            #[cfg(feature = "secp256k1")]
+            AnySk::Secp256k1(k) => k.as_bytes(),
+            #[cfg(feature = "x448")]
+            AnySk::X448(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnySk::MlKem768P256(k) => k.as_bytes(),
+            #[cfg(feature = "nist")]
+            AnySk::MlKem1024P384(k) => k.as_bytes(),
         }
     }
 
@@ -165,6 +296,20 @@ impl AgilePrivateKey {
             AnySk::MlKem768(k) => AgilePublicKey(AnyPk::MlKem768(k.public_key().clone())),
             AnySk::MlKem1024(k) => AgilePublicKey(AnyPk::MlKem1024(k.public_key().clone())),
             AnySk::XWing(k) => AgilePublicKey(AnyPk::XWing(k.public_key().clone())),
+            #[cfg(feature = "nist")]
+            AnySk::P256(k) => AgilePublicKey(AnyPk::P256(k.public_key().clone())),
+            #[cfg(feature = "nist")]
+            AnySk::P384(k) => AgilePublicKey(AnyPk::P384(k.public_key().clone())),
+            #[cfg(feature = "nist")]
+            AnySk::P521(k) => AgilePublicKey(AnyPk::P521(k.public_key().clone())),
+            #[cfg(feature = "secp256k1")]
+            AnySk::Secp256k1(k) => AgilePublicKey(AnyPk::Secp256k1(k.public_key().clone())),
+            #[cfg(feature = "x448")]
+            AnySk::X448(k) => AgilePublicKey(AnyPk::X448(k.public_key().clone())),
+            #[cfg(feature = "nist")]
+            AnySk::MlKem768P256(k) => AgilePublicKey(AnyPk::MlKem768P256(k.public_key().clone())),
+            #[cfg(feature = "nist")]
+            AnySk::MlKem1024P384(k) => AgilePublicKey(AnyPk::MlKem1024P384(k.public_key().clone())),
         }
     }
 }
@@ -257,11 +402,12 @@ fn auth_decap_any<K: AgileKem + AuthKem>(
     K::auth_decap(enc, K::sk(sk)?, K::pk(pk_s)?)
 }
 
-fn generate_any<K: AgileKem>(rng: &mut dyn FnMut(&mut [u8])) -> (AgilePrivateKey, AgilePublicKey) {
-    let mut r = Zeroizing::new([0u8; 64]);
-    rng(&mut r[..K::N_SK]);
-    let sk = K::private_key_from_bytes(&r[..K::N_SK]).expect("N_SK bytes");
-    let pk = K::public_key(&sk).clone();
+fn generate_any<K: AgileKem>(
+    rng: &mut impl rand_core::CryptoRng,
+) -> (AgilePrivateKey, AgilePublicKey) {
+    // The KEM's own GenerateKeyPair: not every Nsk-byte string is a private key (the
+    // prime-order curves reject scalars at least the group order).
+    let (sk, pk) = K::generate_key_pair(rng);
     K::wrap(sk, pk)
 }
 
@@ -287,6 +433,20 @@ const fn n_random(kem: KemId) -> usize {
         KemId::MlKem768 => MlKem768::N_RANDOM,
         KemId::MlKem1024 => MlKem1024::N_RANDOM,
         KemId::XWing => XWing::N_RANDOM,
+        #[cfg(feature = "nist")]
+        KemId::DhKemP256HkdfSha256 => DhKemP256HkdfSha256::N_RANDOM,
+        #[cfg(feature = "nist")]
+        KemId::DhKemP384HkdfSha384 => DhKemP384HkdfSha384::N_RANDOM,
+        #[cfg(feature = "nist")]
+        KemId::DhKemP521HkdfSha512 => DhKemP521HkdfSha512::N_RANDOM,
+        #[cfg(feature = "secp256k1")]
+        KemId::DhKemSecp256k1HkdfSha256 => DhKemSecp256k1HkdfSha256::N_RANDOM,
+        #[cfg(feature = "x448")]
+        KemId::DhKemX448HkdfSha512 => DhKemX448HkdfSha512::N_RANDOM,
+        #[cfg(feature = "nist")]
+        KemId::MlKem768P256 => MlKem768P256::N_RANDOM,
+        #[cfg(feature = "nist")]
+        KemId::MlKem1024P384 => MlKem1024P384::N_RANDOM,
     }
 }
 
@@ -343,8 +503,7 @@ impl Suite {
         &self,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(AgilePrivateKey, AgilePublicKey), Error> {
-        let mut fill = |b: &mut [u8]| rng.fill_bytes(b);
-        Ok(dispatch!(self.ids.kem, generate_any(&mut fill)))
+        Ok(dispatch!(self.ids.kem, generate_any(rng)))
     }
 
     /// `DeriveKeyPair(ikm)` of the suite's KEM.
@@ -386,6 +545,18 @@ impl Suite {
                 KemId::DhKemX25519HkdfSha256 => {
                     auth_encap_any::<DhKemX25519HkdfSha256>(pk_r, sk_s, r)
                 }
+                #[cfg(feature = "nist")]
+                KemId::DhKemP256HkdfSha256 => auth_encap_any::<DhKemP256HkdfSha256>(pk_r, sk_s, r),
+                #[cfg(feature = "nist")]
+                KemId::DhKemP384HkdfSha384 => auth_encap_any::<DhKemP384HkdfSha384>(pk_r, sk_s, r),
+                #[cfg(feature = "nist")]
+                KemId::DhKemP521HkdfSha512 => auth_encap_any::<DhKemP521HkdfSha512>(pk_r, sk_s, r),
+                #[cfg(feature = "secp256k1")]
+                KemId::DhKemSecp256k1HkdfSha256 => {
+                    auth_encap_any::<DhKemSecp256k1HkdfSha256>(pk_r, sk_s, r)
+                }
+                #[cfg(feature = "x448")]
+                KemId::DhKemX448HkdfSha512 => auth_encap_any::<DhKemX448HkdfSha512>(pk_r, sk_s, r),
                 _ => Err(Error::UnsupportedMode),
             },
         })?;
@@ -404,7 +575,7 @@ impl Suite {
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(AgileEncappedKey, AgileSenderContext), Error> {
         let n = n_random(self.ids.kem);
-        let mut r = Zeroizing::new([0u8; 64]);
+        let mut r = Zeroizing::new([0u8; MAX_RANDOM]);
         rng.fill_bytes(&mut r[..n]);
         self.sender(mode, pk_r, info, psk, psk_id, sk_s, Rand::Raw(&r[..n]))
     }
@@ -432,6 +603,26 @@ impl Suite {
             Some(pk_s) => match kem {
                 KemId::DhKemX25519HkdfSha256 => {
                     auth_decap_any::<DhKemX25519HkdfSha256>(enc, sk_r, pk_s)
+                }
+                #[cfg(feature = "nist")]
+                KemId::DhKemP256HkdfSha256 => {
+                    auth_decap_any::<DhKemP256HkdfSha256>(enc, sk_r, pk_s)
+                }
+                #[cfg(feature = "nist")]
+                KemId::DhKemP384HkdfSha384 => {
+                    auth_decap_any::<DhKemP384HkdfSha384>(enc, sk_r, pk_s)
+                }
+                #[cfg(feature = "nist")]
+                KemId::DhKemP521HkdfSha512 => {
+                    auth_decap_any::<DhKemP521HkdfSha512>(enc, sk_r, pk_s)
+                }
+                #[cfg(feature = "secp256k1")]
+                KemId::DhKemSecp256k1HkdfSha256 => {
+                    auth_decap_any::<DhKemSecp256k1HkdfSha256>(enc, sk_r, pk_s)
+                }
+                #[cfg(feature = "x448")]
+                KemId::DhKemX448HkdfSha512 => {
+                    auth_decap_any::<DhKemX448HkdfSha512>(enc, sk_r, pk_s)
                 }
                 _ => Err(Error::UnsupportedMode),
             },

@@ -1531,11 +1531,6 @@ struct HpkeRef {
     open_first: Box<dyn Fn(&[u8], &[u8]) -> Option<Vec<u8>>>,
 }
 
-/// A contestant whose check already ran.
-fn hpke_contestant(name: &str, role: Role, f: impl FnMut() + 'static) -> Contestant {
-    Contestant::new(name, role, f)
-}
-
 const HPKE_NOTE_HPKE_RS: &str = "hpke-rs: keys are byte vectors (`HpkePublicKey`, `HpkePrivateKey`) parsed on every call; its RustCrypto provider draws from its own ChaCha20Rng, seeded from the OS when its `Hpke` is made outside the timed loop (it takes no caller RNG or seed; libcrux's takes the shared ChaCha20Rng through `Hpke::new_with_rng`)";
 const HPKE_NOTE_NO_KEM: &str = "hpke-rs: no row (its KEM encap/decap are not public; it encapsulates only inside `setup_sender`)";
 const HPKE_NOTE_RUST_HPKE_KEM: &str = "rust-hpke: `Kem::encap_with_rng` and `Kem::decap`, which its setup calls (public but `#[doc(hidden)]`)";
@@ -1597,13 +1592,13 @@ mod hpke_rs_side {
                     kp.public_key().as_slice(),
                     "{name} keygen"
                 );
-                hpke_contestant(name, Role::Peer, move || {
+                Contestant::new(name, Role::Peer, move || {
                     black_box(h.generate_key_pair().unwrap());
                 })
             }
             HpkeOp::Derive => {
                 let ikm = r.ikm;
-                hpke_contestant(name, Role::Peer, move || {
+                Contestant::new(name, Role::Peer, move || {
                     black_box(h.derive_key_pair(black_box(&ikm)).unwrap());
                 })
             }
@@ -1612,7 +1607,7 @@ mod hpke_rs_side {
                 let (enc, ctx) = h.setup_sender(&pk, HPKE_INFO, None, None, None).unwrap();
                 let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
                 assert_eq!(e, (r.export_of)(&enc), "{name} setup_sender");
-                hpke_contestant(name, Role::Peer, move || {
+                Contestant::new(name, Role::Peer, move || {
                     black_box(
                         h.setup_sender(black_box(&pk), HPKE_INFO, None, None, None)
                             .unwrap(),
@@ -1625,7 +1620,7 @@ mod hpke_rs_side {
                     .unwrap();
                 let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
                 assert_eq!(e, r.export, "{name} setup_receiver");
-                hpke_contestant(name, Role::Peer, move || {
+                Contestant::new(name, Role::Peer, move || {
                     black_box(
                         h.setup_receiver(black_box(&enc0), &sk, HPKE_INFO, None, None, None)
                             .unwrap(),
@@ -1643,7 +1638,7 @@ mod hpke_rs_side {
                     .open(&enc, &sk, HPKE_INFO, &AAD, &ct, None, None, None)
                     .unwrap();
                 assert_eq!(back, pt, "{name} open");
-                hpke_contestant(name, Role::Peer, move || {
+                Contestant::new(name, Role::Peer, move || {
                     let (enc, ct) = h
                         .seal(&pk, HPKE_INFO, &AAD, black_box(&pt), None, None, None)
                         .unwrap();
@@ -1666,11 +1661,11 @@ mod hpke_rs_side {
                 );
                 assert_eq!(rc.open(&AAD, &ct).unwrap(), pt, "{name} open");
                 if op == HpkeOp::ContextSeal {
-                    hpke_contestant(name, Role::Peer, move || {
+                    Contestant::new(name, Role::Peer, move || {
                         black_box(s.seal(&AAD, black_box(&pt)).unwrap());
                     })
                 } else {
-                    hpke_contestant(name, Role::Peer, move || {
+                    Contestant::new(name, Role::Peer, move || {
                         let ct = s.seal(&AAD, black_box(&pt)).unwrap();
                         black_box(rc.open(&AAD, &ct).unwrap());
                     })
@@ -1682,7 +1677,7 @@ mod hpke_rs_side {
                     .unwrap();
                 let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
                 assert_eq!(e, r.export, "{name} export");
-                hpke_contestant(name, Role::Peer, move || {
+                Contestant::new(name, Role::Peer, move || {
                     black_box(
                         ctx.export(black_box(HPKE_EXPORT_CONTEXT), HPKE_EXPORT_LEN)
                             .unwrap(),
@@ -1863,20 +1858,20 @@ macro_rules! hpke_suite {
                                 GK::pk_to_bytes(&pk1),
                                 "{name} keygen"
                             );
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(GK::generate(&mut rng).unwrap());
                             })
                         }
                         HpkeOp::Derive => {
                             let ikm = r.ikm;
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(GK::derive_key_pair(black_box(&ikm)).unwrap());
                             })
                         }
                         HpkeOp::Encap => {
                             let (ss, enc) = GK::encap(&mut rng, &pk).unwrap();
                             assert_eq!((r.decap)(enc.as_ref()), ss.as_ref(), "{name} encap");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(GK::encap(&mut rng, black_box(&pk)).unwrap());
                             })
                         }
@@ -1886,7 +1881,7 @@ macro_rules! hpke_suite {
                                 &r.ss[..],
                                 "{name} decap"
                             );
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(GK::decap(black_box(&enc0), &sk).unwrap());
                             })
                         }
@@ -1895,7 +1890,7 @@ macro_rules! hpke_suite {
                                 G::setup_sender_base(&mut rng, &pk, HPKE_INFO).unwrap();
                             let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
                             assert_eq!(e, (r.export_of)(enc.as_ref()), "{name} setup_sender");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(
                                     G::setup_sender_base(&mut rng, black_box(&pk), HPKE_INFO)
                                         .unwrap(),
@@ -1906,7 +1901,7 @@ macro_rules! hpke_suite {
                             let ctx = G::setup_receiver_base(&enc0, &sk, HPKE_INFO).unwrap();
                             let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
                             assert_eq!(e, r.export, "{name} setup_receiver");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(
                                     G::setup_receiver_base(black_box(&enc0), &sk, HPKE_INFO)
                                         .unwrap(),
@@ -1926,7 +1921,7 @@ macro_rules! hpke_suite {
                                 pt,
                                 "{name} open"
                             );
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 let (enc, ct) =
                                     G::seal_base(&mut rng, &pk, HPKE_INFO, &AAD, black_box(&pt))
                                         .unwrap();
@@ -1945,11 +1940,11 @@ macro_rules! hpke_suite {
                             );
                             assert_eq!(rc.open(&AAD, &ct).unwrap(), pt, "{name} open");
                             if op == HpkeOp::ContextSeal {
-                                hpke_contestant(name, Role::Peer, move || {
+                                Contestant::new(name, Role::Peer, move || {
                                     black_box(s.seal(&AAD, black_box(&pt)).unwrap());
                                 })
                             } else {
-                                hpke_contestant(name, Role::Peer, move || {
+                                Contestant::new(name, Role::Peer, move || {
                                     let ct = s.seal(&AAD, black_box(&pt)).unwrap();
                                     black_box(rc.open(&AAD, &ct).unwrap());
                                 })
@@ -1959,7 +1954,7 @@ macro_rules! hpke_suite {
                             let ctx = G::setup_receiver_base(&enc0, &sk, HPKE_INFO).unwrap();
                             let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
                             assert_eq!(e, r.export, "{name} export");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(
                                     ctx.export(black_box(HPKE_EXPORT_CONTEXT), HPKE_EXPORT_LEN)
                                         .unwrap(),
@@ -1987,20 +1982,20 @@ macro_rules! hpke_suite {
                                 &pk1.to_bytes()[..],
                                 "{name} keygen"
                             );
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(RK::gen_keypair_with_rng(&mut rng));
                             })
                         }
                         HpkeOp::Derive => {
                             let ikm = r.ikm;
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(RK::derive_keypair(black_box(&ikm)));
                             })
                         }
                         HpkeOp::Encap => {
                             let (ss, enc) = RK::encap_with_rng(&pk, None, &mut rng).unwrap();
                             assert_eq!((r.decap)(&enc.to_bytes()), &ss.0[..], "{name} encap");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(
                                     RK::encap_with_rng(black_box(&pk), None, &mut rng).unwrap(),
                                 );
@@ -2012,7 +2007,7 @@ macro_rules! hpke_suite {
                                 &r.ss[..],
                                 "{name} decap"
                             );
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(RK::decap(&sk, None, black_box(&enc0)).unwrap());
                             })
                         }
@@ -2027,7 +2022,7 @@ macro_rules! hpke_suite {
                             let mut e = vec![0u8; HPKE_EXPORT_LEN];
                             ctx.export(HPKE_EXPORT_CONTEXT, &mut e).unwrap();
                             assert_eq!(e, (r.export_of)(&enc.to_bytes()), "{name} setup_sender");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(
                                     hpke::setup_sender_with_rng::<$ra, $rf, RK>(
                                         &OpModeS::Base,
@@ -2050,7 +2045,7 @@ macro_rules! hpke_suite {
                             let mut e = vec![0u8; HPKE_EXPORT_LEN];
                             ctx.export(HPKE_EXPORT_CONTEXT, &mut e).unwrap();
                             assert_eq!(e, r.export, "{name} setup_receiver");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 black_box(
                                     hpke::setup_receiver::<$ra, $rf, RK>(
                                         &OpModeR::Base,
@@ -2087,7 +2082,7 @@ macro_rules! hpke_suite {
                             )
                             .unwrap();
                             assert_eq!(back, pt, "{name} open");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 let (enc, ct) = hpke::single_shot_seal_with_rng::<$ra, $rf, RK>(
                                     &OpModeS::Base,
                                     &pk,
@@ -2134,11 +2129,11 @@ macro_rules! hpke_suite {
                             );
                             assert_eq!(rc.open(&ct, &AAD).unwrap(), pt, "{name} open");
                             if op == HpkeOp::ContextSeal {
-                                hpke_contestant(name, Role::Peer, move || {
+                                Contestant::new(name, Role::Peer, move || {
                                     black_box(s.seal(black_box(&pt), &AAD).unwrap());
                                 })
                             } else {
-                                hpke_contestant(name, Role::Peer, move || {
+                                Contestant::new(name, Role::Peer, move || {
                                     let ct = s.seal(black_box(&pt), &AAD).unwrap();
                                     black_box(rc.open(&ct, &AAD).unwrap());
                                 })
@@ -2155,7 +2150,7 @@ macro_rules! hpke_suite {
                             let mut out = [0u8; HPKE_EXPORT_LEN];
                             ctx.export(HPKE_EXPORT_CONTEXT, &mut out).unwrap();
                             assert_eq!(&out[..], &r.export[..], "{name} export");
-                            hpke_contestant(name, Role::Peer, move || {
+                            Contestant::new(name, Role::Peer, move || {
                                 ctx.export(black_box(HPKE_EXPORT_CONTEXT), &mut out)
                                     .unwrap();
                                 black_box(&out);

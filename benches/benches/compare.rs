@@ -307,6 +307,8 @@ struct Spec {
     ways: usize,
     /// Runs only in the RustCrypto-soft build.
     soft: bool,
+    /// This row's time budget relative to the configured one (1, or [`HPKE_BUDGET`]).
+    budget: f64,
     build: fn(usize) -> Built,
 }
 
@@ -340,6 +342,7 @@ fn specs() -> Vec<Spec> {
                 size,
                 ways,
                 soft,
+                budget: 1.0,
                 build,
             });
         }
@@ -434,7 +437,97 @@ fn specs() -> Vec<Spec> {
     add("chacha20poly1305-open-soft", &SOFT_SIZES, 1, true, |n| {
         build_chacha_soft(n, false)
     });
+    hpke_specs(&mut v);
     v
+}
+
+/// The HPKE rows (see the HPKE section for the choice of rows and their budget).
+fn hpke_specs(v: &mut Vec<Spec>) {
+    let mut add = |op, sizes: &[usize], build: fn(usize) -> Built| {
+        for &size in sizes {
+            v.push(Spec {
+                op,
+                size,
+                ways: 1,
+                soft: false,
+                budget: HPKE_BUDGET,
+                build,
+            });
+        }
+    };
+    macro_rules! kem_rows {
+        ($kem:literal, $m:ident) => {
+            add(concat!("hpke-kem-keygen-", $kem), &[0], |_| {
+                $m::build(HpkeOp::Generate, 0)
+            });
+            add(concat!("hpke-kem-derive-", $kem), &[0], |_| {
+                $m::build(HpkeOp::Derive, 0)
+            });
+            add(concat!("hpke-kem-encap-", $kem), &[0], |_| {
+                $m::build(HpkeOp::Encap, 0)
+            });
+            add(concat!("hpke-kem-decap-", $kem), &[0], |_| {
+                $m::build(HpkeOp::Decap, 0)
+            });
+        };
+    }
+    kem_rows!("x25519", hpke_x25519_chacha);
+    kem_rows!("mlkem768", hpke_mlkem768_chacha);
+    kem_rows!("mlkem1024", hpke_mlkem1024_aes256);
+    kem_rows!("xwing", hpke_xwing_chacha);
+    macro_rules! setup_rows {
+        ($suite:literal, $m:ident) => {
+            add(concat!("hpke-setup-sender-", $suite), &[0], |_| {
+                $m::build(HpkeOp::SetupSender, 0)
+            });
+            add(concat!("hpke-setup-receiver-", $suite), &[0], |_| {
+                $m::build(HpkeOp::SetupReceiver, 0)
+            });
+        };
+    }
+    setup_rows!("x25519-sha256-chacha", hpke_x25519_chacha);
+    setup_rows!("mlkem768-sha256-chacha", hpke_mlkem768_chacha);
+    setup_rows!("mlkem1024-sha384-aes256", hpke_mlkem1024_aes256);
+    setup_rows!("xwing-sha256-chacha", hpke_xwing_chacha);
+    macro_rules! round_trip {
+        ($suite:literal, $m:ident) => {
+            add(concat!("hpke-round-trip-", $suite), &[1024], |n| {
+                $m::build(HpkeOp::RoundTrip, n)
+            });
+        };
+    }
+    round_trip!("x25519-sha256-chacha", hpke_x25519_chacha);
+    round_trip!("x25519-sha256-aes128", hpke_x25519_aes128);
+    round_trip!("mlkem768-sha256-chacha", hpke_mlkem768_chacha);
+    round_trip!("mlkem1024-sha384-aes256", hpke_mlkem1024_aes256);
+    round_trip!("xwing-sha256-chacha", hpke_xwing_chacha);
+    macro_rules! context_rows {
+        ($suite:literal, $m:ident, $sizes:expr) => {
+            add(concat!("hpke-context-seal-", $suite), &$sizes, |n| {
+                $m::build(HpkeOp::ContextSeal, n)
+            });
+            add(concat!("hpke-context-open-", $suite), &$sizes, |n| {
+                $m::build(HpkeOp::ContextOpen, n)
+            });
+        };
+    }
+    context_rows!("x25519-sha256-chacha", hpke_x25519_chacha, AEAD_SIZES);
+    context_rows!(
+        "x25519-sha256-aes128",
+        hpke_x25519_aes128,
+        HPKE_CONTEXT_SIZES
+    );
+    context_rows!(
+        "mlkem1024-sha384-aes256",
+        hpke_mlkem1024_aes256,
+        HPKE_CONTEXT_SIZES
+    );
+    add("hpke-export-x25519-sha256-chacha", &[0], |_| {
+        hpke_x25519_chacha::build(HpkeOp::Export, 0)
+    });
+    add("hpke-export-mlkem1024-sha384-aes256", &[0], |_| {
+        hpke_mlkem1024_aes256::build(HpkeOp::Export, 0)
+    });
 }
 
 /// Deterministic input bytes: one generator, seeded once per row, outside any timing.
@@ -1358,6 +1451,850 @@ mlkem_builder!(
     ML_KEM_1024
 );
 
+// --- HPKE ---
+//
+// Tessera's typed HPKE (`tessera::hpke::Hpke<K, F, A>`, whatever backends `detect()` picks for
+// each primitive) against hpke-ng, rust-hpke and hpke-rs (on libcrux and on RustCrypto), base
+// mode. Every library derives the same receiver key pair from one fixed IKM (checked), every
+// library that takes an RNG gets its own ChaCha20Rng seeded from [0x42; 32] per row, built with
+// the contestant (outside the timed loop), and every contestant is checked against Tessera
+// before it is timed (its public key, shared secret, exports or plaintexts, or Tessera opening
+// what it sealed). Keys, contexts and parsed inputs are set up outside the timed loop.
+//
+// Row budget. These rows add about 3.5 minutes to `cargo xtask bench` (47 rows of 4 passes of
+// 0.75 s, plus the contestants' setup): the KEM rows per KEM (not per suite: a suite's KDF and
+// AEAD do not enter them); setup rows per KEM (the AEAD only changes a key length), so not for
+// X25519 with AES-128-GCM; context rows per AEAD (the KEM does not enter them), at 64 B and
+// 16 KiB, plus 1 KiB and 64 KiB for X25519 + ChaCha20-Poly1305 only; export rows per KDF.
+// Round trips (the single-shot seal + open of 1 KiB) run on all five suites.
+
+use ::tessera::hpke as th;
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+/// The budget of an HPKE row relative to the others' (see above).
+const HPKE_BUDGET: f64 = 0.75;
+/// The context rows' sizes but for X25519 + ChaCha20-Poly1305 (which has [`AEAD_SIZES`]).
+const HPKE_CONTEXT_SIZES: [usize; 2] = [64, 16384];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HpkeOp {
+    Generate,
+    Derive,
+    Encap,
+    Decap,
+    SetupSender,
+    SetupReceiver,
+    RoundTrip,
+    ContextSeal,
+    ContextOpen,
+    Export,
+}
+
+const HPKE_INFO: &[u8] = b"tessera bench: HPKE info";
+const HPKE_EXPORT_CONTEXT: &[u8] = b"tessera bench: exporter context";
+const HPKE_EXPORT_LEN: usize = 32;
+
+/// The one RNG seed of every HPKE contestant that takes an RNG.
+fn hpke_rng() -> ChaCha20Rng {
+    ChaCha20Rng::from_seed([0x42; 32])
+}
+
+/// The IKM of the receiver's key pair (every library derives the same pair from it).
+fn hpke_ikm() -> [u8; 64] {
+    let mut ikm = [0u8; 64];
+    SplitMix64(0x6870_6b65).fill(&mut ikm);
+    ikm
+}
+
+/// A check function of [`HpkeRef`], on bytes.
+type BytesFn = Box<dyn Fn(&[u8]) -> Vec<u8>>;
+
+/// What the contestants are checked against, computed with Tessera.
+struct HpkeRef {
+    ikm: [u8; 64],
+    pk: Vec<u8>,
+    sk: Vec<u8>,
+    /// An encapsulation to `pk` (the one every receiver-side row decapsulates), its shared
+    /// secret and the export of its receiver context.
+    enc: Vec<u8>,
+    ss: Vec<u8>,
+    export: Vec<u8>,
+    /// The public key of serialized private-key bytes.
+    pk_of_sk: BytesFn,
+    /// The shared secret of an encapsulated key.
+    decap: BytesFn,
+    /// The export of the receiver context of an encapsulated key.
+    export_of: BytesFn,
+    /// Opens the first message (sequence number 0) sealed to an encapsulated key.
+    #[allow(clippy::type_complexity)]
+    open_first: Box<dyn Fn(&[u8], &[u8]) -> Option<Vec<u8>>>,
+}
+
+const HPKE_NOTE_HPKE_RS: &str = "hpke-rs: keys are byte vectors (`HpkePublicKey`, `HpkePrivateKey`) parsed on every call; its RustCrypto provider draws from its own ChaCha20Rng, seeded from the OS when its `Hpke` is made outside the timed loop (it takes no caller RNG or seed; libcrux's takes the shared ChaCha20Rng through `Hpke::new_with_rng`)";
+const HPKE_NOTE_NO_KEM: &str = "hpke-rs: no row (its KEM encap/decap are not public; it encapsulates only inside `setup_sender`)";
+const HPKE_NOTE_RUST_HPKE_KEM: &str = "rust-hpke: `Kem::encap_with_rng` and `Kem::decap`, which its setup calls (public but `#[doc(hidden)]`)";
+const HPKE_NOTE_KEYGEN: &str = "keygen: rust-hpke (every KEM) and hpke-rs (the PQ KEMs) generate by DeriveKeyPair(random IKM), one labeled hash more than Tessera and hpke-ng, which take the random bytes as the key or seed";
+const HPKE_NOTE_CONTEXT: &str = "context rows: every library's allocating seal/open (a new Vec per message), contexts set up outside the timed loop; context-open is lockstep (each iteration seals, then opens that message)";
+
+/// hpke-rs's contestants (runtime-agile, one `Hpke` per contestant).
+mod hpke_rs_side {
+    use super::*;
+    use hpke_rs::{Hpke, HpkePrivateKey, HpkePublicKey, Mode};
+    use hpke_rs_crypto::HpkeCrypto;
+    use hpke_rs_crypto::types::{AeadAlgorithm, KdfAlgorithm, KemAlgorithm};
+
+    pub fn ids(kem: u16, kdf: u16, aead: u16) -> (KemAlgorithm, KdfAlgorithm, AeadAlgorithm) {
+        (
+            KemAlgorithm::try_from(kem).unwrap(),
+            KdfAlgorithm::try_from(kdf).unwrap(),
+            AeadAlgorithm::try_from(aead).unwrap(),
+        )
+    }
+
+    pub fn libcrux(
+        kem: u16,
+        kdf: u16,
+        aead: u16,
+    ) -> Hpke<hpke_rs_libcrux::HpkeLibcrux<ChaCha20Rng>> {
+        let (k, f, a) = ids(kem, kdf, aead);
+        Hpke::new_with_rng(Mode::Base, k, f, a, hpke_rng())
+    }
+
+    pub fn rustcrypto(kem: u16, kdf: u16, aead: u16) -> Hpke<hpke_rs_rust_crypto::HpkeRustCrypto> {
+        let (k, f, a) = ids(kem, kdf, aead);
+        Hpke::new(Mode::Base, k, f, a)
+    }
+
+    /// The contestant of `op` (`None`: hpke-rs cannot run it).
+    pub fn contestant<C: HpkeCrypto + 'static>(
+        name: &str,
+        mut h: Hpke<C>,
+        r: &HpkeRef,
+        op: HpkeOp,
+        pt: &[u8],
+    ) -> Option<Contestant> {
+        let kp = h.derive_key_pair(&r.ikm).unwrap();
+        assert_eq!(
+            kp.public_key().as_slice(),
+            &r.pk[..],
+            "{name} DeriveKeyPair"
+        );
+        let pk = HpkePublicKey::from(r.pk.clone());
+        let sk = HpkePrivateKey::from(r.sk.clone());
+        let pt = pt.to_vec();
+        let enc0 = r.enc.clone();
+        Some(match op {
+            HpkeOp::Generate => {
+                let kp = h.generate_key_pair().unwrap();
+                assert_eq!(
+                    (r.pk_of_sk)(kp.private_key().as_slice()),
+                    kp.public_key().as_slice(),
+                    "{name} keygen"
+                );
+                Contestant::new(name, Role::Peer, move || {
+                    black_box(h.generate_key_pair().unwrap());
+                })
+            }
+            HpkeOp::Derive => {
+                let ikm = r.ikm;
+                Contestant::new(name, Role::Peer, move || {
+                    black_box(h.derive_key_pair(black_box(&ikm)).unwrap());
+                })
+            }
+            HpkeOp::Encap | HpkeOp::Decap => return None,
+            HpkeOp::SetupSender => {
+                let (enc, ctx) = h.setup_sender(&pk, HPKE_INFO, None, None, None).unwrap();
+                let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
+                assert_eq!(e, (r.export_of)(&enc), "{name} setup_sender");
+                Contestant::new(name, Role::Peer, move || {
+                    black_box(
+                        h.setup_sender(black_box(&pk), HPKE_INFO, None, None, None)
+                            .unwrap(),
+                    );
+                })
+            }
+            HpkeOp::SetupReceiver => {
+                let ctx = h
+                    .setup_receiver(&enc0, &sk, HPKE_INFO, None, None, None)
+                    .unwrap();
+                let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
+                assert_eq!(e, r.export, "{name} setup_receiver");
+                Contestant::new(name, Role::Peer, move || {
+                    black_box(
+                        h.setup_receiver(black_box(&enc0), &sk, HPKE_INFO, None, None, None)
+                            .unwrap(),
+                    );
+                })
+            }
+            HpkeOp::RoundTrip => {
+                let (enc, ct) = h.seal(&pk, HPKE_INFO, &AAD, &pt, None, None, None).unwrap();
+                assert_eq!(
+                    (r.open_first)(&enc, &ct).as_deref(),
+                    Some(&pt[..]),
+                    "{name} seal"
+                );
+                let back = h
+                    .open(&enc, &sk, HPKE_INFO, &AAD, &ct, None, None, None)
+                    .unwrap();
+                assert_eq!(back, pt, "{name} open");
+                Contestant::new(name, Role::Peer, move || {
+                    let (enc, ct) = h
+                        .seal(&pk, HPKE_INFO, &AAD, black_box(&pt), None, None, None)
+                        .unwrap();
+                    black_box(
+                        h.open(&enc, &sk, HPKE_INFO, &AAD, &ct, None, None, None)
+                            .unwrap(),
+                    );
+                })
+            }
+            HpkeOp::ContextSeal | HpkeOp::ContextOpen => {
+                let (enc, mut s) = h.setup_sender(&pk, HPKE_INFO, None, None, None).unwrap();
+                let mut rc = h
+                    .setup_receiver(&enc, &sk, HPKE_INFO, None, None, None)
+                    .unwrap();
+                let ct = s.seal(&AAD, &pt).unwrap();
+                assert_eq!(
+                    (r.open_first)(&enc, &ct).as_deref(),
+                    Some(&pt[..]),
+                    "{name} seal"
+                );
+                assert_eq!(rc.open(&AAD, &ct).unwrap(), pt, "{name} open");
+                if op == HpkeOp::ContextSeal {
+                    Contestant::new(name, Role::Peer, move || {
+                        black_box(s.seal(&AAD, black_box(&pt)).unwrap());
+                    })
+                } else {
+                    Contestant::new(name, Role::Peer, move || {
+                        let ct = s.seal(&AAD, black_box(&pt)).unwrap();
+                        black_box(rc.open(&AAD, &ct).unwrap());
+                    })
+                }
+            }
+            HpkeOp::Export => {
+                let ctx = h
+                    .setup_receiver(&enc0, &sk, HPKE_INFO, None, None, None)
+                    .unwrap();
+                let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
+                assert_eq!(e, r.export, "{name} export");
+                Contestant::new(name, Role::Peer, move || {
+                    black_box(
+                        ctx.export(black_box(HPKE_EXPORT_CONTEXT), HPKE_EXPORT_LEN)
+                            .unwrap(),
+                    );
+                })
+            }
+        })
+    }
+}
+
+/// One HPKE suite's rows: `$m::build(op, size)`. `tk, tf, ta`: Tessera's KEM, KDF and AEAD
+/// types; `gk, gf, ga`: hpke-ng's; `rk, rf, ra`: rust-hpke's; `ids`: the codepoints (hpke-rs);
+/// `backend`: Tessera's backends of the suite, for the report.
+macro_rules! hpke_suite {
+    ($m:ident, tessera($tk:ty, $tf:ty, $ta:ty), ng($gk:ty, $gf:ty, $ga:ty), rh($rk:ty, $rf:ty, $ra:ty),
+     ids($kem:expr, $kdf:expr, $aead:expr), backend($backend:expr)) => {
+        mod $m {
+            use super::*;
+            use hpke::{Deserializable as _, Serializable as _};
+            type T = th::Hpke<$tk, $tf, $ta>;
+            type G = hpke_ng::Hpke<$gk, $gf, $ga>;
+            type TK = $tk;
+            type GK = $gk;
+            type RK = $rk;
+
+            fn reference() -> HpkeRef {
+                use th::Kem as _;
+                let ikm = hpke_ikm();
+                let (sk, pk) = TK::derive_key_pair(&ikm).unwrap();
+                let (ss, enc) = TK::encap(&pk, &mut hpke_rng()).unwrap();
+                let mut export = vec![0u8; HPKE_EXPORT_LEN];
+                T::setup_receiver_base(enc.as_ref(), &sk, HPKE_INFO)
+                    .unwrap()
+                    .export(HPKE_EXPORT_CONTEXT, &mut export)
+                    .unwrap();
+                let sk_bytes = TK::private_key_to_bytes(&sk).to_vec();
+                let (sk1, sk2, sk3) = (sk_bytes.clone(), sk_bytes.clone(), sk_bytes.clone());
+                HpkeRef {
+                    ikm,
+                    pk: TK::public_key_to_bytes(&pk).to_vec(),
+                    sk: sk_bytes,
+                    enc: enc.as_ref().to_vec(),
+                    ss: ss.as_bytes().to_vec(),
+                    export,
+                    pk_of_sk: Box::new(|b| {
+                        let sk = TK::private_key_from_bytes(b).unwrap();
+                        TK::public_key_to_bytes(TK::public_key(&sk)).to_vec()
+                    }),
+                    decap: Box::new(move |enc| {
+                        let sk = TK::private_key_from_bytes(&sk1).unwrap();
+                        TK::decap(enc, &sk).unwrap().as_bytes().to_vec()
+                    }),
+                    export_of: Box::new(move |enc| {
+                        let sk = TK::private_key_from_bytes(&sk2).unwrap();
+                        let mut out = vec![0u8; HPKE_EXPORT_LEN];
+                        T::setup_receiver_base(enc, &sk, HPKE_INFO)
+                            .unwrap()
+                            .export(HPKE_EXPORT_CONTEXT, &mut out)
+                            .unwrap();
+                        out
+                    }),
+                    open_first: Box::new(move |enc, ct| {
+                        let sk = TK::private_key_from_bytes(&sk3).unwrap();
+                        T::setup_receiver_base(enc, &sk, HPKE_INFO)
+                            .ok()?
+                            .open(&AAD, ct)
+                            .ok()
+                    }),
+                }
+            }
+
+            pub fn build(op: HpkeOp, size: usize) -> Built {
+                let r = reference();
+                let pt = input(size, 0x6870);
+                let mut cs = Vec::new();
+                let mut notes = Vec::new();
+
+                // --- Tessera (the reference) ---
+                {
+                    use th::Kem as _;
+                    let name = format!("tessera/{}", $backend);
+                    let (sk, pk) = TK::derive_key_pair(&r.ikm).unwrap();
+                    let mut rng = hpke_rng();
+                    let pt = pt.clone();
+                    let enc0 = r.enc.clone();
+                    cs.push(match op {
+                        HpkeOp::Generate => {
+                            let (sk1, pk1) = TK::generate_key_pair(&mut rng);
+                            assert_eq!(
+                                (r.pk_of_sk)(TK::private_key_to_bytes(&sk1)),
+                                TK::public_key_to_bytes(&pk1)
+                            );
+                            Contestant::new(name, Role::Reference, move || {
+                                black_box(TK::generate_key_pair(&mut rng));
+                            })
+                        }
+                        HpkeOp::Derive => {
+                            let ikm = r.ikm;
+                            Contestant::new(name, Role::Reference, move || {
+                                black_box(TK::derive_key_pair(black_box(&ikm)).unwrap());
+                            })
+                        }
+                        HpkeOp::Encap => {
+                            let (ss, enc) = TK::encap(&pk, &mut rng).unwrap();
+                            assert_eq!((r.decap)(enc.as_ref()), ss.as_bytes());
+                            Contestant::new(name, Role::Reference, move || {
+                                black_box(TK::encap(black_box(&pk), &mut rng).unwrap());
+                            })
+                        }
+                        HpkeOp::Decap => Contestant::new(name, Role::Reference, move || {
+                            black_box(TK::decap(black_box(&enc0), &sk).unwrap());
+                        }),
+                        HpkeOp::SetupSender => Contestant::new(name, Role::Reference, move || {
+                            black_box(
+                                T::setup_sender_base(black_box(&pk), HPKE_INFO, &mut rng).unwrap(),
+                            );
+                        }),
+                        HpkeOp::SetupReceiver => {
+                            Contestant::new(name, Role::Reference, move || {
+                                black_box(
+                                    T::setup_receiver_base(black_box(&enc0), &sk, HPKE_INFO)
+                                        .unwrap(),
+                                );
+                            })
+                        }
+                        HpkeOp::RoundTrip => Contestant::new(name, Role::Reference, move || {
+                            let (enc, ct) =
+                                T::seal_base(&pk, HPKE_INFO, &AAD, black_box(&pt), &mut rng)
+                                    .unwrap();
+                            black_box(
+                                T::open_base(enc.as_ref(), &sk, HPKE_INFO, &AAD, &ct).unwrap(),
+                            );
+                        }),
+                        HpkeOp::ContextSeal | HpkeOp::ContextOpen => {
+                            let (enc, mut s) =
+                                T::setup_sender_base(&pk, HPKE_INFO, &mut rng).unwrap();
+                            let mut rc =
+                                T::setup_receiver_base(enc.as_ref(), &sk, HPKE_INFO).unwrap();
+                            let ct = s.seal(&AAD, &pt).unwrap();
+                            assert_eq!(rc.open(&AAD, &ct).unwrap(), pt);
+                            if op == HpkeOp::ContextSeal {
+                                Contestant::new(name, Role::Reference, move || {
+                                    black_box(s.seal(&AAD, black_box(&pt)).unwrap());
+                                })
+                            } else {
+                                Contestant::new(name, Role::Reference, move || {
+                                    let ct = s.seal(&AAD, black_box(&pt)).unwrap();
+                                    black_box(rc.open(&AAD, &ct).unwrap());
+                                })
+                            }
+                        }
+                        HpkeOp::Export => {
+                            let ctx = T::setup_receiver_base(&enc0, &sk, HPKE_INFO).unwrap();
+                            let mut out = [0u8; HPKE_EXPORT_LEN];
+                            Contestant::new(name, Role::Reference, move || {
+                                ctx.export(black_box(HPKE_EXPORT_CONTEXT), &mut out)
+                                    .unwrap();
+                                black_box(&out);
+                            })
+                        }
+                    });
+                }
+
+                // --- hpke-ng ---
+                {
+                    use hpke_ng::Kem as _;
+                    let name = "hpke-ng";
+                    let (sk, pk) = GK::derive_key_pair(&r.ikm).unwrap();
+                    assert_eq!(GK::pk_to_bytes(&pk), r.pk, "hpke-ng DeriveKeyPair");
+                    let mut rng = hpke_rng();
+                    let pt = pt.clone();
+                    let enc0 = GK::enc_from_bytes(&r.enc).unwrap();
+                    cs.push(match op {
+                        HpkeOp::Generate => {
+                            let (sk1, pk1) = GK::generate(&mut rng).unwrap();
+                            assert_eq!(
+                                (r.pk_of_sk)(&GK::sk_to_bytes(&sk1)),
+                                GK::pk_to_bytes(&pk1),
+                                "{name} keygen"
+                            );
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(GK::generate(&mut rng).unwrap());
+                            })
+                        }
+                        HpkeOp::Derive => {
+                            let ikm = r.ikm;
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(GK::derive_key_pair(black_box(&ikm)).unwrap());
+                            })
+                        }
+                        HpkeOp::Encap => {
+                            let (ss, enc) = GK::encap(&mut rng, &pk).unwrap();
+                            assert_eq!((r.decap)(enc.as_ref()), ss.as_ref(), "{name} encap");
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(GK::encap(&mut rng, black_box(&pk)).unwrap());
+                            })
+                        }
+                        HpkeOp::Decap => {
+                            assert_eq!(
+                                GK::decap(&enc0, &sk).unwrap().as_ref(),
+                                &r.ss[..],
+                                "{name} decap"
+                            );
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(GK::decap(black_box(&enc0), &sk).unwrap());
+                            })
+                        }
+                        HpkeOp::SetupSender => {
+                            let (enc, ctx) =
+                                G::setup_sender_base(&mut rng, &pk, HPKE_INFO).unwrap();
+                            let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
+                            assert_eq!(e, (r.export_of)(enc.as_ref()), "{name} setup_sender");
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(
+                                    G::setup_sender_base(&mut rng, black_box(&pk), HPKE_INFO)
+                                        .unwrap(),
+                                );
+                            })
+                        }
+                        HpkeOp::SetupReceiver => {
+                            let ctx = G::setup_receiver_base(&enc0, &sk, HPKE_INFO).unwrap();
+                            let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
+                            assert_eq!(e, r.export, "{name} setup_receiver");
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(
+                                    G::setup_receiver_base(black_box(&enc0), &sk, HPKE_INFO)
+                                        .unwrap(),
+                                );
+                            })
+                        }
+                        HpkeOp::RoundTrip => {
+                            let (enc, ct) =
+                                G::seal_base(&mut rng, &pk, HPKE_INFO, &AAD, &pt).unwrap();
+                            assert_eq!(
+                                (r.open_first)(enc.as_ref(), &ct).as_deref(),
+                                Some(&pt[..]),
+                                "{name} seal"
+                            );
+                            assert_eq!(
+                                G::open_base(&enc, &sk, HPKE_INFO, &AAD, &ct).unwrap(),
+                                pt,
+                                "{name} open"
+                            );
+                            Contestant::new(name, Role::Peer, move || {
+                                let (enc, ct) =
+                                    G::seal_base(&mut rng, &pk, HPKE_INFO, &AAD, black_box(&pt))
+                                        .unwrap();
+                                black_box(G::open_base(&enc, &sk, HPKE_INFO, &AAD, &ct).unwrap());
+                            })
+                        }
+                        HpkeOp::ContextSeal | HpkeOp::ContextOpen => {
+                            let (enc, mut s) =
+                                G::setup_sender_base(&mut rng, &pk, HPKE_INFO).unwrap();
+                            let mut rc = G::setup_receiver_base(&enc, &sk, HPKE_INFO).unwrap();
+                            let ct = s.seal(&AAD, &pt).unwrap();
+                            assert_eq!(
+                                (r.open_first)(enc.as_ref(), &ct).as_deref(),
+                                Some(&pt[..]),
+                                "{name} seal"
+                            );
+                            assert_eq!(rc.open(&AAD, &ct).unwrap(), pt, "{name} open");
+                            if op == HpkeOp::ContextSeal {
+                                Contestant::new(name, Role::Peer, move || {
+                                    black_box(s.seal(&AAD, black_box(&pt)).unwrap());
+                                })
+                            } else {
+                                Contestant::new(name, Role::Peer, move || {
+                                    let ct = s.seal(&AAD, black_box(&pt)).unwrap();
+                                    black_box(rc.open(&AAD, &ct).unwrap());
+                                })
+                            }
+                        }
+                        HpkeOp::Export => {
+                            let ctx = G::setup_receiver_base(&enc0, &sk, HPKE_INFO).unwrap();
+                            let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
+                            assert_eq!(e, r.export, "{name} export");
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(
+                                    ctx.export(black_box(HPKE_EXPORT_CONTEXT), HPKE_EXPORT_LEN)
+                                        .unwrap(),
+                                );
+                            })
+                        }
+                    });
+                }
+
+                // --- rust-hpke ---
+                {
+                    use hpke::Kem as _;
+                    use hpke::{OpModeR, OpModeS};
+                    let name = "rust-hpke";
+                    let (sk, pk) = RK::derive_keypair(&r.ikm);
+                    assert_eq!(&pk.to_bytes()[..], &r.pk[..], "rust-hpke DeriveKeyPair");
+                    let mut rng = hpke_rng();
+                    let pt = pt.clone();
+                    let enc0 = <RK as hpke::Kem>::EncappedKey::from_bytes(&r.enc).unwrap();
+                    cs.push(match op {
+                        HpkeOp::Generate => {
+                            let (sk1, pk1) = RK::gen_keypair_with_rng(&mut rng);
+                            assert_eq!(
+                                (r.pk_of_sk)(&sk1.to_bytes()),
+                                &pk1.to_bytes()[..],
+                                "{name} keygen"
+                            );
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(RK::gen_keypair_with_rng(&mut rng));
+                            })
+                        }
+                        HpkeOp::Derive => {
+                            let ikm = r.ikm;
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(RK::derive_keypair(black_box(&ikm)));
+                            })
+                        }
+                        HpkeOp::Encap => {
+                            let (ss, enc) = RK::encap_with_rng(&pk, None, &mut rng).unwrap();
+                            assert_eq!((r.decap)(&enc.to_bytes()), &ss.0[..], "{name} encap");
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(
+                                    RK::encap_with_rng(black_box(&pk), None, &mut rng).unwrap(),
+                                );
+                            })
+                        }
+                        HpkeOp::Decap => {
+                            assert_eq!(
+                                &RK::decap(&sk, None, &enc0).unwrap().0[..],
+                                &r.ss[..],
+                                "{name} decap"
+                            );
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(RK::decap(&sk, None, black_box(&enc0)).unwrap());
+                            })
+                        }
+                        HpkeOp::SetupSender => {
+                            let (enc, ctx) = hpke::setup_sender_with_rng::<$ra, $rf, RK>(
+                                &OpModeS::Base,
+                                &pk,
+                                HPKE_INFO,
+                                &mut rng,
+                            )
+                            .unwrap();
+                            let mut e = vec![0u8; HPKE_EXPORT_LEN];
+                            ctx.export(HPKE_EXPORT_CONTEXT, &mut e).unwrap();
+                            assert_eq!(e, (r.export_of)(&enc.to_bytes()), "{name} setup_sender");
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(
+                                    hpke::setup_sender_with_rng::<$ra, $rf, RK>(
+                                        &OpModeS::Base,
+                                        black_box(&pk),
+                                        HPKE_INFO,
+                                        &mut rng,
+                                    )
+                                    .unwrap(),
+                                );
+                            })
+                        }
+                        HpkeOp::SetupReceiver => {
+                            let ctx = hpke::setup_receiver::<$ra, $rf, RK>(
+                                &OpModeR::Base,
+                                &sk,
+                                &enc0,
+                                HPKE_INFO,
+                            )
+                            .unwrap();
+                            let mut e = vec![0u8; HPKE_EXPORT_LEN];
+                            ctx.export(HPKE_EXPORT_CONTEXT, &mut e).unwrap();
+                            assert_eq!(e, r.export, "{name} setup_receiver");
+                            Contestant::new(name, Role::Peer, move || {
+                                black_box(
+                                    hpke::setup_receiver::<$ra, $rf, RK>(
+                                        &OpModeR::Base,
+                                        &sk,
+                                        black_box(&enc0),
+                                        HPKE_INFO,
+                                    )
+                                    .unwrap(),
+                                );
+                            })
+                        }
+                        HpkeOp::RoundTrip => {
+                            let (enc, ct) = hpke::single_shot_seal_with_rng::<$ra, $rf, RK>(
+                                &OpModeS::Base,
+                                &pk,
+                                HPKE_INFO,
+                                &pt,
+                                &AAD,
+                                &mut rng,
+                            )
+                            .unwrap();
+                            assert_eq!(
+                                (r.open_first)(&enc.to_bytes(), &ct).as_deref(),
+                                Some(&pt[..]),
+                                "{name} seal"
+                            );
+                            let back = hpke::single_shot_open::<$ra, $rf, RK>(
+                                &OpModeR::Base,
+                                &sk,
+                                &enc,
+                                HPKE_INFO,
+                                &ct,
+                                &AAD,
+                            )
+                            .unwrap();
+                            assert_eq!(back, pt, "{name} open");
+                            Contestant::new(name, Role::Peer, move || {
+                                let (enc, ct) = hpke::single_shot_seal_with_rng::<$ra, $rf, RK>(
+                                    &OpModeS::Base,
+                                    &pk,
+                                    HPKE_INFO,
+                                    black_box(&pt),
+                                    &AAD,
+                                    &mut rng,
+                                )
+                                .unwrap();
+                                black_box(
+                                    hpke::single_shot_open::<$ra, $rf, RK>(
+                                        &OpModeR::Base,
+                                        &sk,
+                                        &enc,
+                                        HPKE_INFO,
+                                        &ct,
+                                        &AAD,
+                                    )
+                                    .unwrap(),
+                                );
+                            })
+                        }
+                        HpkeOp::ContextSeal | HpkeOp::ContextOpen => {
+                            let (enc, mut s) = hpke::setup_sender_with_rng::<$ra, $rf, RK>(
+                                &OpModeS::Base,
+                                &pk,
+                                HPKE_INFO,
+                                &mut rng,
+                            )
+                            .unwrap();
+                            let mut rc = hpke::setup_receiver::<$ra, $rf, RK>(
+                                &OpModeR::Base,
+                                &sk,
+                                &enc,
+                                HPKE_INFO,
+                            )
+                            .unwrap();
+                            // rust-hpke takes (plaintext, aad).
+                            let ct = s.seal(&pt, &AAD).unwrap();
+                            assert_eq!(
+                                (r.open_first)(&enc.to_bytes(), &ct).as_deref(),
+                                Some(&pt[..]),
+                                "{name} seal"
+                            );
+                            assert_eq!(rc.open(&ct, &AAD).unwrap(), pt, "{name} open");
+                            if op == HpkeOp::ContextSeal {
+                                Contestant::new(name, Role::Peer, move || {
+                                    black_box(s.seal(black_box(&pt), &AAD).unwrap());
+                                })
+                            } else {
+                                Contestant::new(name, Role::Peer, move || {
+                                    let ct = s.seal(black_box(&pt), &AAD).unwrap();
+                                    black_box(rc.open(&ct, &AAD).unwrap());
+                                })
+                            }
+                        }
+                        HpkeOp::Export => {
+                            let ctx = hpke::setup_receiver::<$ra, $rf, RK>(
+                                &OpModeR::Base,
+                                &sk,
+                                &enc0,
+                                HPKE_INFO,
+                            )
+                            .unwrap();
+                            let mut out = [0u8; HPKE_EXPORT_LEN];
+                            ctx.export(HPKE_EXPORT_CONTEXT, &mut out).unwrap();
+                            assert_eq!(&out[..], &r.export[..], "{name} export");
+                            Contestant::new(name, Role::Peer, move || {
+                                ctx.export(black_box(HPKE_EXPORT_CONTEXT), &mut out)
+                                    .unwrap();
+                                black_box(&out);
+                            })
+                        }
+                    });
+                }
+
+                // --- hpke-rs, libcrux then RustCrypto ---
+                let (kem, kdf, aead) = ($kem, $kdf, $aead);
+                let lc = hpke_rs_side::libcrux(kem, kdf, aead);
+                let rc = hpke_rs_side::rustcrypto(kem, kdf, aead);
+                let a = hpke_rs_side::contestant("hpke-rs/libcrux", lc, &r, op, &pt);
+                let b = hpke_rs_side::contestant("hpke-rs/rustcrypto", rc, &r, op, &pt);
+                match (a, b) {
+                    (Some(a), Some(b)) => {
+                        cs.push(a);
+                        cs.push(b);
+                        notes.push(HPKE_NOTE_HPKE_RS.to_string());
+                    }
+                    _ => notes.push(HPKE_NOTE_NO_KEM.to_string()),
+                }
+                match op {
+                    HpkeOp::Generate => notes.push(HPKE_NOTE_KEYGEN.to_string()),
+                    HpkeOp::Encap | HpkeOp::Decap => {
+                        notes.push(HPKE_NOTE_RUST_HPKE_KEM.to_string())
+                    }
+                    HpkeOp::ContextSeal | HpkeOp::ContextOpen => {
+                        notes.push(HPKE_NOTE_CONTEXT.to_string())
+                    }
+                    _ => {}
+                }
+                Built {
+                    contestants: cs,
+                    notes,
+                }
+            }
+        }
+    };
+}
+
+hpke_suite!(
+    hpke_x25519_chacha,
+    tessera(
+        th::DhKemX25519HkdfSha256,
+        th::HkdfSha256,
+        th::ChaCha20Poly1305
+    ),
+    ng(
+        hpke_ng::DhKemX25519HkdfSha256,
+        hpke_ng::HkdfSha256,
+        hpke_ng::ChaCha20Poly1305
+    ),
+    rh(
+        hpke::kem::X25519HkdfSha256,
+        hpke::kdf::HkdfSha256,
+        hpke::aead::ChaCha20Poly1305
+    ),
+    ids(0x0020, 0x0001, 0x0003),
+    backend(hpke_backends(&["x25519", "sha256", "chacha"]))
+);
+hpke_suite!(
+    hpke_x25519_aes128,
+    tessera(th::DhKemX25519HkdfSha256, th::HkdfSha256, th::Aes128Gcm),
+    ng(
+        hpke_ng::DhKemX25519HkdfSha256,
+        hpke_ng::HkdfSha256,
+        hpke_ng::Aes128Gcm
+    ),
+    rh(
+        hpke::kem::X25519HkdfSha256,
+        hpke::kdf::HkdfSha256,
+        hpke::aead::AesGcm128
+    ),
+    ids(0x0020, 0x0001, 0x0001),
+    backend(hpke_backends(&["x25519", "sha256", "gcm"]))
+);
+hpke_suite!(
+    hpke_mlkem768_chacha,
+    tessera(th::MlKem768, th::HkdfSha256, th::ChaCha20Poly1305),
+    ng(
+        hpke_ng::MlKem768,
+        hpke_ng::HkdfSha256,
+        hpke_ng::ChaCha20Poly1305
+    ),
+    rh(
+        hpke::kem::MlKem768,
+        hpke::kdf::HkdfSha256,
+        hpke::aead::ChaCha20Poly1305
+    ),
+    ids(0x0041, 0x0001, 0x0003),
+    backend(hpke_backends(&["mlkem", "sha256", "chacha"]))
+);
+hpke_suite!(
+    hpke_mlkem1024_aes256,
+    tessera(th::MlKem1024, th::HkdfSha384, th::Aes256Gcm),
+    ng(hpke_ng::MlKem1024, hpke_ng::HkdfSha384, hpke_ng::Aes256Gcm),
+    rh(
+        hpke::kem::MlKem1024,
+        hpke::kdf::HkdfSha384,
+        hpke::aead::AesGcm256
+    ),
+    ids(0x0042, 0x0002, 0x0002),
+    backend(hpke_backends(&["mlkem", "sha512", "gcm"]))
+);
+hpke_suite!(
+    hpke_xwing_chacha,
+    tessera(th::XWing, th::HkdfSha256, th::ChaCha20Poly1305),
+    ng(
+        hpke_ng::XWingDraft06,
+        hpke_ng::HkdfSha256,
+        hpke_ng::ChaCha20Poly1305
+    ),
+    rh(
+        hpke::kem::XWing,
+        hpke::kdf::HkdfSha256,
+        hpke::aead::ChaCha20Poly1305
+    ),
+    ids(0x647a, 0x0001, 0x0003),
+    backend(hpke_backends(&[
+        "mlkem", "x25519", "sha3", "sha256", "chacha"
+    ]))
+);
+
+/// Tessera's detected backends of an HPKE suite's primitives, for the report's backend
+/// column (`x86_bmi2adx+x86_shani+x86_avx2`): `x25519`, `mlkem`, `sha3` (X-Wing's SHA3-256 and
+/// SHAKE), `sha256`, `sha512` (HKDF-SHA384), `gcm`, `chacha`.
+fn hpke_backends(parts: &[&str]) -> String {
+    let names: Vec<&str> = parts
+        .iter()
+        .map(|p| match *p {
+            "x25519" => tessera::X25519Backend::detect().name(),
+            "mlkem" => tessera::MlKemBackend::detect().name(),
+            "sha3" => tessera::X1Backend::detect().name(),
+            "sha256" => tessera::Sha256Backend::detect().name(),
+            "sha512" => tessera::Sha512Backend::detect().name(),
+            "gcm" => tessera::GcmBackend::detect().name(),
+            "chacha" => tessera::ChachaBackend::detect().name(),
+            other => unreachable!("{other}"),
+        })
+        .collect();
+    names.join("+")
+}
+
 const SOFT_RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft --cfg chacha20_force_soft --cfg poly1305_force_soft";
 
 /// Whether this binary was built with RustCrypto's software-only switches (the soft build).
@@ -1632,7 +2569,10 @@ fn main() {
         cfg.clock.name(),
         cfg.batch_ns / 1e3,
         cfg.row_ns / 1e9,
-        selected.len() as f64 * passes as f64 * (cfg.row_ns / 1e9 + 0.1)
+        selected
+            .iter()
+            .map(|s| passes as f64 * (cfg.row_ns * s.budget / 1e9 + 0.1))
+            .sum::<f64>()
     );
     let start = Instant::now();
     let n = selected.len();
@@ -1642,7 +2582,11 @@ fn main() {
         for (i, s) in selected.iter().enumerate() {
             let built = (s.build)(s.size);
             let mut cs = built.contestants;
-            samples[i].append(measure(&mut cs, &cfg, |_| {}));
+            let row_cfg = Config {
+                row_ns: cfg.row_ns * s.budget,
+                ..cfg
+            };
+            samples[i].append(measure(&mut cs, &row_cfg, |_| {}));
             notes[i] = built.notes;
             if pass < passes {
                 // A cheap look at the rounds so far (no bootstrap).

@@ -50,6 +50,9 @@ fn column_color(col: &str) -> RGBColor {
         "ring" => RGBColor(31, 119, 180),
         "aws-lc-rs" => RGBColor(44, 160, 44),
         "libcrux" => RGBColor(70, 70, 70),
+        "hpke-ng" => RGBColor(140, 86, 75),
+        "rust-hpke" => RGBColor(255, 127, 14),
+        "hpke-rs" => RGBColor(23, 190, 207),
         _ => RGBColor(148, 103, 189),
     }
 }
@@ -154,7 +157,15 @@ pub fn throughput(path: &Path, op: &str, rows: &[RowRecord]) -> Res {
 /// The summary: each peer's median ratio (dot) and 95% interval (bar) per row, log scale, with
 /// the line at 1 (right of it: Tessera faster). Ties are drawn hollow.
 pub fn ratios(path: &Path, rows: &[RowRecord]) -> Res {
-    let cols = ["ring", "aws-lc-rs", "RustCrypto", "libcrux"];
+    let cols = [
+        "ring",
+        "aws-lc-rs",
+        "RustCrypto",
+        "libcrux",
+        "hpke-ng",
+        "rust-hpke",
+        "hpke-rs",
+    ];
     let n = rows.len().max(1);
     let mut lo = 1f64;
     let mut hi = 1f64;
@@ -202,7 +213,8 @@ pub fn ratios(path: &Path, rows: &[RowRecord]) -> Res {
     ))?;
     for (ci, col) in cols.iter().enumerate() {
         let color = column_color(col);
-        let offset = (1.5 - ci as f64) * 0.18;
+        // The columns side by side within a row's band, centred on it.
+        let offset = ((cols.len() - 1) as f64 / 2.0 - ci as f64) * (0.72 / cols.len() as f64);
         let mut bars = Vec::new();
         let mut dots = Vec::new();
         for (i, r) in rows.iter().enumerate() {

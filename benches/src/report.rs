@@ -119,11 +119,24 @@ pub fn peer_column(name: &str) -> &'static str {
         "aws-lc-rs" => "aws-lc-rs",
         "x25519-dalek" => "dalek",
         n if n.starts_with("libcrux") => "libcrux",
+        // The HPKE libraries (hpke-rs: both its providers in one cell, each named).
+        "hpke-ng" => "hpke-ng",
+        "rust-hpke" => "rust-hpke",
+        n if n.starts_with("hpke-rs") => "hpke-rs",
         _ => "RustCrypto",
     }
 }
 
-const COLUMNS: [&str; 5] = ["ring", "aws-lc-rs", "RustCrypto", "libcrux", "dalek"];
+const COLUMNS: [&str; 8] = [
+    "ring",
+    "aws-lc-rs",
+    "RustCrypto",
+    "libcrux",
+    "dalek",
+    "hpke-ng",
+    "rust-hpke",
+    "hpke-rs",
+];
 
 fn ratio_cell(m: &Measured) -> String {
     let r = format!("{:.3}x [{:.3}, {:.3}]", m.ratio.median, m.ci95.0, m.ci95.1);
@@ -327,7 +340,7 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
                 .filter(|m| m.role == Role::Peer && peer_column(&m.name) == *c)
                 .map(|m| {
                     // Name the crate when the family has several (sha2, sha3, aes-gcm, hmac).
-                    if *c == "RustCrypto" {
+                    if *c == "RustCrypto" || *c == "hpke-rs" {
                         format!("{}: {}", m.name, ratio_cell(m))
                     } else {
                         ratio_cell(m)

@@ -79,6 +79,11 @@ pub fn warn_if_hooks_dropped() {
     }
 }
 
+/// The cargo subcommands that get `--ignore-rust-version`: the peer HPKE library hpke-ng 0.2
+/// (a dev-dependency of `tessera`, a dependency of `tessera-benches`) declares rust-version
+/// 1.96 and builds on the pinned 1.95, and cargo refuses to build it without the flag.
+pub const IGNORE_RUST_VERSION: [&str; 6] = ["build", "check", "test", "bench", "clippy", "run"];
+
 /// The program of a [`Cmd`].
 #[derive(Clone, Debug)]
 enum Program {
@@ -98,11 +103,18 @@ pub struct Cmd {
 }
 
 impl Cmd {
-    /// `cargo ARGS` with the cargo that runs xtask (same toolchain).
+    /// `cargo ARGS` with the cargo that runs xtask (same toolchain). A command that builds
+    /// (see [`IGNORE_RUST_VERSION`]) gets `--ignore-rust-version` after its subcommand.
     pub fn cargo(args: &[&str]) -> Self {
+        let mut v: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        if v.first()
+            .is_some_and(|sub| IGNORE_RUST_VERSION.contains(&sub.as_str()))
+        {
+            v.insert(1, "--ignore-rust-version".into());
+        }
         Cmd {
             program: Program::Cargo,
-            args: args.iter().map(|a| a.to_string()).collect(),
+            args: v,
             env: Vec::new(),
         }
     }
@@ -220,7 +232,7 @@ mod tests {
         assert_eq!(
             c.to_string(),
             "RUSTFLAGS='--cfg tessera_backend=\"portable\"' R='qemu-x86_64 -cpu Haswell' \
-             cargo test -p a -- 'it'\\''s'"
+             cargo test --ignore-rust-version -p a -- 'it'\\''s'"
         );
     }
 }

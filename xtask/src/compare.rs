@@ -23,12 +23,21 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// `cargo bench -p tessera-benches --bench compare -- <args>`.
+/// `cargo bench --ignore-rust-version -p tessera-benches --bench compare -- <args>` (the flag:
+/// hpke-ng 0.2, an HPKE peer, declares rust-version 1.96 and builds on the pinned 1.95).
 fn compare_cmd(args: &[&str]) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.args(["bench", "-p", "tessera-benches", "--bench", "compare", "--"])
-        .args(args)
-        .current_dir(root());
+    c.args([
+        "bench",
+        "--ignore-rust-version",
+        "-p",
+        "tessera-benches",
+        "--bench",
+        "compare",
+        "--",
+    ])
+    .args(args)
+    .current_dir(root());
     c
 }
 

@@ -8,7 +8,7 @@
 //! P-384 and secp256k1 have no official RFC 9180 vectors; these runs (with hpke-pq vector #8
 //! for P-384 and the Wycheproof sets for the curve arithmetic) are their external checks.
 //! X448 has none of these peers (hpke-ng has it but declares rust-version 1.96, which a plain
-//! `cargo test` on 1.95 refuses); its checks are the RFC 9180 vectors and Wycheproof.
+//! `cargo test` on 1.95 refuses without `--ignore-rust-version`); its checks are the RFC 9180 vectors and Wycheproof.
 
 use hpke::{Deserializable, OpModeR, OpModeS, PskBundle, Serializable};
 use hpke_rs::hpke_types::{AeadAlgorithm, KdfAlgorithm, KemAlgorithm};

@@ -6,7 +6,9 @@ use core::marker::PhantomData;
 use super::context::{Ctx, ReceiverContext, SenderContext};
 use super::kdf::combine_secrets;
 use super::kem::SharedSecret;
-use super::{Aead, AuthKem, Error, Ids, Kdf, Kem, Mode, SealingAead, verify_inputs};
+#[cfg(feature = "alloc")]
+use super::SealingAead;
+use super::{Aead, AuthKem, Error, Ids, Kdf, Kem, Mode, verify_inputs};
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;

@@ -18,7 +18,10 @@ use crate::engine::Family;
 /// - `hmac: generic` is the generic one-pass HMAC on the wiping block function; `hmac: own`
 ///   leaves the `hmac` island to the file.
 // Used by the x86_64 and aarch64 backend files only.
-#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_macros))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_macros)
+)]
 macro_rules! islands {
     (
         $token:ident, $family:ident, $w:ty;
@@ -121,7 +124,10 @@ macro_rules! islands {
         }
     };
 }
-#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_imports))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports)
+)]
 pub(crate) use islands;
 
 /// A family's backend table (`tessera_cpu::backends!`) and its [`Family`] implementation: each

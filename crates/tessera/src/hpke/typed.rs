@@ -3,11 +3,11 @@
 
 use core::marker::PhantomData;
 
+#[cfg(feature = "alloc")]
+use super::SealingAead;
 use super::context::{Ctx, ReceiverContext, SenderContext};
 use super::kdf::combine_secrets;
 use super::kem::SharedSecret;
-#[cfg(feature = "alloc")]
-use super::SealingAead;
 use super::{Aead, AuthKem, Error, Ids, Kdf, Kem, Mode, verify_inputs};
 
 #[cfg(feature = "alloc")]

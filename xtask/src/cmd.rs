@@ -80,7 +80,7 @@ pub fn warn_if_hooks_dropped() {
 }
 
 /// The cargo subcommands that get `--ignore-rust-version`: the peer HPKE library hpke-ng 0.2
-/// (a dev-dependency of `tessera`, a dependency of `tessera-benches`) declares rust-version
+/// (a dev-dependency of the test-only `tessera-hpke-interop`, a dependency of `tessera-benches`) declares rust-version
 /// 1.96 and builds on the pinned 1.95, and cargo refuses to build it without the flag.
 pub const IGNORE_RUST_VERSION: [&str; 6] = ["build", "check", "test", "bench", "clippy", "run"];
 

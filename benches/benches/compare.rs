@@ -475,6 +475,9 @@ fn hpke_specs(v: &mut Vec<Spec>) {
     kem_rows!("mlkem768", hpke_mlkem768_chacha);
     kem_rows!("mlkem1024", hpke_mlkem1024_aes256);
     kem_rows!("xwing", hpke_xwing_chacha);
+    kem_rows!("p256", hpke_p256_aes128);
+    kem_rows!("p521", hpke_p521_aes256);
+    kem_rows!("mlkem768p256", hpke_mlkem768p256_aes128);
     macro_rules! setup_rows {
         ($suite:literal, $m:ident) => {
             add(concat!("hpke-setup-sender-", $suite), &[0], |_| {
@@ -489,6 +492,9 @@ fn hpke_specs(v: &mut Vec<Spec>) {
     setup_rows!("mlkem768-sha256-chacha", hpke_mlkem768_chacha);
     setup_rows!("mlkem1024-sha384-aes256", hpke_mlkem1024_aes256);
     setup_rows!("xwing-sha256-chacha", hpke_xwing_chacha);
+    setup_rows!("p256-sha256-aes128", hpke_p256_aes128);
+    setup_rows!("p521-sha512-aes256", hpke_p521_aes256);
+    setup_rows!("mlkem768p256-sha256-aes128", hpke_mlkem768p256_aes128);
     macro_rules! round_trip {
         ($suite:literal, $m:ident) => {
             add(concat!("hpke-round-trip-", $suite), &[1024], |n| {
@@ -501,6 +507,9 @@ fn hpke_specs(v: &mut Vec<Spec>) {
     round_trip!("mlkem768-sha256-chacha", hpke_mlkem768_chacha);
     round_trip!("mlkem1024-sha384-aes256", hpke_mlkem1024_aes256);
     round_trip!("xwing-sha256-chacha", hpke_xwing_chacha);
+    round_trip!("p256-sha256-aes128", hpke_p256_aes128);
+    round_trip!("p521-sha512-aes256", hpke_p521_aes256);
+    round_trip!("mlkem768p256-sha256-aes128", hpke_mlkem768p256_aes128);
     macro_rules! context_rows {
         ($suite:literal, $m:ident, $sizes:expr) => {
             add(concat!("hpke-context-seal-", $suite), &$sizes, |n| {
@@ -527,6 +536,9 @@ fn hpke_specs(v: &mut Vec<Spec>) {
     });
     add("hpke-export-mlkem1024-sha384-aes256", &[0], |_| {
         hpke_mlkem1024_aes256::build(HpkeOp::Export, 0)
+    });
+    add("hpke-export-p521-sha512-aes256", &[0], |_| {
+        hpke_p521_aes256::build(HpkeOp::Export, 0)
     });
 }
 
@@ -1461,7 +1473,7 @@ mlkem_builder!(
 // before it is timed (its public key, shared secret, exports or plaintexts, or Tessera opening
 // what it sealed). Keys, contexts and parsed inputs are set up outside the timed loop.
 //
-// Row budget. These rows add about 3.5 minutes to `cargo xtask bench` (47 rows of 4 passes of
+// Row budget. The first 47 of these rows add about 3.5 minutes to `cargo xtask bench` (4 passes of
 // 0.75 s, plus the contestants' setup): the KEM rows per KEM (not per suite: a suite's KDF and
 // AEAD do not enter them); setup rows per KEM (the AEAD only changes a key length), so not for
 // X25519 with AES-128-GCM; context rows per AEAD (the KEM does not enter them), at 64 B and
@@ -1535,6 +1547,7 @@ const HPKE_NOTE_HPKE_RS: &str = "hpke-rs: keys are byte vectors (`HpkePublicKey`
 const HPKE_NOTE_NO_KEM: &str = "hpke-rs: no row (its KEM encap/decap are not public; it encapsulates only inside `setup_sender`)";
 const HPKE_NOTE_RUST_HPKE_KEM: &str = "rust-hpke: `Kem::encap_with_rng` and `Kem::decap`, which its setup calls (public but `#[doc(hidden)]`)";
 const HPKE_NOTE_KEYGEN: &str = "keygen: rust-hpke (every KEM) and hpke-rs (the PQ KEMs) generate by DeriveKeyPair(random IKM), one labeled hash more than Tessera and hpke-ng, which take the random bytes as the key or seed";
+const HPKE_NOTE_NG_NO_HYBRID: &str = "hpke-ng: no row (it has no ML-KEM/NIST-curve hybrid KEM)";
 const HPKE_NOTE_CONTEXT: &str = "context rows: every library's allocating seal/open (a new Vec per message), contexts set up outside the timed loop; context-open is lockstep (each iteration seals, then opens that message)";
 
 /// hpke-rs's contestants (runtime-agile, one `Hpke` per contestant).
@@ -1566,15 +1579,22 @@ mod hpke_rs_side {
         Hpke::new(Mode::Base, k, f, a)
     }
 
-    /// The contestant of `op` (`None`: hpke-rs cannot run it).
+    /// The contestant of `op`, or why this provider has no row: its KEM encap/decap are not
+    /// public, and a provider that lacks the suite's KEM (RustCrypto: P-521 and the
+    /// ML-KEM/NIST hybrids) fails its DeriveKeyPair, whose error the note carries.
     pub fn contestant<C: HpkeCrypto + 'static>(
         name: &str,
         mut h: Hpke<C>,
         r: &HpkeRef,
         op: HpkeOp,
         pt: &[u8],
-    ) -> Option<Contestant> {
-        let kp = h.derive_key_pair(&r.ikm).unwrap();
+    ) -> Result<Contestant, String> {
+        if matches!(op, HpkeOp::Encap | HpkeOp::Decap) {
+            return Err(HPKE_NOTE_NO_KEM.to_string());
+        }
+        let kp = h
+            .derive_key_pair(&r.ikm)
+            .map_err(|e| format!("{name}: no row, it lacks this KEM (DeriveKeyPair: {e:?})"))?;
         assert_eq!(
             kp.public_key().as_slice(),
             &r.pk[..],
@@ -1584,7 +1604,7 @@ mod hpke_rs_side {
         let sk = HpkePrivateKey::from(r.sk.clone());
         let pt = pt.to_vec();
         let enc0 = r.enc.clone();
-        Some(match op {
+        Ok(match op {
             HpkeOp::Generate => {
                 let kp = h.generate_key_pair().unwrap();
                 assert_eq!(
@@ -1602,7 +1622,7 @@ mod hpke_rs_side {
                     black_box(h.derive_key_pair(black_box(&ikm)).unwrap());
                 })
             }
-            HpkeOp::Encap | HpkeOp::Decap => return None,
+            HpkeOp::Encap | HpkeOp::Decap => unreachable!("returned above"),
             HpkeOp::SetupSender => {
                 let (enc, ctx) = h.setup_sender(&pk, HPKE_INFO, None, None, None).unwrap();
                 let e = ctx.export(HPKE_EXPORT_CONTEXT, HPKE_EXPORT_LEN).unwrap();
@@ -1692,15 +1712,14 @@ mod hpke_rs_side {
 /// types; `gk, gf, ga`: hpke-ng's; `rk, rf, ra`: rust-hpke's; `ids`: the codepoints (hpke-rs);
 /// `backend`: Tessera's backends of the suite, for the report.
 macro_rules! hpke_suite {
-    ($m:ident, tessera($tk:ty, $tf:ty, $ta:ty), ng($gk:ty, $gf:ty, $ga:ty), rh($rk:ty, $rf:ty, $ra:ty),
+    ($m:ident, tessera($tk:ty, $tf:ty, $ta:ty), ng($($gk:ty, $gf:ty, $ga:ty)?),
+     $(no_ng($no_ng:expr),)? rh($rk:ty, $rf:ty, $ra:ty),
      ids($kem:expr, $kdf:expr, $aead:expr), backend($backend:expr)) => {
         mod $m {
             use super::*;
             use hpke::{Deserializable as _, Serializable as _};
             type T = th::Hpke<$tk, $tf, $ta>;
-            type G = hpke_ng::Hpke<$gk, $gf, $ga>;
             type TK = $tk;
-            type GK = $gk;
             type RK = $rk;
 
             fn reference() -> HpkeRef {
@@ -1841,8 +1860,10 @@ macro_rules! hpke_suite {
                     });
                 }
 
-                // --- hpke-ng ---
-                {
+                // --- hpke-ng (where it has the suite) ---
+                $({
+                    type G = hpke_ng::Hpke<$gk, $gf, $ga>;
+                    type GK = $gk;
                     use hpke_ng::Kem as _;
                     let name = "hpke-ng";
                     let (sk, pk) = GK::derive_key_pair(&r.ikm).unwrap();
@@ -1962,7 +1983,8 @@ macro_rules! hpke_suite {
                             })
                         }
                     });
-                }
+                })?
+                $(notes.push($no_ng.to_string());)?
 
                 // --- rust-hpke ---
                 {
@@ -2163,15 +2185,25 @@ macro_rules! hpke_suite {
                 let (kem, kdf, aead) = ($kem, $kdf, $aead);
                 let lc = hpke_rs_side::libcrux(kem, kdf, aead);
                 let rc = hpke_rs_side::rustcrypto(kem, kdf, aead);
-                let a = hpke_rs_side::contestant("hpke-rs/libcrux", lc, &r, op, &pt);
-                let b = hpke_rs_side::contestant("hpke-rs/rustcrypto", rc, &r, op, &pt);
-                match (a, b) {
-                    (Some(a), Some(b)) => {
-                        cs.push(a);
-                        cs.push(b);
+                if matches!(op, HpkeOp::Encap | HpkeOp::Decap) {
+                    notes.push(HPKE_NOTE_NO_KEM.to_string());
+                } else {
+                    let mut any = false;
+                    for c in [
+                        hpke_rs_side::contestant("hpke-rs/libcrux", lc, &r, op, &pt),
+                        hpke_rs_side::contestant("hpke-rs/rustcrypto", rc, &r, op, &pt),
+                    ] {
+                        match c {
+                            Ok(c) => {
+                                cs.push(c);
+                                any = true;
+                            }
+                            Err(why) => notes.push(why),
+                        }
+                    }
+                    if any {
                         notes.push(HPKE_NOTE_HPKE_RS.to_string());
                     }
-                    _ => notes.push(HPKE_NOTE_NO_KEM.to_string()),
                 }
                 match op {
                     HpkeOp::Generate => notes.push(HPKE_NOTE_KEYGEN.to_string()),
@@ -2275,6 +2307,52 @@ hpke_suite!(
     ]))
 );
 
+hpke_suite!(
+    hpke_p256_aes128,
+    tessera(th::DhKemP256HkdfSha256, th::HkdfSha256, th::Aes128Gcm),
+    ng(
+        hpke_ng::DhKemP256HkdfSha256,
+        hpke_ng::HkdfSha256,
+        hpke_ng::Aes128Gcm
+    ),
+    rh(
+        hpke::kem::DhP256HkdfSha256,
+        hpke::kdf::HkdfSha256,
+        hpke::aead::AesGcm128
+    ),
+    ids(0x0010, 0x0001, 0x0001),
+    backend(hpke_backends(&["p256", "sha256", "gcm"]))
+);
+hpke_suite!(
+    hpke_p521_aes256,
+    tessera(th::DhKemP521HkdfSha512, th::HkdfSha512, th::Aes256Gcm),
+    ng(
+        hpke_ng::DhKemP521HkdfSha512,
+        hpke_ng::HkdfSha512,
+        hpke_ng::Aes256Gcm
+    ),
+    rh(
+        hpke::kem::DhP521HkdfSha512,
+        hpke::kdf::HkdfSha512,
+        hpke::aead::AesGcm256
+    ),
+    ids(0x0012, 0x0003, 0x0002),
+    backend(hpke_backends(&["p521", "sha512", "gcm"]))
+);
+hpke_suite!(
+    hpke_mlkem768p256_aes128,
+    tessera(th::MlKem768P256, th::HkdfSha256, th::Aes128Gcm),
+    ng(),
+    no_ng(HPKE_NOTE_NG_NO_HYBRID),
+    rh(
+        hpke::kem::MlKem768P256,
+        hpke::kdf::HkdfSha256,
+        hpke::aead::AesGcm128
+    ),
+    ids(0x0050, 0x0001, 0x0001),
+    backend(hpke_backends(&["mlkem", "p256", "sha3", "sha256", "gcm"]))
+);
+
 /// Tessera's detected backends of an HPKE suite's primitives, for the report's backend
 /// column (`x86_bmi2adx+x86_shani+x86_avx2`): `x25519`, `mlkem`, `sha3` (X-Wing's SHA3-256 and
 /// SHAKE), `sha256`, `sha512` (HKDF-SHA384), `gcm`, `chacha`.
@@ -2289,6 +2367,9 @@ fn hpke_backends(parts: &[&str]) -> String {
             "sha512" => tessera::Sha512Backend::detect().name(),
             "gcm" => tessera::GcmBackend::detect().name(),
             "chacha" => tessera::ChachaBackend::detect().name(),
+            // RustCrypto's curve crates (one backend; Tessera's own DH step on top).
+            "p256" => "p256-crate",
+            "p521" => "p521-crate",
             other => unreachable!("{other}"),
         })
         .collect();

@@ -8,7 +8,9 @@
 //!     [--out DIR] [--merge FILE] [--clock thread-cpu|wall] [--row-secs S] [--batch-us U]
 //! ```
 //!
-//! FILTER is a substring of row ids (`op=sha256,size=64B`). Run without `--bench` (as
+//! FILTER is a substring of row ids (`op=sha256,size=64B`). The default run (no filter, no
+//! `--full`) leaves out the HPKE detail rows (see `hpke_in_default_run`) to stay under 10
+//! minutes; `--full` or a filter that matches them runs them. Run without `--bench` (as
 //! `cargo test --benches` does) it is a smoke run. Built with RUSTFLAGS='--cfg aes_force_soft
 //! --cfg polyval_force_soft --cfg chacha20_force_soft --cfg poly1305_force_soft' (xtask does it
 //! in `target/soft`) it runs only the `-soft` rows (Tessera portable against RustCrypto's software
@@ -309,6 +311,9 @@ struct Spec {
     soft: bool,
     /// This row's time budget relative to the configured one (1, or [`HPKE_BUDGET`]).
     budget: f64,
+    /// Left out of the default run (`cargo xtask bench` without a filter), which must finish in
+    /// under 10 minutes; `--full` or a filter that matches it runs it.
+    full_only: bool,
     build: fn(usize) -> Built,
 }
 
@@ -343,6 +348,7 @@ fn specs() -> Vec<Spec> {
                 ways,
                 soft,
                 budget: 1.0,
+                full_only: false,
                 build,
             });
         }
@@ -443,7 +449,7 @@ fn specs() -> Vec<Spec> {
 
 /// The HPKE rows (see the HPKE section for the choice of rows and their budget).
 fn hpke_specs(v: &mut Vec<Spec>) {
-    let mut add = |op, sizes: &[usize], build: fn(usize) -> Built| {
+    let mut add = |op: &'static str, sizes: &[usize], build: fn(usize) -> Built| {
         for &size in sizes {
             v.push(Spec {
                 op,
@@ -451,6 +457,7 @@ fn hpke_specs(v: &mut Vec<Spec>) {
                 ways: 1,
                 soft: false,
                 budget: HPKE_BUDGET,
+                full_only: !hpke_in_default_run(op, size),
                 build,
             });
         }
@@ -540,6 +547,26 @@ fn hpke_specs(v: &mut Vec<Spec>) {
     add("hpke-export-p521-sha512-aes256", &[0], |_| {
         hpke_p521_aes256::build(HpkeOp::Export, 0)
     });
+}
+
+/// The HPKE rows of the default run: what a user choosing a suite looks at (every round trip,
+/// the setup rows but P-521's, the X25519 + ChaCha20-Poly1305 context rows at 64 B and 16 KiB
+/// and its export). The KEM rows (the setup rows' main cost), the other context and export
+/// rows and P-521's setup rows (milliseconds per call: the minimum rounds, not the budget, set
+/// their length) run with `--full` or a filter.
+fn hpke_in_default_run(op: &str, size: usize) -> bool {
+    let x25519_chacha = op.ends_with("-x25519-sha256-chacha");
+    if op.starts_with("hpke-round-trip-") {
+        true
+    } else if op.starts_with("hpke-setup-") {
+        !op.contains("-p521-")
+    } else if op.starts_with("hpke-context-") {
+        x25519_chacha && (size == 64 || size == 16384)
+    } else if op.starts_with("hpke-export-") {
+        x25519_chacha
+    } else {
+        false
+    }
 }
 
 /// Deterministic input bytes: one generator, seeded once per row, outside any timing.
@@ -2570,13 +2597,24 @@ fn main() {
     let all = specs();
     if args.list {
         for s in &all {
-            println!("{}\t{}", s.id(), if s.soft { "soft" } else { "main" });
+            println!(
+                "{}\t{}\t{}",
+                s.id(),
+                if s.soft { "soft" } else { "main" },
+                if s.full_only { "full" } else { "default" }
+            );
         }
         return;
     }
+    let left_out = if args.full || args.filter.is_some() || args.smoke {
+        0
+    } else {
+        all.iter().filter(|s| s.soft == soft && s.full_only).count()
+    };
     let mut selected: Vec<&Spec> = all
         .iter()
         .filter(|s| s.soft == soft)
+        .filter(|s| args.full || args.filter.is_some() || !s.full_only)
         .filter(|s| args.filter.as_deref().is_none_or(|f| s.id().contains(f)))
         .collect();
     if args.smoke {
@@ -2733,6 +2771,7 @@ fn main() {
         passes,
         row_secs: cfg.row_ns / 1e9,
         total_secs: start.elapsed().as_secs_f64(),
+        left_out,
     };
     std::fs::create_dir_all(&args.out).expect("create the output directory");
     if soft {

@@ -68,6 +68,8 @@ pub struct Meta {
     pub row_secs: f64,
     /// Wall time of the whole run (s), both builds.
     pub total_secs: f64,
+    /// Rows the default run leaves out (`--full` or a filter runs them).
+    pub left_out: usize,
 }
 
 /// `64B`, `1KiB`, `16KiB`, `1MiB`.
@@ -185,6 +187,7 @@ pub fn to_json(meta: &Meta, rows: &[RowRecord]) -> Value {
     json!({
         "meta": {
             "cpu": meta.cpu, "hw": meta.hw, "clock": meta.clock, "mode": meta.mode,
+            "left_out": meta.left_out,
             "batch_us": meta.batch_us, "passes": meta.passes, "row_secs": meta.row_secs,
             "total_secs": meta.total_secs,
             "ratio": "time of impl / time of the reference (Tessera's best backend); >1: Tessera faster",
@@ -301,6 +304,13 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
         rows.len(),
         meta.total_secs
     );
+    if meta.left_out > 0 {
+        out += &format!(
+            "- Left out of this default run: {} detail rows (HPKE KEM, context and export rows; \
+             `cargo xtask bench --full` or a filter such as `cargo xtask bench hpke-` runs them)\n",
+            meta.left_out
+        );
+    }
 
     // Summary: one column per peer family that appears.
     let cols: Vec<&str> = COLUMNS

@@ -5,7 +5,9 @@
 //! in a build of their own (`target/soft`) and leave `soft.json`; the main build then runs every
 //! other row, merges those, and writes `target/tessera-bench/` (report.md, results.json, SVG
 //! plots). The summary table is printed at the end. FILTER is a substring of row ids
-//! (`op=aes128-gcm-seal,size=16KiB`); a build none of whose rows match is skipped.
+//! (`op=aes128-gcm-seal,size=16KiB`); a build none of whose rows match is skipped. Without a
+//! filter or `--full`, the rows the bench marks `full` (HPKE detail rows) are left out, so the
+//! default run stays under 10 minutes once built.
 //!
 //! `cargo xtask bench --smoke`: one tiny row with very few rounds (no timing is asserted), then
 //! checks that every output file was written; part of `cargo xtask test`.
@@ -26,10 +28,17 @@ fn root() -> PathBuf {
 /// `cargo bench --ignore-rust-version -p tessera-benches --bench compare -- <args>` (the flag:
 /// hpke-ng 0.2, an HPKE peer, declares rust-version 1.96 and builds on the pinned 1.95).
 fn compare_cmd(args: &[&str]) -> Command {
+    compare_cmd_profile("bench", args)
+}
+
+/// [`compare_cmd`] built with the cargo profile `profile`.
+fn compare_cmd_profile(profile: &str, args: &[&str]) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.args([
         "bench",
         "--ignore-rust-version",
+        "--profile",
+        profile,
         "-p",
         "tessera-benches",
         "--bench",
@@ -46,8 +55,8 @@ fn status(name: &str, c: &mut Command) -> bool {
     c.status().map(|s| s.success()).unwrap_or(false)
 }
 
-/// The row ids of both builds: (id, is_soft).
-fn list_rows() -> Option<Vec<(String, bool)>> {
+/// The row ids of both builds: (id, is_soft, is_full_only).
+fn list_rows() -> Option<Vec<(String, bool, bool)>> {
     let out = compare_cmd(&["--list"]).output().ok()?;
     if !out.status.success() {
         eprintln!("{}", String::from_utf8_lossy(&out.stderr));
@@ -56,8 +65,11 @@ fn list_rows() -> Option<Vec<(String, bool)>> {
     Some(
         String::from_utf8_lossy(&out.stdout)
             .lines()
-            .filter_map(|l| l.split_once('\t'))
-            .map(|(id, b)| (id.to_string(), b == "soft"))
+            .filter_map(|l| {
+                let mut f = l.split('\t');
+                Some((f.next()?, f.next()?, f.next()?))
+            })
+            .map(|(id, b, tier)| (id.to_string(), b == "soft", tier == "full"))
             .collect(),
     )
 }
@@ -91,13 +103,19 @@ pub fn run(full: bool, filter: Option<&str>) -> bool {
     };
     let matches = |soft: bool| {
         rows.iter()
-            .filter(|(id, s)| *s == soft && filter.is_none_or(|f| id.contains(f)))
+            .filter(|(id, s, full_only)| {
+                *s == soft
+                    && match filter {
+                        Some(f) => id.contains(f),
+                        None => full || !full_only,
+                    }
+            })
             .count()
     };
     let (main_rows, soft_rows) = (matches(false), matches(true));
     if main_rows + soft_rows == 0 {
         eprintln!("compare: filter {filter:?} matches no row; the rows are:");
-        for (id, _) in &rows {
+        for (id, ..) in &rows {
             eprintln!("  {id}");
         }
         return false;
@@ -158,14 +176,19 @@ pub fn run(full: bool, filter: Option<&str>) -> bool {
 }
 
 /// One tiny row, very few rounds, then a check of every output file (no timing asserted).
+///
+/// Built with the test profile (opt-level 2, what the test legs build), not the release one:
+/// the smoke checks the harness and its outputs, not speed, and in `cargo xtask test` it then
+/// reuses the peers' C builds (aws-lc-sys, ring) of the native leg instead of building every
+/// peer a second time in release (about 4 minutes of CI on 2 cores).
 pub fn smoke() -> bool {
     let dir = root().join("target/tessera-bench/smoke");
     let _ = std::fs::create_dir_all(&dir);
     clean(&dir);
     let out = dir.to_string_lossy().into_owned();
     if !status(
-        "compare --smoke",
-        &mut compare_cmd(&["--smoke", "--out", &out]),
+        "compare --smoke (test profile)",
+        &mut compare_cmd_profile("test", &["--smoke", "--out", &out]),
     ) {
         return false;
     }

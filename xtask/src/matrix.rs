@@ -222,7 +222,6 @@ fn plan(quick: bool) -> Vec<Leg> {
     }
 
     // Emulated x86 CPUs run the real dispatcher; the expected set is exact.
-    let x86 = crates::packages(|c| c.qemu_x86);
     let have_qemu_x86 = have("qemu-x86_64", "--version");
     for (cpu, expect) in [
         ("Nehalem", X86_NEHALEM),
@@ -236,7 +235,7 @@ fn plan(quick: bool) -> Vec<Leg> {
                 name,
                 Action::Run(
                     Cmd::cargo(&["test", "--tests"])
-                        .packages(&x86)
+                        .packages(&crates::packages(|c| c.qemu_x86.runs_on(cpu)))
                         .env(
                             "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
                             format!("qemu-x86_64 -cpu {cpu}"),
@@ -286,13 +285,12 @@ fn plan(quick: bool) -> Vec<Leg> {
                     .args(["--", "-D", "warnings"]),
             ),
         ));
-        let pkgs = crates::packages(|c| c.aarch64 == Aarch64::ClippyAndQemu);
         for (name, cpu, expect) in qemu_names {
             legs.push(leg(
                 name,
                 Action::Run(
                     Cmd::cargo(&["test", "--tests", "--target", AARCH64])
-                        .packages(&pkgs)
+                        .packages(&crates::packages(|c| c.aarch64.runs_on(cpu)))
                         .env("QEMU_CPU", cpu)
                         .env("TESSERA_EXPECT_BACKENDS", expect),
                 ),

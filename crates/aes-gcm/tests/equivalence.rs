@@ -132,3 +132,48 @@ fn long_inputs_match_portable() {
         }
     }
 }
+
+/// Every message length from 0 through three 512-byte chunks, a 256-byte chunk and a partial
+/// block: the 512-bit stride (its first chunk, the chunk whose counters carry out of the low
+/// byte, the sealed message's last chunk hashed after the loop) and its hand-over to the 256-bit
+/// and AES-NI tails, at every tail length. Both key sizes, a 96-bit nonce (public counter,
+/// starting at 2) and a 13-byte one (secret counter), AAD of 0, 13 and 525 bytes (the last
+/// through the 512-bit GHASH) in turn.
+#[test]
+fn every_length_across_512_byte_chunks_matches_portable() {
+    for key_len in [16usize, 32] {
+        let key: Vec<u8> = (0..key_len).map(|i| (i * 17 + 9) as u8).collect();
+        let gs = all_for(&key);
+        for nonce_len in [12usize, 13] {
+            let nonce: Vec<u8> = (0..nonce_len).map(|i| (i * 11 + 2) as u8).collect();
+            for len in 0..=3 * 512 + 256 + 17 {
+                let aad_len = [0usize, 13, 525][len % 3];
+                let aad: Vec<u8> = (0..aad_len).map(|i| (i * 5 + 3) as u8).collect();
+                let pt: Vec<u8> = (0..len).map(|i| (i * 29 + len) as u8).collect();
+                check_all(
+                    &gs,
+                    &nonce,
+                    &aad,
+                    &pt,
+                    &format!("{nonce_len}, {aad_len}, {len}"),
+                );
+            }
+        }
+    }
+}
+
+/// Long messages on a 96-bit nonce whose counters cross every low-byte carry position of the
+/// 512-bit stride (a chunk of thirty-two counters carries when it starts above `0xe0`): 64 KiB
+/// plus tails, so the shortcut hands over to the general counter path and back many times.
+#[test]
+fn long_messages_cross_counter_carries() {
+    for key_len in [16usize, 32] {
+        let key: Vec<u8> = (0..key_len).map(|i| (i * 7 + 1) as u8).collect();
+        let gs = all_for(&key);
+        let nonce = [0x5au8; 12];
+        for len in [65536usize, 65536 + 512 + 16 * 5 + 3] {
+            let pt: Vec<u8> = (0..len).map(|i| (i * 13 + 1) as u8).collect();
+            check_all(&gs, &nonce, b"", &pt, &format!("{len}"));
+        }
+    }
+}

@@ -8,7 +8,7 @@
 //! VAES code (and its AES-NI tail), compiled into the same island.
 
 use super::x86_aesni::Key;
-use super::x86_clmul::{bswap, load, reduce, store};
+use super::x86_clmul::{bswap, load, store};
 use super::x86_vaes as v256;
 use crate::gcm::{self, Iv};
 use core::arch::x86_64::*;
@@ -24,6 +24,9 @@ struct Ops<'a> {
     rk: [__m512i; 15],
     /// `hv[j]` lane `l` = `R(H^(32-4j-l) x^-1)`: the powers for block `4j + l` of a chunk.
     hv: [__m512i; 8],
+    /// The counter is public: it comes from a 96-bit nonce. With other nonce lengths `J0` is
+    /// `GHASH_H(IV)`, derived from the key, and no branch may depend on it.
+    public_counter: bool,
 }
 
 tessera_cpu::with_features! { X86Vaes512;
@@ -47,23 +50,56 @@ tessera_cpu::with_features! { X86Vaes512;
         _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(m))
     }
 
-    /// Accumulates the lane-wise unreduced products `x * h` into `(lo, mid, hi)`.
+    /// Three-way XOR (one `VPTERNLOGD`).
     #[inline]
-    fn mul_acc4(x: __m512i, h: __m512i, acc: &mut [__m512i; 3]) {
-        acc[0] = _mm512_xor_si512(acc[0], _mm512_clmulepi64_epi128(x, h, 0x00));
-        acc[1] = _mm512_xor_si512(acc[1], _mm512_clmulepi64_epi128(x, h, 0x01));
-        acc[1] = _mm512_xor_si512(acc[1], _mm512_clmulepi64_epi128(x, h, 0x10));
-        acc[2] = _mm512_xor_si512(acc[2], _mm512_clmulepi64_epi128(x, h, 0x11));
+    fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+        _mm512_ternarylogic_epi32::<0x96>(a, b, c)
     }
 
-    /// Adds the four lanes of each partial product and reduces.
+    /// Accumulates the lane-wise unreduced products `xa * ha + xb * hb` into `(lo, mid, hi)`
+    /// (eight multiplications, four three-way XORs); `first` starts the accumulators instead.
+    #[inline]
+    fn mul_pair(
+        xa: __m512i,
+        ha: __m512i,
+        xb: __m512i,
+        hb: __m512i,
+        acc: &mut [__m512i; 3],
+        first: bool,
+    ) {
+        let lo_a = _mm512_clmulepi64_epi128(xa, ha, 0x00);
+        let lo_b = _mm512_clmulepi64_epi128(xb, hb, 0x00);
+        let m0_a = _mm512_clmulepi64_epi128(xa, ha, 0x01);
+        let m1_a = _mm512_clmulepi64_epi128(xa, ha, 0x10);
+        let m0_b = _mm512_clmulepi64_epi128(xb, hb, 0x01);
+        let m1_b = _mm512_clmulepi64_epi128(xb, hb, 0x10);
+        let hi_a = _mm512_clmulepi64_epi128(xa, ha, 0x11);
+        let hi_b = _mm512_clmulepi64_epi128(xb, hb, 0x11);
+        if first {
+            acc[0] = _mm512_xor_si512(lo_a, lo_b);
+            acc[1] = xor3(m0_a, m1_a, _mm512_xor_si512(m0_b, m1_b));
+            acc[2] = _mm512_xor_si512(hi_a, hi_b);
+        } else {
+            acc[0] = xor3(acc[0], lo_a, lo_b);
+            acc[1] = xor3(acc[1], m0_a, m1_a);
+            acc[1] = xor3(acc[1], m0_b, m1_b);
+            acc[2] = xor3(acc[2], hi_a, hi_b);
+        }
+    }
+
+    /// Reduces the lane-wise products `(lo, mid, hi)` modulo `P` in every lane and adds the four
+    /// lanes (reduction is linear). The folds of `x86_clmul::reduce`, with the middle product kept
+    /// apart: the low 64 bits of `lo` times `x^-1 mod P` (plus the swap for its `1` term) land
+    /// on the middle words, then the low 64 bits of the middle on the high words.
     #[inline]
     fn reduce4(acc: &[__m512i; 3]) -> __m128i {
-        let fold = |v: __m512i| {
-            let h = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
-            _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h))
-        };
-        reduce(&[fold(acc[0]), fold(acc[1]), fold(acc[2])])
+        let c = _mm512_set1_epi64(0xC200_0000_0000_0000u64 as i64);
+        let t = _mm512_clmulepi64_epi128(acc[0], c, 0x00);
+        let mid = xor3(acc[1], t, _mm512_shuffle_epi32::<0x4e>(acc[0]));
+        let t = _mm512_clmulepi64_epi128(mid, c, 0x00);
+        let r = xor3(acc[2], t, _mm512_shuffle_epi32::<0x4e>(mid));
+        let h = _mm256_xor_si256(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r));
+        _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256::<1>(h))
     }
 
     /// `y` in lane 0, zero in the others.
@@ -100,17 +136,25 @@ tessera_cpu::with_features! { X86Vaes512;
                     load(&hp[28 - 4 * j]),
                 );
             }
-            Ops { t, v, rk, hv }
+            Ops {
+                t,
+                v,
+                rk,
+                hv,
+                public_counter: matches!(iv, Iv::Nonce(n) if n.len() == 12),
+            }
         }
 
         /// Absorbs thirty-two byte-reflected blocks (four per register) into `y`.
         #[inline]
         fn ghash32(&self, y: __m128i, x: &[__m512i; 8]) -> __m128i {
             let mut acc = [_mm512_setzero_si512(); 3];
-            mul_acc4(_mm512_xor_si512(x[0], lane0(y)), self.hv[0], &mut acc);
-            for (xi, h) in x[1..].iter().zip(&self.hv[1..]) {
-                mul_acc4(*xi, *h, &mut acc);
-            }
+            let x0 = _mm512_xor_si512(x[0], lane0(y));
+            let hv = &self.hv;
+            mul_pair(x[1], hv[1], x[2], hv[2], &mut acc, true);
+            mul_pair(x[3], hv[3], x[4], hv[4], &mut acc, false);
+            mul_pair(x[5], hv[5], x[6], hv[6], &mut acc, false);
+            mul_pair(x[7], hv[7], x0, hv[0], &mut acc, false);
             reduce4(&acc)
         }
 
@@ -129,15 +173,63 @@ tessera_cpu::with_features! { X86Vaes512;
         }
 
         /// CTR + GHASH, thirty-two blocks per step; the tail (under 512 bytes) runs the 256-bit
-        /// code. Counters are incremented lane-wise on the little-endian form and byte-swapped
-        /// per register: no branch on the counter value (which is secret for non-96-bit nonces).
+        /// code.
         #[inline]
         fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-            if buf.len() < 512 {
-                return self.v.ctr_ghash::<SEAL>(ctr, y, buf);
+            let (chunks, tail) = buf.as_chunks_mut::<512>();
+            if chunks.is_empty() {
+                return self.v.ctr_ghash::<SEAL>(ctr, y, tail);
             }
-            let nr = self.v.ni.key.nr;
-            let rk = &self.rk;
+            // One instance per round count (the rounds and the GHASH slots between them are laid
+            // out at compile time) and per counter kind: with a secret counter
+            // (`J0 = GHASH_H(IV)`) no comparison of its value is even compiled.
+            let next = match (self.public_counter, self.v.ni.key.nr) {
+                (true, 10) => self.ctr_ghash_chunks::<SEAL, true, 10>(ctr, y, chunks),
+                (true, 12) => self.ctr_ghash_chunks::<SEAL, true, 12>(ctr, y, chunks),
+                (true, _) => self.ctr_ghash_chunks::<SEAL, true, 14>(ctr, y, chunks),
+                (false, 10) => self.ctr_ghash_chunks::<SEAL, false, 10>(ctr, y, chunks),
+                (false, 12) => self.ctr_ghash_chunks::<SEAL, false, 12>(ctr, y, chunks),
+                (false, _) => self.ctr_ghash_chunks::<SEAL, false, 14>(ctr, y, chunks),
+            };
+            self.v.ctr_ghash::<SEAL>(&next, y, tail);
+        }
+
+        /// The GHASH of one 512-byte chunk as four register pairs, `(1, 2)`, `(3, 4)`, `(5, 6)`,
+        /// `(7, 0)`: pair `q` (eight multiplications, four three-way XORs) into `acc`. Register 0
+        /// carries the running hash `yv` and goes last, so the chain from one chunk's reduction
+        /// to the next is as short as possible.
+        #[inline]
+        fn ghash_pair(&self, c: &[u8; 512], q: usize, yv: __m128i, acc: &mut [__m512i; 3]) {
+            let (a, b) = (2 * q + 1, (2 * q + 2) % 8);
+            let xa = bswap4(load4(&c[64 * a..]));
+            let mut xb = bswap4(load4(&c[64 * b..]));
+            if b == 0 {
+                xb = _mm512_xor_si512(xb, lane0(yv));
+            }
+            mul_pair(xa, self.hv[a], xb, self.hv[b], acc, q == 0);
+        }
+
+        /// [`Self::ctr_ghash`] over whole 512-byte chunks with `NR` rounds; returns the next
+        /// counter block.
+        ///
+        /// Chunk `i`'s AES rounds run with the GHASH of chunk `i - 1` (sealing: its ciphertext,
+        /// already stored) or of chunk `i` (opening: loaded before its plaintext is stored over
+        /// it) between them, one register pair every two rounds; a sealed message's last chunk
+        /// is hashed after the loop. The schedule is counted in 512-bit vector uops, which this
+        /// core issues on two ports only, `VAESENC` on one of them (see the module docs):
+        /// besides the `VAESENC` and the 32 `VPCLMULQDQ` of a chunk everything is kept to one
+        /// uop where possible: three-way XORs (`VPTERNLOGD`) to accumulate products, the
+        /// message folded into the last round key (`VAESENCLAST` ends with that XOR), the
+        /// reduction done lane-wise on the three accumulators before the lanes are added, and
+        /// (public counters) one byte swap per chunk instead of one per register.
+        #[inline]
+        fn ctr_ghash_chunks<const SEAL: bool, const PUBLIC_COUNTER: bool, const NR: usize>(
+            &self,
+            ctr: &[u8; 16],
+            y: &mut [u8; 16],
+            chunks: &mut [[u8; 512]],
+        ) -> [u8; 16] {
+            let rk: &[__m512i; 15] = &self.rk;
             let mut yv = bswap(load(y));
             let c0 = bswap(load(ctr));
             // Lanes hold counters n .. n + 3 (32-bit word in dword 0 of each lane, wrapping).
@@ -146,58 +238,78 @@ tessera_cpu::with_features! { X86Vaes512;
                 _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0),
             );
             let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
-            let mut chunks = buf.chunks_exact_mut(512);
-            // Sealing: reflected ciphertext of the previous chunk, not yet absorbed.
-            let mut pending = [_mm512_setzero_si512(); 8];
-            let mut have = false;
-            for ch in &mut chunks {
-                let mut x = pending;
-                let mut hash = have;
-                if !SEAL {
-                    for (j, v) in x.iter_mut().enumerate() {
-                        *v = bswap4(load4(&ch[64 * j..]));
-                    }
-                    hash = true;
-                }
-                x[0] = _mm512_xor_si512(x[0], lane0(yv));
+            let thirty_two = _mm512_set_epi32(0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32);
+            let mut n = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+            for i in 0..chunks.len() {
                 let mut ks = [_mm512_setzero_si512(); 8];
-                for k in ks.iter_mut() {
-                    *k = _mm512_xor_si512(bswap4(c), rk[0]);
-                    c = _mm512_add_epi32(c, four);
-                }
-                let mut acc = [_mm512_setzero_si512(); 3];
-                for (r, k) in rk[1..nr].iter().enumerate() {
-                    for b in ks.iter_mut() {
-                        *b = _mm512_aesenc_epi128(*b, *k);
+                if PUBLIC_COUNTER && n & 0xff <= 0xe0 {
+                    // No carry out of the last byte within this chunk: add to the big-endian
+                    // counter blocks directly (one byte swap per chunk instead of eight). Only for
+                    // public counters: the test is a branch on the counter value.
+                    let cbe = bswap4(c);
+                    for (j, k) in ks.iter_mut().enumerate() {
+                        let d = ((4 * j) << 24) as i32;
+                        let inc = _mm512_set_epi32(d, 0, 0, 0, d, 0, 0, 0, d, 0, 0, 0, d, 0, 0, 0);
+                        *k = _mm512_xor_si512(_mm512_add_epi32(cbe, inc), rk[0]);
                     }
-                    // Register 0 (which carries the running hash) goes last, so the chain from one
-                    // chunk's reduction to the next is as short as possible.
-                    if hash && r < 8 {
-                        let j = (r + 1) % 8;
-                        mul_acc4(x[j], self.hv[j], &mut acc);
+                    c = _mm512_add_epi32(c, thirty_two);
+                } else {
+                    for k in ks.iter_mut() {
+                        *k = _mm512_xor_si512(bswap4(c), rk[0]);
+                        c = _mm512_add_epi32(c, four);
                     }
                 }
-                if hash {
+                // The public counter value (only its low byte decides the path above).
+                n = n.wrapping_add(32);
+                let (done, rest) = chunks.split_at_mut(i);
+                let cur = &mut rest[0];
+                macro_rules! round {
+                    ($k:expr) => {{
+                        let k: __m512i = $k;
+                        for b in ks.iter_mut() {
+                            *b = _mm512_aesenc_epi128(*b, k);
+                        }
+                    }};
+                }
+                // The chunk absorbed during this one's rounds.
+                let src: Option<&[u8; 512]> = if SEAL { done.last() } else { Some(&*cur) };
+                if let Some(src) = src {
+                    let mut acc = [_mm512_setzero_si512(); 3];
+                    for q in 0..4 {
+                        round!(rk[2 * q + 1]);
+                        round!(rk[2 * q + 2]);
+                        self.ghash_pair(src, q, yv, &mut acc);
+                    }
                     yv = reduce4(&acc);
-                }
-                for (j, k) in ks.iter().enumerate() {
-                    let input = load4(&ch[64 * j..]);
-                    let out = _mm512_xor_si512(input, _mm512_aesenclast_epi128(*k, rk[nr]));
-                    store4(&mut ch[64 * j..], out);
-                    if SEAL {
-                        pending[j] = bswap4(out);
+                    for k in &rk[9..NR] {
+                        round!(*k);
+                    }
+                } else {
+                    for k in &rk[1..NR] {
+                        round!(*k);
                     }
                 }
-                have = SEAL;
+                let last = rk[NR];
+                for (j, k) in ks.iter().enumerate() {
+                    // AESENCLAST ends with the XOR of the round key: folding the input into the
+                    // key gives the output directly.
+                    let input = load4(&cur[64 * j..]);
+                    let out = _mm512_aesenclast_epi128(*k, _mm512_xor_si512(input, last));
+                    store4(&mut cur[64 * j..], out);
+                }
             }
-            if have {
-                yv = self.ghash32(yv, &pending);
+            if SEAL && let Some(src) = chunks.last() {
+                let mut acc = [_mm512_setzero_si512(); 3];
+                for q in 0..4 {
+                    self.ghash_pair(src, q, yv, &mut acc);
+                }
+                yv = reduce4(&acc);
             }
             // Lane 0 holds the next counter.
             let mut next = [0u8; 16];
             store(&mut next, bswap(_mm512_castsi512_si128(c)));
             store(y, bswap(yv));
-            self.v.ctr_ghash::<SEAL>(&next, y, chunks.into_remainder());
+            next
         }
 
         #[inline]

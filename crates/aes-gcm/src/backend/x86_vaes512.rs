@@ -181,9 +181,13 @@ tessera_cpu::with_features! { X86Vaes512;
                 return self.v.ctr_ghash::<SEAL>(ctr, y, tail);
             }
             // One instance per round count (the rounds and the GHASH slots between them are laid
-            // out at compile time) and per counter kind: with a secret counter
-            // (`J0 = GHASH_H(IV)`) no comparison of its value is even compiled.
-            let next = match (self.public_counter, self.v.ni.key.nr) {
+            // out at compile time) and per counter kind. `ALIGNED`: the counter is public (a
+            // 96-bit nonce) and starts at 2 modulo 32, as every message's first counter block
+            // `J0 + 1` does; the branch reads the public counter only. With a secret counter
+            // (`J0 = GHASH_H(IV)`) the general instance runs and no comparison of its value is
+            // compiled.
+            let aligned = self.public_counter && ctr[15] & 31 == 2;
+            let next = match (aligned, self.v.ni.key.nr) {
                 (true, 10) => self.ctr_ghash_chunks::<SEAL, true, 10>(ctr, y, chunks),
                 (true, 12) => self.ctr_ghash_chunks::<SEAL, true, 12>(ctr, y, chunks),
                 (true, _) => self.ctr_ghash_chunks::<SEAL, true, 14>(ctr, y, chunks),
@@ -221,9 +225,9 @@ tessera_cpu::with_features! { X86Vaes512;
         /// uop where possible: three-way XORs (`VPTERNLOGD`) to accumulate products, the
         /// message folded into the last round key (`VAESENCLAST` ends with that XOR), the
         /// reduction done lane-wise on the three accumulators before the lanes are added, and
-        /// (public counters) one byte swap per chunk instead of one per register.
+        /// (`ALIGNED`) counter blocks made by one XOR each from the chunk's first one.
         #[inline]
-        fn ctr_ghash_chunks<const SEAL: bool, const PUBLIC_COUNTER: bool, const NR: usize>(
+        fn ctr_ghash_chunks<const SEAL: bool, const ALIGNED: bool, const NR: usize>(
             &self,
             ctr: &[u8; 16],
             y: &mut [u8; 16],
@@ -239,19 +243,28 @@ tessera_cpu::with_features! { X86Vaes512;
             );
             let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
             let thirty_two = _mm512_set_epi32(0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0, 32);
-            let mut n = u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]]);
+            let twenty_eight = _mm512_set_epi32(0, 0, 0, 28, 0, 0, 0, 28, 0, 0, 0, 28, 0, 0, 0, 28);
+            // `ALIGNED` counter steps: `steps[j - 1]` has `(2 + l) ^ (2 + l + 4j)` in the last
+            // byte of lane `l` (see below), built once.
+            let mut steps = [_mm512_setzero_si512(); 6];
+            for (j, d) in (1..7).zip(steps.iter_mut()) {
+                let e = |l: usize| (((2 + l) ^ (2 + l + 4 * j)) << 24) as i32;
+                *d = _mm512_set_epi32(e(3), 0, 0, 0, e(2), 0, 0, 0, e(1), 0, 0, 0, e(0), 0, 0, 0);
+            }
             for i in 0..chunks.len() {
                 let mut ks = [_mm512_setzero_si512(); 8];
-                if PUBLIC_COUNTER && n & 0xff <= 0xe0 {
-                    // No carry out of the last byte within this chunk: add to the big-endian
-                    // counter blocks directly (one byte swap per chunk instead of eight). Only for
-                    // public counters: the test is a branch on the counter value.
-                    let cbe = bswap4(c);
-                    for (j, k) in ks.iter_mut().enumerate() {
-                        let d = ((4 * j) << 24) as i32;
-                        let inc = _mm512_set_epi32(d, 0, 0, 0, d, 0, 0, 0, d, 0, 0, 0, d, 0, 0, 0);
-                        *k = _mm512_xor_si512(_mm512_add_epi32(cbe, inc), rk[0]);
+                if ALIGNED {
+                    // Lane `l` of register `j` takes counter `n + 4j + l` with `n = 2 mod 32`:
+                    // for `j < 7` the sum stays below the next multiple of 32, so adding
+                    // `4j` to the last byte is XORing `(2 + l) ^ (2 + l + 4j)` into it. One
+                    // byte swap and one XOR per register; register 7 (whose last two lanes
+                    // carry) is computed in full.
+                    let b = _mm512_xor_si512(bswap4(c), rk[0]);
+                    ks[0] = b;
+                    for (k, d) in ks[1..7].iter_mut().zip(&steps) {
+                        *k = _mm512_xor_si512(b, *d);
                     }
+                    ks[7] = _mm512_xor_si512(bswap4(_mm512_add_epi32(c, twenty_eight)), rk[0]);
                     c = _mm512_add_epi32(c, thirty_two);
                 } else {
                     for k in ks.iter_mut() {
@@ -259,8 +272,6 @@ tessera_cpu::with_features! { X86Vaes512;
                         c = _mm512_add_epi32(c, four);
                     }
                 }
-                // The public counter value (only its low byte decides the path above).
-                n = n.wrapping_add(32);
                 let (done, rest) = chunks.split_at_mut(i);
                 let cur = &mut rest[0];
                 macro_rules! round {

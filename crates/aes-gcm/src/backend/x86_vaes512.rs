@@ -314,17 +314,22 @@ tessera_cpu::with_features! { X86Vaes512;
                 if let Some(src) = src {
                     let mut acc = [_mm512_setzero_si512(); 3];
                     // Sealing: pair `q` after round `(q + 1) (NR - 1) / 4`, spread over all the
-                    // rounds; opening: after round `2q + 2`, as early as the data allows.
-                    let mut q = 0;
-                    for (r, k) in (1..NR).zip(&rk[1..NR]) {
-                        round!(*k);
+                    // rounds; opening: after round `2q + 2`, as early as the data allows. The
+                    // bounds are constants: the whole schedule is laid out at compile time.
+                    let mut r = 1;
+                    for q in 0..4 {
                         let slot = if SEAL { (q + 1) * (NR - 1) / 4 } else { 2 * q + 2 };
-                        if q < 4 && r == slot {
-                            self.ghash_pair(src, q, yv, &mut acc);
-                            q += 1;
+                        while r <= slot {
+                            round!(rk[r]);
+                            r += 1;
                         }
+                        self.ghash_pair(src, q, yv, &mut acc);
                     }
                     yv = reduce4(&acc);
+                    while r < NR {
+                        round!(rk[r]);
+                        r += 1;
+                    }
                 } else {
                     for k in &rk[1..NR] {
                         round!(*k);

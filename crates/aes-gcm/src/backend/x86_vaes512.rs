@@ -23,10 +23,13 @@
 //! 80 `VAESENC`, about 46 uops that only the second port runs (multiplications, byte swaps,
 //! lane extracts) and about 38 that either can (XORs, three-way XORs, adds), which puts the
 //! AES-128 bound of the whole mix at about 82 cycles per chunk if the core never puts one of
-//! the 38 on the `VAESENC` port (AES-256 stays at 112). That is why the schedule below counts
-//! uops. Measured after this schedule: roughly 100 to 105 cycles per chunk for AES-128 and 125
-//! for AES-256 (64 KiB seal, best of fifteen, the 2.95 GHz clock assumed; this shared machine's
-//! timings drift by several percent from run to run).
+//! the 38 on the `VAESENC` port (AES-256 stays at 112). The same loop with such a mix per chunk
+//! (80 or 112 `VAESENC`, 32 `VPCLMULQDQ`, 12 `VPSHUFB`, 40 `VPTERNLOGD`) ran 10% (AES-128) and
+//! 8% (AES-256) slower than its `VAESENC` alone, about 88 and 121 cycles per chunk: the
+//! practical bound of this schedule on this core, which is why it counts uops. This code
+//! itself measured roughly 100 to 105 cycles per chunk for AES-128 and 125 for AES-256 (64 KiB
+//! seal in a loop, best of fifteen, the 2.95 GHz clock assumed; this shared machine's timings
+//! drift by several percent from run to run).
 //!
 //! Zen 3 (AVX2 only; the 256-bit code, see `x86_vaes.rs`): `VPCLMULQDQ ymm` issues once every
 //! two cycles on the same two pipes as `VAESENC ymm`, so a 256-byte AES-128 chunk costs 80

@@ -136,14 +136,6 @@ tessera_cpu::with_features! { X86Vaes512;
     fn lane0(y: __m128i) -> __m512i {
         _mm512_zextsi128_si512(y)
     }
-
-    #[inline]
-    fn set4(a: __m128i, b: __m128i, c: __m128i, d: __m128i) -> __m512i {
-        let v = _mm512_castsi128_si512(a);
-        let v = _mm512_inserti32x4::<1>(v, b);
-        let v = _mm512_inserti32x4::<2>(v, c);
-        _mm512_inserti32x4::<3>(v, d)
-    }
 }
 
 tessera_cpu::with_features! { X86Vaes512;
@@ -155,15 +147,14 @@ tessera_cpu::with_features! { X86Vaes512;
             for (d, s) in rk.iter_mut().zip(v.ni.rk.iter()) {
                 *d = _mm512_broadcast_i32x4(*s);
             }
-            let hp = &key.hp;
+            // `hp[i]` holds `H^(i+1)`: the four powers of `hv[j]` are `hp[28 - 4j ..= 31 - 4j]`,
+            // one 64-byte load with its lanes reversed (built per operation: one load and one
+            // lane shuffle per register).
+            let hp = key.hp.as_flattened();
             let mut hv = [_mm512_setzero_si512(); 8];
             for (j, h) in hv.iter_mut().enumerate() {
-                *h = set4(
-                    load(&hp[31 - 4 * j]),
-                    load(&hp[30 - 4 * j]),
-                    load(&hp[29 - 4 * j]),
-                    load(&hp[28 - 4 * j]),
-                );
+                let v = load4(&hp[16 * (28 - 4 * j)..]);
+                *h = _mm512_shuffle_i64x2::<0x1b>(v, v);
             }
             Ops {
                 t,

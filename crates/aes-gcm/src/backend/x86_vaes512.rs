@@ -219,18 +219,19 @@ tessera_cpu::with_features! { X86Vaes512;
         }
 
         /// The GHASH of one 512-byte chunk as four register pairs, `(1, 2)`, `(3, 4)`, `(5, 6)`,
-        /// `(7, 0)`: pair `q` (eight multiplications, four three-way XORs) into `acc`. Register 0
+        /// `(7, 0)`: pair `Q` (eight multiplications, four three-way XORs) into `acc`. Register 0
         /// carries the running hash `yv` and goes last, so the chain from one chunk's reduction
-        /// to the next is as short as possible.
+        /// to the next is as short as possible. `Q` is a constant so that every index and branch
+        /// here folds away.
         #[inline]
-        fn ghash_pair(&self, c: &[u8; 512], q: usize, yv: __m128i, acc: &mut [__m512i; 3]) {
-            let (a, b) = (2 * q + 1, (2 * q + 2) % 8);
+        fn ghash_pair<const Q: usize>(&self, c: &[u8; 512], yv: __m128i, acc: &mut [__m512i; 3]) {
+            let (a, b) = (2 * Q + 1, (2 * Q + 2) % 8);
             let xa = bswap4(load4(&c[64 * a..]));
             let mut xb = bswap4(load4(&c[64 * b..]));
             if b == 0 {
                 xb = _mm512_xor_si512(xb, lane0(yv));
             }
-            mul_pair(xa, self.hv[a], xb, self.hv[b], acc, q == 0);
+            mul_pair(xa, self.hv[a], xb, self.hv[b], acc, Q == 0);
         }
 
         /// [`Self::ctr_ghash`] over whole 512-byte chunks with `NR` rounds; returns the next
@@ -307,23 +308,30 @@ tessera_cpu::with_features! { X86Vaes512;
                 let src: Option<&[u8; 512]> = if SEAL { done.last() } else { Some(&*cur) };
                 if let Some(src) = src {
                     let mut acc = [_mm512_setzero_si512(); 3];
-                    // Sealing: pair `q` after round `(q + 1) (NR - 1) / 4`, spread over all the
-                    // rounds; opening: after round `2q + 2`, as early as the data allows. The
-                    // bounds are constants: the whole schedule is laid out at compile time.
-                    let mut r = 1;
-                    for q in 0..4 {
-                        let slot = if SEAL { (q + 1) * (NR - 1) / 4 } else { 2 * q + 2 };
-                        while r <= slot {
-                            round!(rk[r]);
-                            r += 1;
-                        }
-                        self.ghash_pair(src, q, yv, &mut acc);
+                    // Written out round by round: every condition below is a constant, so each
+                    // instance is straight-line code (a `for`/`while` over the slots was left
+                    // as a run-time loop by the compiler in the sealing instances).
+                    macro_rules! step {
+                        ($($r:literal)*) => {$(
+                            if $r < NR {
+                                round!(rk[$r]);
+                            }
+                            if $r == pair_slot::<SEAL, NR>(0) {
+                                self.ghash_pair::<0>(src, yv, &mut acc);
+                            }
+                            if $r == pair_slot::<SEAL, NR>(1) {
+                                self.ghash_pair::<1>(src, yv, &mut acc);
+                            }
+                            if $r == pair_slot::<SEAL, NR>(2) {
+                                self.ghash_pair::<2>(src, yv, &mut acc);
+                            }
+                            if $r == pair_slot::<SEAL, NR>(3) {
+                                self.ghash_pair::<3>(src, yv, &mut acc);
+                                yv = reduce4(&acc);
+                            }
+                        )*};
                     }
-                    yv = reduce4(&acc);
-                    while r < NR {
-                        round!(rk[r]);
-                        r += 1;
-                    }
+                    step!(1 2 3 4 5 6 7 8 9 10 11 12 13);
                 } else {
                     for k in &rk[1..NR] {
                         round!(*k);
@@ -340,9 +348,10 @@ tessera_cpu::with_features! { X86Vaes512;
             }
             if SEAL && let Some(src) = chunks.last() {
                 let mut acc = [_mm512_setzero_si512(); 3];
-                for q in 0..4 {
-                    self.ghash_pair(src, q, yv, &mut acc);
-                }
+                self.ghash_pair::<0>(src, yv, &mut acc);
+                self.ghash_pair::<1>(src, yv, &mut acc);
+                self.ghash_pair::<2>(src, yv, &mut acc);
+                self.ghash_pair::<3>(src, yv, &mut acc);
                 yv = reduce4(&acc);
             }
             // Lane 0 holds the next counter.
@@ -356,6 +365,18 @@ tessera_cpu::with_features! { X86Vaes512;
         fn encrypt_block_tf(&self, block: &mut [u8; 16]) {
             self.v.encrypt_block_tf(block)
         }
+    }
+}
+
+/// The AES round (of `1 .. NR`) after which GHASH register pair `q` of a 512-byte chunk runs:
+/// sealing spreads the pairs over all the rounds, `(q + 1) (NR - 1) / 4`; opening runs them
+/// every two rounds from the start, `2q + 2`, as early as the data allows. Pair 3 is followed by
+/// the chunk's reduction.
+const fn pair_slot<const SEAL: bool, const NR: usize>(q: usize) -> usize {
+    if SEAL {
+        (q + 1) * (NR - 1) / 4
+    } else {
+        2 * q + 2
     }
 }
 

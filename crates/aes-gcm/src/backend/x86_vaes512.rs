@@ -27,9 +27,14 @@
 //! (80 or 112 `VAESENC`, 32 `VPCLMULQDQ`, 12 `VPSHUFB`, 40 `VPTERNLOGD`) ran 10% (AES-128) and
 //! 8% (AES-256) slower than its `VAESENC` alone, about 88 and 121 cycles per chunk: the
 //! practical bound of this schedule on this core, which is why it counts uops. This code
-//! itself measured roughly 100 to 105 cycles per chunk for AES-128 and 125 for AES-256 (64 KiB
-//! seal in a loop, best of fifteen, the 2.95 GHz clock assumed; this shared machine's timings
-//! drift by several percent from run to run).
+//! itself measured about 98 (seal) and 92 (open) cycles per chunk for AES-128 and 126 and 118
+//! for AES-256 (64 KiB, interleaved `compare` bench, the 2.95 GHz clock assumed, so the open
+//! AES-256 figure dipping under the loop's 121 says as much about the assumed clock as about
+//! the code). The sealing code of the previous revision (whose slot loop the compiler left
+//! rolled) measured between 0.93x and 1.09x aws-lc-rs across two builds and across runs of one
+//! build in one session; this one sealed AES-128 at 1.04x (16 KiB) and 1.01x (64 KiB) in each
+//! of four runs of two builds. Ratios
+//! from one interleaved run are the only comparable figures.
 //!
 //! Zen 3 (AVX2 only; the 256-bit code, see `x86_vaes.rs`): `VPCLMULQDQ ymm` issues once every
 //! two cycles on the same two pipes as `VAESENC ymm`, so a 256-byte AES-128 chunk costs 80

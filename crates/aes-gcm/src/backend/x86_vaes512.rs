@@ -27,14 +27,12 @@
 //! (80 or 112 `VAESENC`, 32 `VPCLMULQDQ`, 12 `VPSHUFB`, 40 `VPTERNLOGD`) ran 10% (AES-128) and
 //! 8% (AES-256) slower than its `VAESENC` alone, about 88 and 121 cycles per chunk: the
 //! practical bound of this schedule on this core, which is why it counts uops. This code
-//! itself measured about 98 (seal) and 92 (open) cycles per chunk for AES-128 and 126 and 118
-//! for AES-256 (64 KiB, interleaved `compare` bench, the 2.95 GHz clock assumed, so the open
-//! AES-256 figure dipping under the loop's 121 says as much about the assumed clock as about
-//! the code). The sealing code of the previous revision (whose slot loop the compiler left
-//! rolled) measured between 0.93x and 1.09x aws-lc-rs across two builds and across runs of one
-//! build in one session; this one sealed AES-128 at 1.04x (16 KiB) and 1.01x (64 KiB) in each
-//! of four runs of two builds. Ratios
-//! from one interleaved run are the only comparable figures.
+//! itself measured about 94 (seal) and 92 (open) cycles per chunk for AES-128 and 122 and 114
+//! for AES-256 (64 KiB, interleaved `compare` bench, the 2.95 GHz clock assumed, so the
+//! AES-256 open figure dipping under the loop's 121 says as much about the assumed clock as
+//! about the code). Ratios to the peers are comparable within one interleaved run only: one
+//! build of the rolled sealing loop measured 1.09x aws-lc-rs (AES-128, 16 KiB) in one run and
+//! 0.93x in two later ones, while other builds repeated to the third decimal across runs.
 //!
 //! Zen 3 (AVX2 only; the 256-bit code, see `x86_vaes.rs`): `VPCLMULQDQ ymm` issues once every
 //! two cycles on the same two pipes as `VAESENC ymm`, so a 256-byte AES-128 chunk costs 80
@@ -239,6 +237,18 @@ tessera_cpu::with_features! { X86Vaes512;
             mul_pair(xa, self.hv[a], xb, self.hv[b], acc, Q == 0);
         }
 
+        /// [`Self::ghash_pair`] with a run-time pair index, for the sealing loop.
+        #[inline]
+        fn ghash_pair_rt(&self, c: &[u8; 512], q: usize, yv: __m128i, acc: &mut [__m512i; 3]) {
+            let (a, b) = (2 * q + 1, (2 * q + 2) % 8);
+            let xa = bswap4(load4(&c[64 * a..]));
+            let mut xb = bswap4(load4(&c[64 * b..]));
+            if b == 0 {
+                xb = _mm512_xor_si512(xb, lane0(yv));
+            }
+            mul_pair(xa, self.hv[a], xb, self.hv[b], acc, q == 0);
+        }
+
         /// [`Self::ctr_ghash`] over whole 512-byte chunks with `NR` rounds; returns the next
         /// counter block.
         ///
@@ -313,9 +323,13 @@ tessera_cpu::with_features! { X86Vaes512;
                 let src: Option<&[u8; 512]> = if SEAL { done.last() } else { Some(&*cur) };
                 if let Some(src) = src {
                     let mut acc = [_mm512_setzero_si512(); 3];
-                    // Written out round by round: every condition below is a constant, so each
-                    // instance is straight-line code (a `for`/`while` over the slots was left
-                    // as a run-time loop by the compiler in the sealing instances).
+                    // Opening: written out round by round; every condition in `step!` is a
+                    // constant, so each instance is straight-line code. Sealing keeps the
+                    // `for`/`while` form, which the compiler leaves as a run-time loop over the
+                    // slots: in one interleaved run that form sealed 16 and 64 KiB about 4%
+                    // faster than the written-out one (1.089/1.058 against 1.044/1.011 for
+                    // AES-128, 1.026/1.003 against 0.992/0.969 for AES-256, ratio to aws-lc-rs),
+                    // while opening was faster written out. Both forms run the same slots.
                     macro_rules! step {
                         ($($r:literal)*) => {$(
                             if $r < NR {
@@ -336,7 +350,24 @@ tessera_cpu::with_features! { X86Vaes512;
                             }
                         )*};
                     }
-                    step!(1 2 3 4 5 6 7 8 9 10 11 12 13);
+                    if SEAL {
+                        let mut r = 1;
+                        for q in 0..4 {
+                            let slot = pair_slot::<SEAL, NR>(q);
+                            while r <= slot {
+                                round!(rk[r]);
+                                r += 1;
+                            }
+                            self.ghash_pair_rt(src, q, yv, &mut acc);
+                        }
+                        yv = reduce4(&acc);
+                        while r < NR {
+                            round!(rk[r]);
+                            r += 1;
+                        }
+                    } else {
+                        step!(1 2 3 4 5 6 7 8 9 10 11 12 13);
+                    }
                 } else {
                     for k in &rk[1..NR] {
                         round!(*k);

@@ -97,3 +97,64 @@ pub fn check_backends<B: BackendSet, T: PartialEq + Debug>(
     }
     reference
 }
+
+/// The backends among `targets` (names of table `B`) that this CPU has, portable excluded, for
+/// a test aimed at those backends only: an exhaustive sweep of one backend's strides, which
+/// would add nothing but time on the others (already covered by the proptest checks) and under
+/// emulation. Runs [`expect_backends`] first, so a target CI expects but this CPU lacks still
+/// fails. Prints to stderr which targets `test` sweeps and which it skips and why (absent on
+/// this CPU; not targeted), so a skip is never silent. Every name must be one `B` knows.
+pub fn targeted<B: BackendSet>(test: &str, targets: &[&str]) -> Vec<B> {
+    expect_backends::<B>();
+    let table = std::any::type_name::<B>();
+    for t in targets {
+        assert!(B::KNOWN.contains(t), "{table}: unknown target backend {t}");
+    }
+    let swept: Vec<B> = B::all_available()
+        .skip(1)
+        .filter(|b| targets.contains(&b.name()))
+        .collect();
+    let names: Vec<&str> = swept.iter().map(|b| b.name()).collect();
+    let absent: Vec<&str> = targets
+        .iter()
+        .copied()
+        .filter(|t| !names.contains(t))
+        .collect();
+    let untargeted: Vec<&str> = B::all_available()
+        .skip(1)
+        .map(|b| b.name())
+        .filter(|n| !targets.contains(n))
+        .collect();
+    if swept.is_empty() {
+        eprintln!(
+            "SKIPPED: {test}: none of its target backends {targets:?} is available on this CPU \
+             (not targeted: {untargeted:?})"
+        );
+    } else {
+        eprintln!(
+            "{test}: swept {names:?} against portable; skipped {absent:?} (not on this CPU) and \
+             {untargeted:?} (not targeted)"
+        );
+    }
+    swept
+}
+
+/// [`check_backends`] restricted to `backends` (from [`targeted`]): runs `f` on portable and on
+/// each of `backends`, asserts that each result equals portable's and returns portable's.
+pub fn check_backends_in<B: BackendSet, T: PartialEq + Debug>(
+    backends: &[B],
+    what: impl std::fmt::Display,
+    mut f: impl FnMut(B) -> T,
+) -> T {
+    let reference = f(B::portable());
+    for &b in backends {
+        let got = f(b);
+        assert_eq!(
+            got,
+            reference,
+            "{what}: backend {} differs from portable",
+            b.name()
+        );
+    }
+    reference
+}

@@ -8,8 +8,9 @@
 //! - [`cavp`], [`acvp`], [`hpke`]: readers for NIST CAVP `.rsp`, NIST ACVP JSON (prompt and
 //!   expected results joined on `tcId`) and the RFC 9180 / draft-ietf-hpke-pq JSON.
 //! - [`wycheproof`]: the verdict of a Wycheproof case.
-//! - [`backends`]: the cross-backend checker (every available backend against portable) and the
-//!   `TESSERA_EXPECT_BACKENDS` check.
+//! - [`backends`]: the cross-backend checker (every available backend against portable, or only
+//!   the ones a sweep targets, with the skipped ones reported) and the `TESSERA_EXPECT_BACKENDS`
+//!   check.
 //! - [`strategies`]: proptest strategies with lengths clustered around block boundaries.
 //! - [`ct`]: valgrind memcheck client requests for the constant-time examples.
 //! - [`aligned`]: 64-byte aligned buffers for benches and tests.
@@ -19,7 +20,9 @@ pub mod backends;
 pub mod ct;
 pub mod hpke;
 
-pub use backends::{available, check_backends, expect_backends, for_each_backend};
+pub use backends::{
+    available, check_backends, check_backends_in, expect_backends, for_each_backend, targeted,
+};
 
 use std::path::{Path, PathBuf};
 

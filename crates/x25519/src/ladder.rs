@@ -20,11 +20,11 @@ pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
 
 /// `X25519(k, u)`: the u-coordinate of `clamp(k) * (u, .)`, encoded (RFC 7748 section 5).
 ///
-/// The ladder runs over bits 254 down to 0 of the clamped scalar; each step swaps the two
+/// The ladder runs over bits 254 down to 3 of the clamped scalar; each step swaps the two
 /// working points by mask (the swap bit is the XOR of consecutive scalar bits, as the RFC
 /// writes it), then does the combined differential addition and doubling
 /// (`x_2 = AA BB`, `z_2 = E (BB + 121666 E)`, which equals the RFC's `E (AA + 121665 E)`).
-/// The loop bounds and memory addresses never depend on the scalar; the final division is the
+/// Bits 2, 1, 0 are zero after clamping: three doublings of `(x2 : z2)` finish. The loop bounds and memory addresses never depend on the scalar; the final division is the
 /// fixed-length divsteps inversion of [`invert`] (0 maps to 0, so the all-zero output of a
 /// low-order `u` comes out as RFC 7748 describes).
 #[inline(always)]
@@ -50,7 +50,10 @@ pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
         t: zero,
     };
     let mut swap = 0u8;
-    for i in (0..255).rev() {
+    // Bits 254 down to 3; clamping cleared bits 2, 1, 0, where the ladder step would only
+    // double `(x2 : z2)` (the sum it also computes is never used), so those three steps are
+    // plain doublings after the last swap.
+    for i in (3..255).rev() {
         let bit = (s[i >> 3] >> (i & 7)) & 1;
         swap ^= bit;
         f.ladder_step(&mut st, Choice::from(swap));
@@ -59,6 +62,9 @@ pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     let k = Choice::from(swap);
     f.cswap(&mut st.x2, &mut st.x3, k);
     f.cswap(&mut st.z2, &mut st.z3, k);
+    for _ in 0..3 {
+        double(f, &mut st);
+    }
     let mut r = invert(f, &st.z2);
     f.mul_assign(&mut r, &st.x2);
     let out = f.encode(&r);
@@ -113,6 +119,21 @@ impl<Fe: Zeroize> LadderState<Fe> {
             v.zeroize();
         }
     }
+}
+
+/// `(x2 : z2) = 2 (x2 : z2)`, the doubling half of the ladder step (RFC 7748 section 5:
+/// `x_2 = AA BB`, `z_2 = E (BB + 121666 E)`), through the generic field operations.
+#[inline(always)]
+fn double<F: Field>(f: F, st: &mut LadderState<F::Fe>) {
+    f.add(&mut st.a, &st.x2, &st.z2);
+    f.sqr(&mut st.aa, &st.a);
+    f.sub(&mut st.b, &st.x2, &st.z2);
+    f.sqr(&mut st.bb, &st.b);
+    f.sub(&mut st.e, &st.aa, &st.bb);
+    f.mul(&mut st.x2, &st.aa, &st.bb);
+    f.mul_a24(&mut st.t, &st.e);
+    f.add(&mut st.a, &st.bb, &st.t);
+    f.mul(&mut st.z2, &st.e, &st.a);
 }
 
 /// One ladder step from the field operations: swap `(x2, z2)` with `(x3, z3)` when `swap`

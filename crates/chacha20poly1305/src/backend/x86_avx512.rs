@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 
 use super::x86_avx2;
 use crate::chacha::{Row, rounds_rows};
-use crate::construction::{self, Keystream};
+use crate::construction::{self, Keystream, MEDIUM_BUF};
 use crate::poly1305;
 use crate::wide::{Lanes, Wide};
 use tessera_cpu::X86Avx512;
@@ -80,7 +80,7 @@ fn row(t: X86Avx512, st: &[u32; 16], r: usize) -> Zmm {
 /// 256 * S`; a shorter `data` uses the first bytes of the keystream).
 #[inline(always)]
 fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
-    debug_assert!(data.len() <= 256 * S && S <= 4);
+    debug_assert!(data.len() <= 256 * S && S <= 5);
     let (a0, b0, c0) = (row(t, st, 0), row(t, st, 1), row(t, st, 2));
     let d0 = row(t, st, 3);
     // (Loops, not closures, in SIMD code: see `x86_avx2::xor_groups`.)
@@ -184,6 +184,15 @@ impl Keystream for Ops {
         x86_avx2::xor_tail_vl(self.0, state, ks)
     }
 
+    const MEDIUM: usize = MEDIUM_MAX;
+
+    #[inline(always)]
+    fn medium(&self, state: &[u32; 16], ks: &mut [u8; MEDIUM_BUF], len: usize) {
+        // SAFETY: `medium_tf` is compiled for the features of `X86Avx512`, which the token in
+        // `self` proves.
+        unsafe { medium_tf(self.0, state, ks, len) }
+    }
+
     #[inline(always)]
     fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide<Q>> {
         if len >= WIDE_MIN_LEN {
@@ -231,7 +240,22 @@ tessera_cpu::with_features! { X86Avx512;
     fn xor_stream_tf(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
         xor_stream(t, st, data)
     }
+
+    /// The keystream of the medium path: blocks 0 (the Poly1305 key) to `len / 64 + 1`, in
+    /// one pass of as many zmm groups as cover them (up to five: twenty blocks).
+    #[inline(never)]
+    fn medium_tf(t: X86Avx512, st: &[u32; 16], ks: &mut [u8; MEDIUM_BUF], len: usize) {
+        match (64 + len).div_ceil(256) {
+            0..=2 => xor_groups::<2>(t, st, &mut ks[..512]),
+            3 => xor_groups::<3>(t, st, &mut ks[..768]),
+            4 => xor_groups::<4>(t, st, &mut ks[..1024]),
+            _ => xor_groups::<5>(t, st, ks),
+        }
+    }
 }
+
+/// The longest message of the medium path: nineteen blocks after the key block.
+const MEDIUM_MAX: usize = MEDIUM_BUF - 64;
 
 /// Messages from this many bytes on take the vectorized Poly1305 (below it, computing
 /// `r^1..r^8` and folding the lanes costs more than the scalar code spends).

@@ -136,6 +136,22 @@ fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     }
 }
 
+/// Overwrites 64 bytes of keystream with zeros: one volatile 64-byte store (kept by the
+/// optimizer).
+#[inline(always)]
+fn wipe64(t: X86Avx512, b: &mut [u8; 64]) {
+    let _ = t;
+    // SAFETY: AVX-512F proven by `t`; `b` is 64 writable bytes, written by one unaligned
+    // (`[u8; 64]`-typed, so alignment 1) volatile store of a zero vector.
+    unsafe {
+        core::ptr::write_volatile(
+            b.as_mut_ptr().cast::<[u8; 64]>(),
+            core::mem::transmute::<__m512i, [u8; 64]>(_mm512_setzero_si512()),
+        );
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
 /// XORs the keystream from counter `st[12]` into `data` of any length, sixteen blocks at a
 /// time.
 #[inline(always)]
@@ -214,10 +230,12 @@ impl Keystream for Ops {
         w.finish(poly)
     }
 
+    /// One 64-byte volatile store per block (`N` is a multiple of 64: 128, 256 or
+    /// `MEDIUM_BUF`).
     #[inline(always)]
     fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
-        for c in ks.chunks_exact_mut(32) {
-            x86_avx2::wipe32(self.0.avx2(), c.try_into().unwrap());
+        for c in ks.chunks_exact_mut(64) {
+            wipe64(self.0, c.try_into().unwrap());
         }
     }
 

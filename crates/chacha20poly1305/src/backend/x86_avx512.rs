@@ -171,8 +171,8 @@ fn xor_stream(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     zeroize::Zeroize::zeroize(&mut s);
 }
 
-/// The AVX-512 keystream of the one-pass AEAD loop; messages under 1 KiB run the AVX2 code
-/// (see [`aead`]).
+/// The AVX-512 keystream of the one-pass AEAD loop; messages up to 192 bytes run the ymm code
+/// with `vprold`, messages up to 1216 bytes the medium path (see [`construction::run`]).
 struct Ops(X86Avx512);
 
 impl Keystream for Ops {

@@ -5,6 +5,9 @@
 
 #![deny(unsafe_code)]
 
+#[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)]
+mod aarch64_neon;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
@@ -28,6 +31,10 @@ tessera_cpu::backends! {
         /// stitched into the same loop.
         #[cfg(target_arch = "x86_64")]
         X86Avx2(X86Avx2) = "x86_avx2",
+        /// aarch64 NEON: four blocks in flight (one per 128-bit register); scalar Poly1305
+        /// stitched into the same loop.
+        #[cfg(target_arch = "aarch64")]
+        Aarch64Neon(Aarch64Neon) = "aarch64_neon",
     }
 }
 
@@ -48,6 +55,8 @@ impl Backend {
             Backend::X86Avx2(t) => x86_avx2::aead::<SEAL>(t, key, nonce, aad, buf),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx512(t) => x86_avx512::aead::<SEAL>(t, key, nonce, aad, buf),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::aead::<SEAL>(t, key, nonce, aad, buf),
         }
     }
 
@@ -62,6 +71,8 @@ impl Backend {
             Backend::X86Avx2(t) => x86_avx2::keystream(t, state, data),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx512(t) => x86_avx512::keystream(t, state, data),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::keystream(t, state, data),
         }
     }
 }

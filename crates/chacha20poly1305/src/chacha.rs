@@ -87,7 +87,10 @@ pub(crate) fn hchacha20(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// A vector holding one row (four words) of `LANES` consecutive blocks, one block per 128-bit
 /// lane: the "horizontal" layout, in which a diagonal round is a rotation of the words within
 /// each lane. Implemented by each SIMD backend on a type that carries its token.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the SIMD backends
 pub(crate) trait Row: Copy {
     /// Lane-wise wrapping addition of 32-bit words.
     fn add(self, o: Self) -> Self;
@@ -106,7 +109,10 @@ pub(crate) trait Row: Copy {
 
 /// Twenty rounds over `S` independent groups of rows (`a`, `b`, `c`, `d` are rows 0..4 of each
 /// group): the quarter rounds of all groups interleaved, for instruction-level parallelism.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the SIMD backends
 #[inline(always)]
 pub(crate) fn rounds_rows<R: Row, const S: usize>(
     a: &mut [R; S],

@@ -43,6 +43,19 @@ pub(crate) trait Keystream {
         self.xor(state, ks)
     }
 
+    /// Messages of more than [`Keystream::SHORT`] and at most this many bytes (at most
+    /// `MEDIUM_BUF - 64`) take the medium path: the Poly1305 key and the message keystream
+    /// from one call to [`Keystream::medium`], so that the key block is not a pass of its own
+    /// (0: never).
+    const MEDIUM: usize = 0;
+
+    /// The raw keystream of blocks `state[12]..` covering at least `64 + len` bytes written
+    /// over the start of `ks` (all zeros; `len <= MEDIUM`).
+    #[inline(always)]
+    fn medium(&self, state: &[u32; 16], ks: &mut [u8; MEDIUM_BUF], len: usize) {
+        self.xor(state, &mut ks[..64 + len])
+    }
+
     /// A vectorized Poly1305 over whole 128-byte groups (`()` for none).
     type Wide;
 
@@ -100,6 +113,9 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
             short::<SEAL, K, 256>(k, &mut st, aad, buf)
         };
     }
+    if K::MEDIUM > 0 && buf.len() <= K::MEDIUM {
+        return medium::<SEAL, K>(k, &mut st, aad, buf);
+    }
     let mut otk = k.otk(&st);
     let mut poly = poly1305::State::new(&otk);
     otk.zeroize();
@@ -150,6 +166,42 @@ fn finish(mut poly: poly1305::State, aad_len: usize, len: usize) -> [u8; 16] {
     lens[8..].copy_from_slice(&(len as u64).to_le_bytes());
     poly.block(&lens, 1);
     poly.finalize()
+}
+
+/// The keystream buffer of [`Keystream::medium`]: twenty blocks.
+pub(crate) const MEDIUM_BUF: usize = 1280;
+
+/// [`run`] for `K::SHORT < buf.len() <= K::MEDIUM`: the Poly1305 key and the message
+/// keystream from one call (blocks from 0), then one MAC pass (vectorized where the backend
+/// says so) before (open) or after (seal) the XOR.
+#[inline(always)]
+fn medium<const SEAL: bool, K: Keystream>(
+    k: &K,
+    st: &mut [u32; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    debug_assert!(buf.len() + 64 <= MEDIUM_BUF);
+    let mut ks = [0u8; MEDIUM_BUF];
+    k.medium(st, &mut ks, buf.len());
+    k.wipe_state(st);
+    let mut poly = poly1305::State::new(ks[..32].try_into().unwrap());
+    poly.padded(aad);
+    let mut wide = k.wide_new(&poly, buf.len());
+    if !SEAL {
+        mac(k, &mut wide, &mut poly, buf);
+    }
+    for (b, x) in buf.iter_mut().zip(&ks[64..]) {
+        *b ^= x;
+    }
+    if SEAL {
+        mac(k, &mut wide, &mut poly, buf);
+    }
+    if let Some(w) = wide.take() {
+        k.wide_finish(w, &mut poly);
+    }
+    k.wipe(&mut ks);
+    finish(poly, aad.len(), buf.len())
 }
 
 /// [`run`] for `buf.len() <= min(K::SHORT, N - 64)`: the Poly1305 key and the message

@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 
 use super::x86_avx2;
 use crate::chacha::{Row, rounds_rows};
-use crate::construction::{self, Keystream};
+use crate::construction::{self, Keystream, MEDIUM_BUF};
 use crate::poly1305;
 use crate::wide::{Lanes, Wide};
 use tessera_cpu::X86Avx512;
@@ -80,7 +80,7 @@ fn row(t: X86Avx512, st: &[u32; 16], r: usize) -> Zmm {
 /// 256 * S`; a shorter `data` uses the first bytes of the keystream).
 #[inline(always)]
 fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
-    debug_assert!(data.len() <= 256 * S && S <= 4);
+    debug_assert!(data.len() <= 256 * S && S <= 5);
     let (a0, b0, c0) = (row(t, st, 0), row(t, st, 1), row(t, st, 2));
     let d0 = row(t, st, 3);
     // (Loops, not closures, in SIMD code: see `x86_avx2::xor_groups`.)
@@ -136,6 +136,22 @@ fn xor_groups<const S: usize>(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     }
 }
 
+/// Overwrites 64 bytes of keystream with zeros: one volatile 64-byte store (kept by the
+/// optimizer).
+#[inline(always)]
+fn wipe64(t: X86Avx512, b: &mut [u8; 64]) {
+    let _ = t;
+    // SAFETY: AVX-512F proven by `t`; `b` is 64 writable bytes, written by one unaligned
+    // (`[u8; 64]`-typed, so alignment 1) volatile store of a zero vector.
+    unsafe {
+        core::ptr::write_volatile(
+            b.as_mut_ptr().cast::<[u8; 64]>(),
+            core::mem::transmute::<__m512i, [u8; 64]>(_mm512_setzero_si512()),
+        );
+    }
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
 /// XORs the keystream from counter `st[12]` into `data` of any length, sixteen blocks at a
 /// time.
 #[inline(always)]
@@ -155,8 +171,8 @@ fn xor_stream(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     zeroize::Zeroize::zeroize(&mut s);
 }
 
-/// The AVX-512 keystream of the one-pass AEAD loop; messages under 1 KiB run the AVX2 code
-/// (see [`aead`]).
+/// The AVX-512 keystream of the one-pass AEAD loop; messages up to 192 bytes run the ymm code
+/// with `vprold`, messages up to 1216 bytes the medium path (see [`construction::run`]).
 struct Ops(X86Avx512);
 
 impl Keystream for Ops {
@@ -184,6 +200,15 @@ impl Keystream for Ops {
         x86_avx2::xor_tail_vl(self.0, state, ks)
     }
 
+    const MEDIUM: usize = MEDIUM_MAX;
+
+    #[inline(always)]
+    fn medium(&self, state: &[u32; 16], ks: &mut [u8; MEDIUM_BUF], len: usize) {
+        // SAFETY: `medium_tf` is compiled for the features of `X86Avx512`, which the token in
+        // `self` proves.
+        unsafe { medium_tf(self.0, state, ks, len) }
+    }
+
     #[inline(always)]
     fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide<Q>> {
         if len >= WIDE_MIN_LEN {
@@ -205,10 +230,12 @@ impl Keystream for Ops {
         w.finish(poly)
     }
 
+    /// One 64-byte volatile store per block (`N` is a multiple of 64: 128, 256 or
+    /// `MEDIUM_BUF`).
     #[inline(always)]
     fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
-        for c in ks.chunks_exact_mut(32) {
-            x86_avx2::wipe32(self.0.avx2(), c.try_into().unwrap());
+        for c in ks.chunks_exact_mut(64) {
+            wipe64(self.0, c.try_into().unwrap());
         }
     }
 
@@ -231,7 +258,22 @@ tessera_cpu::with_features! { X86Avx512;
     fn xor_stream_tf(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
         xor_stream(t, st, data)
     }
+
+    /// The keystream of the medium path: blocks 0 (the Poly1305 key) to `len / 64 + 1`, in
+    /// one pass of as many zmm groups as cover them (up to five: twenty blocks).
+    #[inline(never)]
+    fn medium_tf(t: X86Avx512, st: &[u32; 16], ks: &mut [u8; MEDIUM_BUF], len: usize) {
+        match (64 + len).div_ceil(256) {
+            0..=2 => xor_groups::<2>(t, st, &mut ks[..512]),
+            3 => xor_groups::<3>(t, st, &mut ks[..768]),
+            4 => xor_groups::<4>(t, st, &mut ks[..1024]),
+            _ => xor_groups::<5>(t, st, ks),
+        }
+    }
 }
+
+/// The longest message of the medium path: nineteen blocks after the key block.
+const MEDIUM_MAX: usize = MEDIUM_BUF - 64;
 
 /// Messages from this many bytes on take the vectorized Poly1305 (below it, computing
 /// `r^1..r^8` and folding the lanes costs more than the scalar code spends).

@@ -17,7 +17,7 @@ mod common;
 
 use common::{key_strategy, seal_open};
 use proptest::prelude::*;
-use tessera_aes_gcm::{AesGcm, Backend};
+use tessera_aes_gcm::{AesGcm, Backend, Tag};
 use tessera_testkit::strategies::{bytes_near_blocks, len_near_blocks};
 use tessera_testkit::{check_backends, check_backends_in, targeted};
 
@@ -75,23 +75,31 @@ proptest! {
     }
 }
 
-/// The keys of every available backend for one key, portable first.
-fn all_for(key: &[u8]) -> Vec<AesGcm> {
-    Backend::all_available()
+/// One key on each of `bes`, in that order.
+fn keys_on(bes: impl IntoIterator<Item = Backend>, key: &[u8]) -> Vec<AesGcm> {
+    bes.into_iter()
         .map(|be| AesGcm::new_with_backend(be, key).unwrap())
         .collect()
+}
+
+/// The keys of every available backend for one key, portable first.
+fn all_for(key: &[u8]) -> Vec<AesGcm> {
+    keys_on(Backend::all_available(), key)
+}
+
+/// [`seal_open`] with the key of backend `be` among `gs`.
+fn seal_open_on(gs: &[AesGcm], be: Backend, nonce: &[u8], aad: &[u8], pt: &[u8]) -> (Vec<u8>, Tag) {
+    let g = gs
+        .iter()
+        .find(|g| g.backend() == be)
+        .expect("a key per backend");
+    seal_open(g, nonce, aad, pt)
 }
 
 /// Seals and opens `pt` on every backend (keys from [`all_for`]) and checks each against
 /// portable.
 fn check_all(gs: &[AesGcm], nonce: &[u8], aad: &[u8], pt: &[u8], what: &str) {
-    check_backends::<Backend, _>(what, |be| {
-        let g = gs
-            .iter()
-            .find(|g| g.backend() == be)
-            .expect("a key per backend");
-        seal_open(g, nonce, aad, pt)
-    });
+    check_backends::<Backend, _>(what, |be| seal_open_on(gs, be, nonce, aad, pt));
 }
 
 /// Every message and AAD length around the AES-NI one-pass short path (AAD blocks + message
@@ -143,28 +151,22 @@ const STRIDE_512: &[&str] = &["x86_vaes512"];
 
 /// Keys for portable and each of `bes`, in that order.
 fn keys_for(bes: &[Backend], key: &[u8]) -> Vec<AesGcm> {
-    std::iter::once(Backend::Portable)
-        .chain(bes.iter().copied())
-        .map(|be| AesGcm::new_with_backend(be, key).unwrap())
-        .collect()
+    keys_on(
+        std::iter::once(Backend::Portable).chain(bes.iter().copied()),
+        key,
+    )
 }
 
 /// Seals and opens `pt` on portable and each of `bes` (keys from [`keys_for`]) and checks each
 /// against portable.
 fn check_in(bes: &[Backend], gs: &[AesGcm], nonce: &[u8], aad: &[u8], pt: &[u8], what: &str) {
-    check_backends_in(bes, what, |be| {
-        let g = gs
-            .iter()
-            .find(|g| g.backend() == be)
-            .expect("a key per backend");
-        seal_open(g, nonce, aad, pt)
-    });
+    check_backends_in(bes, what, |be| seal_open_on(gs, be, nonce, aad, pt));
 }
 
 /// Every message length from 0 through three 512-byte chunks, a 256-byte chunk and a partial
 /// block: the 512-bit stride (its first chunk, the chunk whose counters carry out of the low
 /// byte, the sealed message's last chunk hashed after the loop) and its hand-over to the 256-bit
-/// and AES-NI tails, at every tail length. Both key sizes, a 96-bit nonce (public counter,
+/// and AES-NI tails, at every tail length. All three key sizes, a 96-bit nonce (public counter,
 /// starting at 2) and a 13-byte one (secret counter), AAD of 0, 13 and 525 bytes (the last
 /// through the 512-bit GHASH) in turn. Only on the backends of [`STRIDE_512`].
 #[test]
@@ -174,7 +176,7 @@ fn every_length_across_512_byte_chunks_matches_portable() {
         return;
     }
     let mut cases = 0usize;
-    for key_len in [16usize, 32] {
+    for key_len in [16usize, 24, 32] {
         let key: Vec<u8> = (0..key_len).map(|i| (i * 17 + 9) as u8).collect();
         let gs = keys_for(&bes, &key);
         for nonce_len in [12usize, 13] {
@@ -194,7 +196,8 @@ fn every_length_across_512_byte_chunks_matches_portable() {
 
 /// Long messages on a 96-bit nonce whose counters cross every low-byte carry position of the
 /// 512-bit stride (a chunk of thirty-two counters carries when it starts above `0xe0`): 64 KiB
-/// plus tails, so the shortcut hands over to the general counter path and back many times.
+/// plus tails, so carries out of the low counter byte land inside register 7 of the aligned
+/// (96-bit nonce) path at every position.
 /// Only on the backends of [`STRIDE_512`].
 #[test]
 fn long_messages_cross_counter_carries() {
@@ -202,7 +205,7 @@ fn long_messages_cross_counter_carries() {
     if bes.is_empty() {
         return;
     }
-    for key_len in [16usize, 32] {
+    for key_len in [16usize, 24, 32] {
         let key: Vec<u8> = (0..key_len).map(|i| (i * 7 + 1) as u8).collect();
         let gs = keys_for(&bes, &key);
         let nonce = [0x5au8; 12];

@@ -181,7 +181,8 @@ fn medium<const SEAL: bool, K: Keystream>(
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    debug_assert!(buf.len() + 64 <= MEDIUM_BUF);
+    const { assert!(K::MEDIUM + 64 <= MEDIUM_BUF) };
+    debug_assert!(buf.len() <= K::MEDIUM);
     let mut ks = [0u8; MEDIUM_BUF];
     k.medium(st, &mut ks, buf.len());
     k.wipe_state(st);

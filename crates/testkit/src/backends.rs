@@ -82,20 +82,11 @@ pub fn for_each_backend<B: BackendSet>(mut f: impl FnMut(B)) {
 /// portable backend's; returns the portable result. `what` names the case in a failure.
 pub fn check_backends<B: BackendSet, T: PartialEq + Debug>(
     what: impl std::fmt::Display,
-    mut f: impl FnMut(B) -> T,
+    f: impl FnMut(B) -> T,
 ) -> T {
     expect_backends::<B>();
-    let reference = f(B::portable());
-    for b in B::all_available().skip(1) {
-        let got = f(b);
-        assert_eq!(
-            got,
-            reference,
-            "{what}: backend {} differs from portable",
-            b.name()
-        );
-    }
-    reference
+    let others: Vec<B> = B::all_available().skip(1).collect();
+    check_backends_in(&others, what, f)
 }
 
 /// The backends among `targets` (names of table `B`) that this CPU has, portable excluded, for

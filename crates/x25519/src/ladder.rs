@@ -24,7 +24,8 @@ pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
 /// working points by mask (the swap bit is the XOR of consecutive scalar bits, as the RFC
 /// writes it), then does the combined differential addition and doubling
 /// (`x_2 = AA BB`, `z_2 = E (BB + 121666 E)`, which equals the RFC's `E (AA + 121665 E)`).
-/// Bits 2, 1, 0 are zero after clamping: three doublings of `(x2 : z2)` finish. The loop bounds and memory addresses never depend on the scalar; the final division is the
+/// Bits 2, 1, 0 are zero after clamping: three doublings of `(x2 : z2)` finish. The loop
+/// bounds and memory addresses never depend on the scalar; the final division is the
 /// fixed-length divsteps inversion of [`invert`] (0 maps to 0, so the all-zero output of a
 /// low-order `u` comes out as RFC 7748 describes).
 #[inline(always)]

@@ -234,6 +234,7 @@ impl Keystream for Ops {
     /// `MEDIUM_BUF`).
     #[inline(always)]
     fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
+        const { assert!(N.is_multiple_of(64)) };
         for c in ks.chunks_exact_mut(64) {
             wipe64(self.0, c.try_into().unwrap());
         }

@@ -119,11 +119,7 @@ pub const CRATES: &[Crate] = &[
         qemu_x86: QemuX86::Every,
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
-        // One backend name of either table (x1: portable, x86_bmi; x4: x86_avx2).
-        valgrind: &[CtExample {
-            example: "ct_valgrind",
-            args: &["portable", "x86_bmi", "x86_avx2"],
-        }],
+        valgrind: &[],
         long_tests: &[],
     },
     Crate {
@@ -132,13 +128,7 @@ pub const CRATES: &[Crate] = &[
         qemu_x86: QemuX86::Every,
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
-        // One backend name of either table (`portable` runs both families). Valgrind 3.19
-        // hides SHA-NI from the program (its CPU model has none), so x86_shani cannot be
-        // checked here; AVX2 and BMI are emulated.
-        valgrind: &[CtExample {
-            example: "ct_valgrind",
-            args: &["portable", "x86_avx2_bmi"],
-        }],
+        valgrind: &[],
         long_tests: &[],
     },
     Crate {
@@ -147,10 +137,7 @@ pub const CRATES: &[Crate] = &[
         qemu_x86: QemuX86::Every,
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
-        valgrind: &[CtExample {
-            example: "ct_valgrind",
-            args: &["portable", "x86_aesni"],
-        }],
+        valgrind: &[],
         long_tests: &[],
     },
     Crate {
@@ -159,12 +146,7 @@ pub const CRATES: &[Crate] = &[
         qemu_x86: QemuX86::Every,
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
-        // Valgrind hides ADX from the program's CPUID but executes ADCX/ADOX; the example
-        // takes the BMI2/ADX token after checking /proc/cpuinfo itself.
-        valgrind: &[CtExample {
-            example: "ct_valgrind",
-            args: &["portable", "x86_bmi2_adx"],
-        }],
+        valgrind: &[],
         long_tests: &[("kat", "rfc7748_5_2_iterated_1000000")],
     },
     Crate {
@@ -173,11 +155,7 @@ pub const CRATES: &[Crate] = &[
         qemu_x86: QemuX86::Every,
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
-        // Valgrind cannot run AVX-512 code.
-        valgrind: &[CtExample {
-            example: "ct_valgrind",
-            args: &["portable", "x86_avx2"],
-        }],
+        valgrind: &[],
         long_tests: &[],
     },
     Crate {
@@ -186,10 +164,7 @@ pub const CRATES: &[Crate] = &[
         qemu_x86: QemuX86::Every,
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
-        valgrind: &[CtExample {
-            example: "ct_valgrind",
-            args: &["portable", "x86_avx2"],
-        }],
+        valgrind: &[],
         long_tests: &[],
     },
     // The umbrella crate: HPKE over the primitives (no code of its own that dispatches: its
@@ -204,6 +179,50 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemuMax,
         no_std: Some(&[]),
         valgrind: &[],
+        long_tests: &[],
+    },
+    // The constant-time examples of every crate above, one per crate, in a crate of their own
+    // whose release build compiles the checked crates without their test-only peer libraries.
+    Crate {
+        package: "tessera-ct-valgrind",
+        portable: false,
+        qemu_x86: QemuX86::No,
+        aarch64: Aarch64::No,
+        no_std: None,
+        valgrind: &[
+            // One backend name of either table (x1: portable, x86_bmi; x4: x86_avx2).
+            CtExample {
+                example: "keccak",
+                args: &["portable", "x86_bmi", "x86_avx2"],
+            },
+            // One backend name of either table (`portable` runs both families). Valgrind 3.19
+            // hides SHA-NI from the program (its CPU model has none), so x86_shani cannot be
+            // checked here; AVX2 and BMI are emulated.
+            CtExample {
+                example: "sha2",
+                args: &["portable", "x86_avx2_bmi"],
+            },
+            // Valgrind cannot run VAES code.
+            CtExample {
+                example: "aes_gcm",
+                args: &["portable", "x86_aesni"],
+            },
+            // Valgrind hides ADX from the program's CPUID but executes ADCX/ADOX; the example
+            // takes the BMI2/ADX token after checking /proc/cpuinfo itself.
+            CtExample {
+                example: "x25519",
+                args: &["portable", "x86_bmi2_adx"],
+            },
+            // Valgrind cannot run AVX-512 code.
+            CtExample {
+                example: "chacha20poly1305",
+                args: &["portable", "x86_avx2"],
+            },
+            CtExample {
+                example: "mlkem",
+                args: &["portable", "x86_avx2"],
+            },
+        ],
         long_tests: &[],
     },
 ];

@@ -63,6 +63,11 @@ enum Action {
         example: &'static str,
         probe: Probe,
     },
+    /// Legs whose commands run at the same time, each one passing when it exits 0: for
+    /// single-threaded work (Miri interprets on one core) on this 2-core machine. Each command
+    /// needs a build directory of its own (cargo locks one for the whole run); its output goes
+    /// to a log file, printed when all have ended. Each is one row of the table.
+    Concurrent(Vec<(String, Cmd)>),
 }
 
 /// The argument of a valgrind leg.
@@ -311,7 +316,10 @@ fn plan(quick: bool) -> Vec<Leg> {
     // lines of both the host and the s390x build carry `--cfg tessera_test_hooks`, and an
     // explicit RUSTFLAGS with the same flags leaves the build fresh), so the test hooks reach
     // Miri without a RUSTFLAGS of its own.
+    // The two Miri legs run at the same time: Miri interprets on one core, so together they
+    // take about as long as the longer one. The s390x one builds in a directory of its own.
     let miri_ok = cmd::have_miri();
+    let mut miri = Vec::new();
     for (name, target) in [
         ("miri host", None),
         ("miri s390x (big-endian)", Some(S390X)),
@@ -328,11 +336,65 @@ fn plan(quick: bool) -> Vec<Leg> {
         }
         let mut c = Cmd::tool("cargo", &["+nightly", "miri", "test", "--lib"]);
         if let Some(t) = target {
-            c = c.args(["--target", t]);
+            c = c.args(["--target", t]).env(
+                "CARGO_TARGET_DIR",
+                root().join("target/miri-s390x").display().to_string(),
+            );
         }
-        legs.push(leg(name, Action::Run(c.packages(&portable))));
+        miri.push((name.to_string(), c.packages(&portable)));
+    }
+    if !miri.is_empty() {
+        legs.push(leg(
+            "miri host and s390x, concurrently",
+            Action::Concurrent(miri),
+        ));
     }
     legs
+}
+
+/// Runs `cmds` at the same time, each with its output in `target/xtask-logs/<leg>.log`
+/// (printed after all have ended, one after another); returns each one's row.
+fn run_concurrently(cmds: Vec<(String, Cmd)>) -> Vec<Done> {
+    let dir = root().join("target/xtask-logs");
+    let _ = std::fs::create_dir_all(&dir);
+    let started: Vec<_> = cmds
+        .into_iter()
+        .map(|(name, c)| {
+            let file: String = name
+                .chars()
+                .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+                .collect();
+            let log = dir.join(format!("{file}.log"));
+            eprintln!(
+                "\n=== leg (concurrent): {name}\n    {c}\n    output: {}",
+                log.display()
+            );
+            let child = std::fs::File::create(&log).and_then(|f| {
+                let e = f.try_clone()?;
+                c.command().stdout(f).stderr(e).spawn()
+            });
+            (name, log, Instant::now(), child)
+        })
+        .collect();
+    let mut done = Vec::new();
+    for (name, log, t, child) in started {
+        let code = match child {
+            Ok(mut ch) => ch.wait().ok().and_then(|s| s.code()),
+            Err(e) => {
+                eprintln!("    {name}: could not start: {e}");
+                None
+            }
+        };
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!("\n=== output of leg {name} (exit {code:?}, {secs:.0} s):");
+        eprintln!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+        done.push(Done {
+            name,
+            outcome: pass_if(code == Some(0)),
+            secs,
+        });
+    }
+    done
 }
 
 /// Constant-time checks under valgrind memcheck: per example of the table, a release build,
@@ -487,6 +549,11 @@ pub fn list(quick: bool) -> bool {
         println!("{:2}. {}", i + 1, l.name);
         match &l.action {
             Action::Run(c) | Action::BuildExample { cmd: c, .. } => println!("      {c}"),
+            Action::Concurrent(cmds) => {
+                for (name, c) in cmds {
+                    println!("      [{name}] {c}");
+                }
+            }
             Action::Skip(why) => println!("      SKIP: {why}"),
             Action::Fail(why) => println!("      FAIL: {why}"),
             Action::Valgrind { example, probe, .. } => {
@@ -515,6 +582,10 @@ pub fn test(quick: bool) -> bool {
     for l in plan(quick) {
         let t = Instant::now();
         let (outcome, secs) = match l.action {
+            Action::Concurrent(cmds) => {
+                done.extend(run_concurrently(cmds));
+                continue;
+            }
             Action::Run(c) => {
                 let (code, secs) = c.run(&l.name);
                 (pass_if(code == Some(0)), secs)

@@ -33,7 +33,10 @@ fn rustcrypto(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 
 }
 
 /// ring's seal (AES-128 and AES-256 only).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(all(
+    any(target_arch = "x86_64", target_arch = "aarch64"),
+    not(any(miri, tessera_backend = "portable"))
+))]
 fn ring_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option<[u8; 16]> {
     use ring::aead;
     let alg = match key.len() {
@@ -52,7 +55,10 @@ fn ring_seal(key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> Option
     Some(tag.as_ref().try_into().unwrap())
 }
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(all(
+    any(target_arch = "x86_64", target_arch = "aarch64"),
+    not(any(miri, tessera_backend = "portable"))
+)))]
 fn ring_seal(_: &[u8], _: &[u8; 12], _: &[u8], _: &mut [u8]) -> Option<[u8; 16]> {
     None
 }

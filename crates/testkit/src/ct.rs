@@ -1,5 +1,5 @@
-//! Valgrind memcheck client requests for the constant-time examples (`examples/ct_valgrind.rs`
-//! of each crate, run by `cargo xtask test` under `valgrind --error-exitcode=1`).
+//! Valgrind memcheck client requests for the constant-time examples (one example per crate in
+//! `crates/ct-valgrind/examples/`, run by `cargo xtask test` under `valgrind --error-exitcode=1`).
 //!
 //! Secrets are marked undefined ([`secret`]); memcheck then reports any branch or memory index
 //! that depends on them as a use of uninitialised data. Outputs that are public by design are

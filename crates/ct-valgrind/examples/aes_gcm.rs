@@ -1,10 +1,10 @@
 //! Constant-time check, run under valgrind memcheck by `cargo xtask test`:
 //!
 //! ```sh
-//! cargo build --release -p tessera-aes-gcm --example ct_valgrind
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind portable
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind x86_aesni
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind canary # exits 1
+//! cargo build --release -p tessera-ct-valgrind --example aes_gcm
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/aes_gcm portable
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/aes_gcm x86_aesni
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/aes_gcm canary # exits 1
 //! ```
 //!
 //! Keys and plaintexts are marked secret (undefined for memcheck, `tessera_testkit::ct`), so any

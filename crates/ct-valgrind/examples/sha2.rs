@@ -1,11 +1,11 @@
 //! Constant-time check, run under valgrind memcheck by `cargo xtask test`:
 //!
 //! ```sh
-//! cargo build --release -p tessera-sha2 --example ct_valgrind
-//! valgrind --error-exitcode=1 target/release/examples/ct_valgrind portable      # both tables
-//! valgrind --error-exitcode=1 target/release/examples/ct_valgrind x86_shani     # SHA-224/256
-//! valgrind --error-exitcode=1 target/release/examples/ct_valgrind x86_avx2_bmi  # SHA-384/512
-//! valgrind --error-exitcode=1 target/release/examples/ct_valgrind canary        # must exit 1
+//! cargo build --release -p tessera-ct-valgrind --example sha2
+//! valgrind --error-exitcode=1 target/release/examples/sha2 portable      # both tables
+//! valgrind --error-exitcode=1 target/release/examples/sha2 x86_shani     # SHA-224/256
+//! valgrind --error-exitcode=1 target/release/examples/sha2 x86_avx2_bmi  # SHA-384/512
+//! valgrind --error-exitcode=1 target/release/examples/sha2 canary        # must exit 1
 //! ```
 //!
 //! The one argument is a backend name. SHA-224/256 and SHA-384/512 have separate tables

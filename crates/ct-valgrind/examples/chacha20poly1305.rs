@@ -1,10 +1,10 @@
 //! Constant-time check, run under valgrind memcheck by `cargo xtask test`:
 //!
 //! ```sh
-//! cargo build --release -p tessera-chacha20poly1305 --example ct_valgrind
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind portable
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind x86_avx2
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind canary # exits 1
+//! cargo build --release -p tessera-ct-valgrind --example chacha20poly1305
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/chacha20poly1305 portable
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/chacha20poly1305 x86_avx2
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/chacha20poly1305 canary # exits 1
 //! ```
 //!
 //! Keys and plaintexts are marked secret (undefined for memcheck, `tessera_testkit::ct`), so any

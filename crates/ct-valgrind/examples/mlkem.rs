@@ -1,10 +1,10 @@
 //! Constant-time check, run under valgrind memcheck by `cargo xtask test`:
 //!
 //! ```sh
-//! cargo build --release -p tessera-mlkem --example ct_valgrind
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind portable
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind x86_avx2
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind canary # exits 1
+//! cargo build --release -p tessera-ct-valgrind --example mlkem
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/mlkem portable
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/mlkem x86_avx2
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/mlkem canary # exits 1
 //! ```
 //!
 //! The seed `d || z`, the message `m` and the secret parts of the expanded decapsulation key

@@ -1,10 +1,10 @@
 //! Constant-time check, run under valgrind memcheck by `cargo xtask test`:
 //!
 //! ```sh
-//! cargo build --release -p tessera-x25519 --example ct_valgrind
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind portable
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind x86_bmi2_adx
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind canary # exits 1
+//! cargo build --release -p tessera-ct-valgrind --example x25519
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/x25519 portable
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/x25519 x86_bmi2_adx
+//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/x25519 canary # exits 1
 //! ```
 //!
 //! The argument names a backend (`portable`, `x86_bmi2_adx`, `aarch64`). The scalar is marked

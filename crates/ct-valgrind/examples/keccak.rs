@@ -1,9 +1,9 @@
 //! Constant-time check, run under valgrind memcheck by `cargo xtask test`:
 //!
 //! ```sh
-//! cargo build --release -p tessera-keccak --example ct_valgrind
-//! valgrind --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind portable
-//! valgrind --tool=memcheck --error-exitcode=1 target/release/examples/ct_valgrind canary # exits 1
+//! cargo build --release -p tessera-ct-valgrind --example keccak
+//! valgrind --tool=memcheck --error-exitcode=1 target/release/examples/keccak portable
+//! valgrind --tool=memcheck --error-exitcode=1 target/release/examples/keccak canary # exits 1
 //! ```
 //!
 //! The argument names a backend of either table: a single-state one (`x86_bmi`,
@@ -14,7 +14,7 @@
 //! undefined, so any branch or index on them is reported; outputs are marked defined before
 //! they are compared with the portable results.
 
-#[path = "../tests/data/common.rs"]
+#[path = "../../keccak/tests/data/common.rs"]
 mod common;
 
 use tessera_keccak::{Shake128x4, Shake256x2, X1Backend, X4Backend};

@@ -113,4 +113,13 @@ pub(crate) trait Unit: Copy {
     /// backend that matches this one, compiled into the caller's island
     /// (`tessera_keccak::x4`): no second dispatch per block.
     fn f1600_x4(t: Self::Token, state: &mut [[u64; 4]; 25]);
+
+    /// A faster four-way Keccak the samplers' XOFs ([`crate::xof4::X4`]) should run on
+    /// instead of [`Unit::f1600_x4`], decided once when each XOF is created (`None`, the
+    /// default: [`Unit::f1600_x4`] in the caller's island). The result is the same either way.
+    #[inline(always)]
+    fn x4_keccak(t: Self::Token) -> Option<tessera_keccak::X4Backend> {
+        let _ = t;
+        None
+    }
 }

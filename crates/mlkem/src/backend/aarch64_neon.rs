@@ -5,9 +5,8 @@
 //! backend) is `vhsub(vqdmulh(a, b), vqdmulh(mul(mul(a, b), q^-1), q))`: the doubling high
 //! halves of `a b` and `t q` differ by exactly `2 (a b - t q) / 2^16` (their low 16 bits agree
 //! since `a b = t q mod 2^16`), and the halving subtract gives the portable
-//! `(a b - t q) >> 16` bit for bit. `vqdmulh` saturates only for `(-2^15)^2`, which no input
-//! within the documented bounds reaches (one factor is always a constant `|c| <= q` or a
-//! value `|x| <= q`). Barrett reduction is `a - q * vrshr_11(vqdmulh(a, 20159))`
+//! `(a b - t q) >> 16` bit for bit. `vqdmulh` saturates only for `(-2^15)^2 = 2^30`, which the
+//! Montgomery input bound `|a b| < q 2^15 < 2^30` excludes (and `t q` has `|q| < 2^15`). Barrett reduction is `a - q * vrshr_11(vqdmulh(a, 20159))`
 //! = `a - q ((20159 a + 2^25) >> 26)`, again the portable value exactly. So every result is
 //! bit-identical to the portable backend and the equivalence tests compare raw outputs.
 //!
@@ -55,8 +54,9 @@ fn ld8(t: Aarch64Neon, a: &[i16; 8]) -> int16x8_t {
     unsafe { vld1q_s16(a.as_ptr()) }
 }
 
-/// Montgomery product lane-wise (the portable `fqmul`). In: `|a b| < q 2^15` and not both
-/// `-2^15`. Out: `|r| < q`, bit-identical to the portable value.
+/// Montgomery product lane-wise (the portable `fqmul`, FIPS 203 arithmetic mod q in
+/// Montgomery form). In: `|a b| < q 2^15` (so never `a = b = -2^15`, the one saturating case
+/// of `sqdmulh`). Out: `|r| < q`, congruent to `a b 2^-16`, bit-identical to the portable value.
 #[inline(always)]
 fn mont8(t: Aarch64Neon, a: int16x8_t, b: int16x8_t) -> int16x8_t {
     let _ = t;

@@ -5,6 +5,8 @@
 // forbids it itself.
 #![allow(unsafe_code)]
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64_neon;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_avx2;
@@ -23,6 +25,9 @@ tessera_cpu::backends! {
         /// AVX2: 16 x i16 per ymm register, x4 Keccak (AVX2) for the samplers.
         #[cfg(target_arch = "x86_64")]
         X86Avx2(X86Avx2) = "x86_avx2",
+        /// NEON: a unit is two registers of 8 x i16, x4 Keccak (NEON, two x2) for the samplers.
+        #[cfg(target_arch = "aarch64")]
+        Aarch64Neon(Aarch64Neon) = "aarch64_neon",
     }
 }
 
@@ -35,6 +40,10 @@ impl Backend {
             },
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(_) => Hashes {
+                x1: X1Backend::detect(),
+            },
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(_) => Hashes {
                 x1: X1Backend::detect(),
             },
         }
@@ -55,6 +64,8 @@ impl Backend {
             }
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::keygen::<K, ETA1>(t, hs, d, ek, st, s_hat),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::keygen::<K, ETA1>(t, hs, d, ek, st, s_hat),
         }
         st.h = hs.h(ek);
     }
@@ -66,6 +77,8 @@ impl Backend {
             Backend::Portable => kem::parse_ek::<P16, K>((), ek, st),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::parse_ek::<K>(t, ek, st),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::parse_ek::<K>(t, ek, st),
         };
         if ok {
             st.h = hs.h(ek);
@@ -84,6 +97,8 @@ impl Backend {
             Backend::Portable => kem::encode_s::<P16, K>((), s_hat, out),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::encode_s::<K>(t, s_hat, out),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::encode_s::<K>(t, s_hat, out),
         }
     }
 
@@ -93,6 +108,8 @@ impl Backend {
             Backend::Portable => kem::decode_s::<P16, K>((), bytes, s_hat),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::decode_s::<K>(t, bytes, s_hat),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::decode_s::<K>(t, bytes, s_hat),
         }
     }
 
@@ -108,6 +125,8 @@ impl Backend {
             Backend::Portable => kem::encaps::<P16, K, ETA1, DU, DV>((), hs, st, m, ct),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::encaps::<K, ETA1, DU, DV>(t, hs, st, m, ct),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::encaps::<K, ETA1, DU, DV>(t, hs, st, m, ct),
         }
     }
 
@@ -124,6 +143,10 @@ impl Backend {
             Backend::Portable => kem::decaps::<P16, K, ETA1, DU, DV>((), hs, st, s_hat, z, ct),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::decaps::<K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => {
+                aarch64_neon::decaps::<K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct)
+            }
         }
     }
 
@@ -141,6 +164,8 @@ impl Backend {
             Backend::Portable => crate::testing::apply::<P16>((), op, a, b, bytes, out),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx2(t) => x86_avx2::run_op(t, op, a, b, bytes, out),
+            #[cfg(target_arch = "aarch64")]
+            Backend::Aarch64Neon(t) => aarch64_neon::run_op(t, op, a, b, bytes, out),
         }
     }
 }

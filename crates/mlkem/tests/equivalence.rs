@@ -123,6 +123,31 @@ proptest! {
     ) {
         check(Op::RejSample, &[0; 256], &[0; 256], &b[..3 * len]);
     }
+
+    /// Rejection sampling on candidates at the acceptance boundary (q - 1 accepted, q and
+    /// q + 1 rejected), 0 and 4095, packed into XOF bytes: a backend comparing with `<=`
+    /// instead of `<` fails here (random bytes hit a candidate equal to q too rarely).
+    #[test]
+    fn rej_sample_boundary(
+        c in proptest::collection::vec(
+            prop_oneof![
+                2 => Just(Q as u16 - 1),
+                2 => Just(Q as u16),
+                1 => Just(Q as u16 + 1),
+                1 => Just(0u16),
+                1 => Just(4095u16),
+                3 => 0u16..4096,
+            ],
+            560,
+        ),
+        len in 0usize..=280,
+    ) {
+        let b: Vec<u8> = c
+            .chunks_exact(2)
+            .flat_map(|p| [p[0] as u8, ((p[0] >> 8) | (p[1] << 4)) as u8, (p[1] >> 4) as u8])
+            .collect();
+        check(Op::RejSample, &[0; 256], &[0; 256], &b[..3 * len]);
+    }
 }
 
 /// Compress_d and Decompress_d of every input value (all of `[0, q)`, all of `[0, 2^d)`) and

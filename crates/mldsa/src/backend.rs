@@ -48,7 +48,11 @@ impl Backend {
     }
 
     /// pkDecode and expansion (see [`dsa::parse_pk`]).
-    pub(crate) fn parse_pk<const K: usize, const L: usize>(self, pk: &[u8], vk: &mut VkState<K, L>) {
+    pub(crate) fn parse_pk<const K: usize, const L: usize>(
+        self,
+        pk: &[u8],
+        vk: &mut VkState<K, L>,
+    ) {
         let x1 = self.x1();
         match self {
             Backend::Portable => dsa::parse_pk::<P8, K, L>((), x1, pk, vk),

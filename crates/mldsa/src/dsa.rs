@@ -139,7 +139,13 @@ pub(crate) fn expand_a<U: Unit, const K: usize, const L: usize>(
 /// RejBoundedPoly (Algorithm 31) of `SHAKE256(rho' || IntegerToBytes(nonce, 2))`.
 /// Out: `[-eta, eta]`.
 #[inline(always)]
-fn rej_bounded<U: Unit, P: Params>(t: U::Token, x1: X1Backend, rho1: &[u8; 64], nonce: u16, p: &mut Poly) {
+fn rej_bounded<U: Unit, P: Params>(
+    t: U::Token,
+    x1: X1Backend,
+    rho1: &[u8; 64],
+    nonce: u16,
+    p: &mut Poly,
+) {
     let mut xof = Shake256::new_with_backend(x1)
         .update(rho1)
         .update(&nonce.to_le_bytes())
@@ -161,7 +167,9 @@ fn rej_bounded<U: Unit, P: Params>(t: U::Token, x1: X1Backend, rho1: &[u8; 64], 
 /// The positions come from c-tilde, which the signature publishes: they are not secret.
 #[inline(always)]
 pub(crate) fn sample_in_ball<P: Params>(x1: X1Backend, c_tilde: &[u8], c: &mut Poly) {
-    let mut xof = Shake256::new_with_backend(x1).update(c_tilde).finalize_xof();
+    let mut xof = Shake256::new_with_backend(x1)
+        .update(c_tilde)
+        .finalize_xof();
     let mut buf = [0u8; 136];
     xof.read(&mut buf);
     let signs = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
@@ -423,7 +431,9 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
         for wi in &w {
             let mut w1 = [0i32; 256];
             for u in 0..UNITS {
-                P::decompose(ld::<U>(t, wi, u)).0.store(poly::chunk_mut(&mut w1, u));
+                P::decompose(ld::<U>(t, wi, u))
+                    .0
+                    .store(poly::chunk_mut(&mut w1, u));
             }
             let mut enc = [0u8; 32 * 6];
             P::pack_w1::<U>(t, &w1, &mut enc[..wb]);
@@ -554,7 +564,9 @@ pub(crate) fn verify<U: Unit, P: Params, const K: usize, const L: usize>(
     if !hint_unpack::<P, K>(&sig[P::CT_LEN + L * zb..], &mut hint) {
         return false;
     }
-    if z.iter().any(|p| poly::exceeds::<U>(t, p, P::GAMMA1 - P::BETA)) {
+    if z.iter()
+        .any(|p| poly::exceeds::<U>(t, p, P::GAMMA1 - P::BETA))
+    {
         return false;
     }
     let mut c = [0i32; 256];
@@ -564,11 +576,11 @@ pub(crate) fn verify<U: Unit, P: Params, const K: usize, const L: usize>(
     let mut hs = Shake256::new_with_backend(x1);
     hs.update(mu);
     let wb = 32 * P::W1_BITS;
-    for i in 0..K {
+    for ((a_row, t1_hat), hi) in vk.a_hat.iter().zip(&vk.t1_hat).zip(&hint) {
         let mut w = [0i32; 256];
         let mut ct1 = [0i32; 256];
-        poly::dot::<U>(t, &vk.a_hat[i], &z, &mut w);
-        poly::pointwise::<U>(t, &c, &vk.t1_hat[i], &mut ct1);
+        poly::dot::<U>(t, a_row, &z, &mut w);
+        poly::pointwise::<U>(t, &c, t1_hat, &mut ct1);
         for u in 0..UNITS {
             ld::<U>(t, &w, u)
                 .sub(ld(t, &ct1, u))
@@ -578,7 +590,7 @@ pub(crate) fn verify<U: Unit, P: Params, const K: usize, const L: usize>(
         U::invntt_poly(t, &mut w);
         for u in 0..UNITS {
             let x = ld::<U>(t, &w, u).caddq();
-            P::use_hint(x, ld(t, &hint[i], u)).store(poly::chunk_mut(&mut w, u));
+            P::use_hint(x, ld(t, hi, u)).store(poly::chunk_mut(&mut w, u));
         }
         let mut enc = [0u8; 32 * 6];
         P::pack_w1::<U>(t, &w, &mut enc[..wb]);

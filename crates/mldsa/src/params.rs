@@ -415,10 +415,14 @@ mod tests {
         let vk = VerifyingKey::from_bytes_with_backend(be, &sk.verifying_key().to_bytes()).unwrap();
         let sig = sk.sign_deterministic(b"message", b"ctx").unwrap();
         assert_eq!(vk.verify(b"message", b"ctx", &sig), Ok(()));
-        assert_eq!(vk.verify(b"message", b"ctX", &sig), Err(crate::Error::Verification));
+        assert_eq!(
+            vk.verify(b"message", b"ctX", &sig),
+            Err(crate::Error::Verification)
+        );
         #[cfg(not(miri))]
         {
-            let sk2 = SigningKey::from_expanded_bytes_with_backend(be, &sk.to_expanded_bytes()).unwrap();
+            let sk2 =
+                SigningKey::from_expanded_bytes_with_backend(be, &sk.to_expanded_bytes()).unwrap();
             assert_eq!(sk2.verifying_key(), &vk);
             assert_eq!(sk2.sign_deterministic(b"message", b"ctx").unwrap(), sig);
         }

@@ -10,7 +10,8 @@ use crate::unit::{N, Q, Unit};
 pub(crate) type Poly = [i32; 256];
 
 /// Units per polynomial.
-pub(crate) const UNITS: usize = 256 / N;
+pub(crate) const UNITS: usize = 256 >> 3;
+const _: () = assert!(UNITS * N == 256);
 
 /// `2^32 mod q`: Montgomery form of 1.
 const MONT: i64 = 4_193_792;
@@ -110,7 +111,7 @@ pub(crate) fn ntt<U: Unit>(t: U::Token, p: &mut Poly) {
     let mut v: [U; UNITS] = load(t, p);
     // Distances 128..8 coefficients: between units (unit distance d).
     let mut k = 1;
-    let mut d = UNITS / 2;
+    let mut d = UNITS >> 1;
     while d >= 1 {
         let mut start = 0;
         while start < UNITS {
@@ -201,7 +202,12 @@ pub(crate) fn pointwise<U: Unit>(t: U::Token, c: &Poly, b: &Poly, out: &mut Poly
 /// Encodes `p` with `BITS` bits per coefficient after the offset `c - x` when `OFFSET` is
 /// given (FIPS 204 BitPack, Algorithm 17; SimpleBitPack, Algorithm 16, without it).
 #[inline(always)]
-pub(crate) fn pack<U: Unit, const BITS: u32>(t: U::Token, p: &Poly, offset: Option<i32>, out: &mut [u8]) {
+pub(crate) fn pack<U: Unit, const BITS: u32>(
+    t: U::Token,
+    p: &Poly,
+    offset: Option<i32>,
+    out: &mut [u8],
+) {
     let w = BITS as usize;
     for (u, o) in out.chunks_exact_mut(w).enumerate() {
         let x: U = ld(t, p, u);
@@ -215,7 +221,12 @@ pub(crate) fn pack<U: Unit, const BITS: u32>(t: U::Token, p: &Poly, offset: Opti
 
 /// The inverse of [`pack`] (BitUnpack, Algorithm 19 / SimpleBitUnpack, Algorithm 18).
 #[inline(always)]
-pub(crate) fn unpack<U: Unit, const BITS: u32>(t: U::Token, bytes: &[u8], offset: Option<i32>, p: &mut Poly) {
+pub(crate) fn unpack<U: Unit, const BITS: u32>(
+    t: U::Token,
+    bytes: &[u8],
+    offset: Option<i32>,
+    p: &mut Poly,
+) {
     let w = BITS as usize;
     for (u, b) in bytes.chunks_exact(w).enumerate() {
         let x = U::decode::<BITS>(t, b);

@@ -174,7 +174,8 @@ pub(crate) fn apply<U: Unit>(
                 x.invntt_layer_1(z).store(chunk_mut(&mut r, u));
                 x.invntt_layer_2([-ZETAS[127 - 2 * u], -ZETAS[126 - 2 * u]])
                     .store(chunk_mut(&mut r2, u));
-                x.invntt_layer_4(-ZETAS[63 - u]).store(chunk_mut(&mut r3, u));
+                x.invntt_layer_4(-ZETAS[63 - u])
+                    .store(chunk_mut(&mut r3, u));
             }
         }
         Op::Ntt => {

@@ -3,8 +3,8 @@
 #![cfg(not(miri))]
 
 use tessera_keccak::{Shake128, Shake256};
-use tessera_mldsa::PreHash;
 use tessera_mldsa::__private::Backend;
+use tessera_mldsa::PreHash;
 use tessera_testkit::acvp::{self, Case};
 use tessera_testkit::backends::for_each_backend;
 
@@ -44,12 +44,21 @@ macro_rules! run_set {
         use tessera_mldsa::$m::*;
         let c: &Case = $case;
         let be: Backend = $be;
-        let what = format!("{} tcId {} on {}", c.str("parameterSet"), c.tc_id, be.name());
+        let what = format!(
+            "{} tcId {} on {}",
+            c.str("parameterSet"),
+            c.tc_id,
+            be.name()
+        );
         match $mode {
             "keyGen" => {
                 let seed: [u8; 32] = c.hex("seed").try_into().unwrap();
                 let sk = SigningKey::from_seed_with_backend(be, &seed);
-                assert_eq!(sk.verifying_key().to_bytes()[..], c.hex("pk")[..], "{what}: pk");
+                assert_eq!(
+                    sk.verifying_key().to_bytes()[..],
+                    c.hex("pk")[..],
+                    "{what}: pk"
+                );
                 assert_eq!(sk.to_expanded_bytes()[..], c.hex("sk")[..], "{what}: sk");
                 assert_eq!(sk.seed(), Some(&seed));
                 let sk2 = SigningKey::from_expanded_bytes_with_backend(be, &c.hex("sk")).unwrap();
@@ -59,14 +68,22 @@ macro_rules! run_set {
             }
             "sigGen" => {
                 let sk = SigningKey::from_expanded_bytes_with_backend(be, &c.hex("sk")).unwrap();
-                let rnd: [u8; 32] = if c.group.get("deterministic").and_then(|d| d.as_bool()) == Some(true) {
-                    [0; 32]
-                } else {
-                    c.hex("rnd").try_into().unwrap()
-                };
+                let rnd: [u8; 32] =
+                    if c.group.get("deterministic").and_then(|d| d.as_bool()) == Some(true) {
+                        [0; 32]
+                    } else {
+                        c.hex("rnd").try_into().unwrap()
+                    };
                 let sig = sk.sign_internal(&c.hex("message"), &rnd).unwrap();
-                assert_eq!(sig.as_bytes()[..], c.hex("signature")[..], "{what}: signature");
-                assert_eq!(sk.verifying_key().verify_internal(&c.hex("message"), &sig), Ok(()));
+                assert_eq!(
+                    sig.as_bytes()[..],
+                    c.hex("signature")[..],
+                    "{what}: signature"
+                );
+                assert_eq!(
+                    sk.verifying_key().verify_internal(&c.hex("message"), &sig),
+                    Ok(())
+                );
                 $counts.1 += 1;
             }
             "sigVer" => {
@@ -75,7 +92,9 @@ macro_rules! run_set {
                 let res = match Signature::from_bytes(&c.hex("signature")) {
                     Err(e) => Err(e),
                     Ok(sig) => {
-                        if c.group.get("signatureInterface").and_then(|v| v.as_str()) == Some("internal") {
+                        if c.group.get("signatureInterface").and_then(|v| v.as_str())
+                            == Some("internal")
+                        {
                             if c.bool("externalMu") {
                                 vk.verify_mu(&c.hex("mu").try_into().unwrap(), &sig)
                             } else {

@@ -383,7 +383,11 @@ mod tests {
                     ((r - r0) / (2 * g2), r0)
                 };
                 assert_eq!(decompose_one::<G2>(r), (r1, r0), "G2={G2} r={r}");
-                let up = if r0 > 0 { (r1 + 1) % m } else { (r1 - 1 + m) % m };
+                let up = if r0 > 0 {
+                    (r1 + 1) % m
+                } else {
+                    (r1 - 1 + m) % m
+                };
                 assert_eq!(use_hint_one::<G2>(r, 1), up, "G2={G2} r={r}");
                 assert_eq!(use_hint_one::<G2>(r, 0), r1, "G2={G2} r={r}");
             }
@@ -395,12 +399,29 @@ mod tests {
     #[test]
     #[allow(clippy::integer_division_remainder_used)]
     fn reductions() {
-        for a in [i32::MIN + 1, -(1 << 30), -Q, -1, 0, 1, Q, Q + 1, 1 << 30, i32::MAX - (1 << 22)] {
+        for a in [
+            i32::MIN + 1,
+            -(1 << 30),
+            -Q,
+            -1,
+            0,
+            1,
+            Q,
+            Q + 1,
+            1 << 30,
+            i32::MAX - (1 << 22),
+        ] {
             let r = reduce32(a);
             assert!((-6_283_009..=6_283_008).contains(&r));
             assert_eq!((i64::from(a) - i64::from(r)) % i64::from(Q), 0);
         }
-        for (a, b) in [(Q - 1, Q - 1), (-Q + 1, Q - 1), (0, 5), (1, 1), (9 * Q, -9 * Q)] {
+        for (a, b) in [
+            (Q - 1, Q - 1),
+            (-Q + 1, Q - 1),
+            (0, 5),
+            (1, 1),
+            (9 * Q, -9 * Q),
+        ] {
             let r = fqmul(a, b);
             assert!(r.abs() < Q);
             let lhs = (i128::from(r) << 32) - i128::from(a) * i128::from(b);

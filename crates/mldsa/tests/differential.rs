@@ -57,6 +57,24 @@ macro_rules! differential {
     };
 }
 
-differential!(differential_44, ml_dsa_44, MlDsa44, ml_dsa_44, MLDSA44Signature);
-differential!(differential_65, ml_dsa_65, MlDsa65, ml_dsa_65, MLDSA65Signature);
-differential!(differential_87, ml_dsa_87, MlDsa87, ml_dsa_87, MLDSA87Signature);
+differential!(
+    differential_44,
+    ml_dsa_44,
+    MlDsa44,
+    ml_dsa_44,
+    MLDSA44Signature
+);
+differential!(
+    differential_65,
+    ml_dsa_65,
+    MlDsa65,
+    ml_dsa_65,
+    MLDSA65Signature
+);
+differential!(
+    differential_87,
+    ml_dsa_87,
+    MlDsa87,
+    ml_dsa_87,
+    MLDSA87Signature
+);

@@ -49,8 +49,8 @@ pub(crate) trait Unit: Copy {
 
     /// Cooley-Tukey butterfly between two units (NTT layers with distance >= 8, FIPS 204
     /// Algorithm 41 inner loop): `t = zeta * b`, `(a, b) = (a + t, a - t)`, `zeta` in
-    /// Montgomery form. In: `|b| < 2^31 / (q/2) * q` region of [`Unit::mont_mul`], `|a| + q < 2^31`.
-    /// Out: `|a|, |b|` grow by < q.
+    /// Montgomery form (`|zeta| <= (q-1)/2`). In: `|a|, |b| < 8q` (the NTT's inputs are `< q`
+    /// and each layer adds `< q`). Out: `|a|, |b|` grow by `< q`.
     fn ntt_butterfly(a: &mut Self, b: &mut Self, zeta: i32);
     /// NTT layer of distance 4 inside the unit (one zeta). Bounds as [`Unit::ntt_butterfly`].
     fn ntt_layer_4(self, zeta: i32) -> Self;

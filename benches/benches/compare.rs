@@ -295,6 +295,20 @@ mod tessera {
     pub fn mlkem_portable() -> Impl<MlKemBackend> {
         portable(MlKemBackend::Portable, MlKemBackend::name)
     }
+
+    // --- ML-DSA ---
+    pub type MlDsaBackend = tessera_mldsa::__private::Backend;
+
+    pub fn mldsa_impls() -> Vec<Impl<MlDsaBackend>> {
+        impls(
+            MlDsaBackend::detect(),
+            MlDsaBackend::all_available(),
+            MlDsaBackend::name,
+        )
+    }
+    pub fn mldsa_portable() -> Impl<MlDsaBackend> {
+        portable(MlDsaBackend::Portable, MlDsaBackend::name)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -424,6 +438,42 @@ fn specs() -> Vec<Spec> {
     });
     add("mlkem768-decaps-portable", &[0], 1, false, |_| {
         build_mlkem768(KemOp::Decaps, true)
+    });
+    add("mldsa44-keygen", &[0], 1, false, |_| {
+        build_mldsa44(DsaOp::KeyGen, false)
+    });
+    add("mldsa44-sign", &[0], 1, false, |_| {
+        build_mldsa44(DsaOp::Sign, false)
+    });
+    add("mldsa44-verify", &[0], 1, false, |_| {
+        build_mldsa44(DsaOp::Verify, false)
+    });
+    add("mldsa65-keygen", &[0], 1, false, |_| {
+        build_mldsa65(DsaOp::KeyGen, false)
+    });
+    add("mldsa65-sign", &[0], 1, false, |_| {
+        build_mldsa65(DsaOp::Sign, false)
+    });
+    add("mldsa65-verify", &[0], 1, false, |_| {
+        build_mldsa65(DsaOp::Verify, false)
+    });
+    add("mldsa87-keygen", &[0], 1, false, |_| {
+        build_mldsa87(DsaOp::KeyGen, false)
+    });
+    add("mldsa87-sign", &[0], 1, false, |_| {
+        build_mldsa87(DsaOp::Sign, false)
+    });
+    add("mldsa87-verify", &[0], 1, false, |_| {
+        build_mldsa87(DsaOp::Verify, false)
+    });
+    add("mldsa65-keygen-portable", &[0], 1, false, |_| {
+        build_mldsa65(DsaOp::KeyGen, true)
+    });
+    add("mldsa65-sign-portable", &[0], 1, false, |_| {
+        build_mldsa65(DsaOp::Sign, true)
+    });
+    add("mldsa65-verify-portable", &[0], 1, false, |_| {
+        build_mldsa65(DsaOp::Verify, true)
     });
     add("aes128-gcm-seal-soft", &SOFT_SIZES, 1, true, |n| {
         build_gcm_soft(16, n, true)
@@ -1488,6 +1538,257 @@ mlkem_builder!(
     mlkem1024,
     ml_kem_1024,
     ML_KEM_1024
+);
+
+// --- ML-DSA ---
+
+#[derive(Clone, Copy)]
+enum DsaOp {
+    KeyGen,
+    Sign,
+    Verify,
+}
+
+const MLDSA_NOTES: [&str; 3] = [
+    "keygen: Tessera, libcrux, RustCrypto and aws-lc-rs derive the key from a fixed 32-byte seed xi (Tessera's key also caches A-hat and the NTT forms of s1, s2, t0)",
+    "sign: 64-byte messages, empty context, cycling over 64 messages (the rejection loop varies); Tessera, libcrux and RustCrypto sign deterministically (rnd = 0), aws-lc-rs only hedged (its row includes an RNG call); every library reuses its key",
+    "verify: 64-byte messages, empty context, cycling over 64 signatures; Tessera (A-hat, NTT(t1 2^d) and tr cached), RustCrypto and aws-lc-rs (ParsedPublicKey) reuse a parsed key; libcrux takes the encoded key on every call",
+];
+
+/// Seed xi and the 64 messages of the ML-DSA rows.
+fn mldsa_inputs() -> ([u8; 32], Vec<[u8; 64]>) {
+    let mut seed = [0u8; 32];
+    SplitMix64(0x6d6c647361).fill(&mut seed);
+    let msgs = (0..64u64)
+        .map(|i| {
+            let mut m = [0u8; 64];
+            SplitMix64(0x6d736700 + i).fill(&mut m);
+            m
+        })
+        .collect();
+    (seed, msgs)
+}
+
+/// The ML-DSA rows of one parameter set: `$t` Tessera's module, `$lc` libcrux's, `$lcsig`
+/// libcrux's signature type, `$rc` RustCrypto ml-dsa's parameter type, `$aws`/`$awsv`
+/// aws-lc-rs's signing and verification algorithms. `portable`: Tessera's portable backend
+/// against RustCrypto ml-dsa only (both portable Rust).
+macro_rules! mldsa_builder {
+    ($fn:ident, $t:ident, $lc:ident, $lcsig:ident, $rc:ident, $aws:ident, $awsv:ident) => {
+        fn $fn(op: DsaOp, portable: bool) -> Built {
+            use tessera_mldsa::$t::{Signature, SigningKey, VerifyingKey};
+            let (seed, msgs) = mldsa_inputs();
+            let sk0 = SigningKey::from_seed(&seed);
+            let vk_bytes = sk0.verifying_key().to_bytes();
+            let sigs: Vec<Signature> = msgs
+                .iter()
+                .map(|m| sk0.sign_deterministic(m, &[]).unwrap())
+                .collect();
+            let impls = if portable {
+                vec![tessera::mldsa_portable()]
+            } else {
+                tessera::mldsa_impls()
+            };
+            let mut cs = Vec::new();
+            for (i, t) in impls.into_iter().enumerate() {
+                let be = t.backend;
+                let role = if i == 0 { Role::Reference } else { Role::Backend };
+                let name = format!("tessera/{}", t.name);
+                let keygen = move |s: &[u8; 32]| match be {
+                    None => SigningKey::from_seed(s),
+                    Some(be) => SigningKey::from_seed_with_backend(be, s),
+                };
+                let (msgs, sigs) = (msgs.clone(), sigs.clone());
+                let mut n = 0usize;
+                cs.push(match op {
+                    DsaOp::KeyGen => {
+                        assert_eq!(keygen(&seed).verifying_key().to_bytes(), vk_bytes, "{name}");
+                        Contestant::new(name, role, move || {
+                            black_box(keygen(black_box(&seed)));
+                        })
+                    }
+                    DsaOp::Sign => {
+                        let sk = keygen(&seed);
+                        for (m, s) in msgs.iter().zip(&sigs) {
+                            assert!(sk.sign_deterministic(m, &[]).unwrap() == *s, "{name}");
+                        }
+                        Contestant::new(name, role, move || {
+                            n = (n + 1) & 63;
+                            black_box(sk.sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
+                        })
+                    }
+                    DsaOp::Verify => {
+                        let vk = match be {
+                            None => VerifyingKey::from_bytes(&vk_bytes),
+                            Some(be) => VerifyingKey::from_bytes_with_backend(be, &vk_bytes),
+                        }
+                        .unwrap();
+                        for (m, s) in msgs.iter().zip(&sigs) {
+                            vk.verify(m, &[], s).unwrap();
+                        }
+                        Contestant::new(name, role, move || {
+                            n = (n + 1) & 63;
+                            vk.verify(black_box(&msgs[n]), &[], black_box(&sigs[n])).unwrap();
+                        })
+                    }
+                });
+            }
+            // RustCrypto ml-dsa (portable Rust): in every row.
+            let rc = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
+            assert_eq!(
+                rc.expanded_key().verifying_key().encode()[..],
+                vk_bytes[..],
+                "ml-dsa keygen"
+            );
+            {
+                let (msgs, sigs) = (msgs.clone(), sigs.clone());
+                let mut n = 0usize;
+                cs.push(match op {
+                    DsaOp::KeyGen => Contestant::new("ml-dsa", Role::Peer, move || {
+                        black_box(ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&black_box(seed).into()));
+                    }),
+                    DsaOp::Sign => {
+                        for (m, s) in msgs.iter().zip(&sigs) {
+                            let r = rc.expanded_key().sign_deterministic(m, &[]).unwrap();
+                            assert_eq!(r.encode()[..], s.as_bytes()[..], "ml-dsa sign");
+                        }
+                        Contestant::new("ml-dsa", Role::Peer, move || {
+                            n = (n + 1) & 63;
+                            black_box(rc.expanded_key().sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
+                        })
+                    }
+                    DsaOp::Verify => {
+                        let vk = rc.expanded_key().verifying_key();
+                        let rsigs: Vec<ml_dsa::Signature<ml_dsa::$rc>> = sigs
+                            .iter()
+                            .map(|s| {
+                                let e = ml_dsa::EncodedSignature::<ml_dsa::$rc>::try_from(&s.as_bytes()[..]).unwrap();
+                                ml_dsa::Signature::<ml_dsa::$rc>::decode(&e).unwrap()
+                            })
+                            .collect();
+                        for (m, s) in msgs.iter().zip(&rsigs) {
+                            assert!(vk.verify_with_context(m, &[], s), "ml-dsa verify");
+                        }
+                        Contestant::new("ml-dsa", Role::Peer, move || {
+                            n = (n + 1) & 63;
+                            assert!(vk.verify_with_context(black_box(&msgs[n]), &[], black_box(&rsigs[n])));
+                        })
+                    }
+                });
+            }
+            if portable {
+                return Built {
+                    contestants: cs,
+                    notes: vec!["portable only: Tessera portable against RustCrypto ml-dsa (both portable Rust)".into()],
+                };
+            }
+            // libcrux-ml-dsa (its AVX2 code where the CPU has it).
+            let lc = libcrux_ml_dsa::$lc::generate_key_pair(seed);
+            assert_eq!(lc.verification_key.as_slice()[..], vk_bytes[..], "libcrux keygen");
+            {
+                let (msgs, sigs) = (msgs.clone(), sigs.clone());
+                let mut n = 0usize;
+                cs.push(match op {
+                    DsaOp::KeyGen => Contestant::new("libcrux-ml-dsa", Role::Peer, move || {
+                        black_box(libcrux_ml_dsa::$lc::generate_key_pair(black_box(seed)));
+                    }),
+                    DsaOp::Sign => {
+                        for (m, s) in msgs.iter().zip(&sigs) {
+                            let r = libcrux_ml_dsa::$lc::sign(&lc.signing_key, m, &[], [0; 32]).unwrap();
+                            assert_eq!(r.as_slice(), &s.as_bytes()[..], "libcrux sign");
+                        }
+                        Contestant::new("libcrux-ml-dsa", Role::Peer, move || {
+                            n = (n + 1) & 63;
+                            black_box(libcrux_ml_dsa::$lc::sign(&lc.signing_key, black_box(&msgs[n]), &[], [0; 32]).unwrap());
+                        })
+                    }
+                    DsaOp::Verify => {
+                        let lsigs: Vec<_> = sigs
+                            .iter()
+                            .map(|s| libcrux_ml_dsa::$lc::$lcsig::new(*s.as_bytes()))
+                            .collect();
+                        for (m, s) in msgs.iter().zip(&lsigs) {
+                            libcrux_ml_dsa::$lc::verify(&lc.verification_key, m, &[], s).unwrap();
+                        }
+                        Contestant::new("libcrux-ml-dsa", Role::Peer, move || {
+                            n = (n + 1) & 63;
+                            libcrux_ml_dsa::$lc::verify(&lc.verification_key, black_box(&msgs[n]), &[], black_box(&lsigs[n])).unwrap();
+                        })
+                    }
+                });
+            }
+            // aws-lc-rs (mldsa-native): seed API; hedged signing only.
+            use aws_lc_rs::signature::{self as aws, KeyPair as _};
+            let akp = aws::PqdsaKeyPair::from_seed(&aws::$aws, &seed).unwrap();
+            assert_eq!(akp.public_key().as_ref(), &vk_bytes[..], "aws-lc-rs keygen");
+            let apk = aws::UnparsedPublicKey::new(&aws::$awsv, vk_bytes.to_vec())
+                .parse()
+                .unwrap();
+            let mut asig = vec![0u8; sigs[0].as_bytes().len()];
+            {
+                let vk = VerifyingKey::from_bytes(&vk_bytes).unwrap();
+                for m in &msgs {
+                    assert_eq!(akp.sign(m, &mut asig).unwrap(), asig.len());
+                    vk.verify(m, &[], &Signature::from_bytes(&asig).unwrap()).expect("aws-lc-rs sign");
+                }
+                for (m, s) in msgs.iter().zip(&sigs) {
+                    apk.verify_sig(m, s.as_bytes()).expect("aws-lc-rs verify");
+                }
+            }
+            let (msgs, sigs) = (msgs.clone(), sigs.clone());
+            let mut n = 0usize;
+            cs.push(match op {
+                DsaOp::KeyGen => Contestant::new("aws-lc-rs", Role::Peer, move || {
+                    black_box(aws::PqdsaKeyPair::from_seed(&aws::$aws, black_box(&seed)).unwrap());
+                }),
+                DsaOp::Sign => Contestant::new("aws-lc-rs", Role::Peer, move || {
+                    n = (n + 1) & 63;
+                    black_box(akp.sign(black_box(&msgs[n]), &mut asig).unwrap());
+                }),
+                DsaOp::Verify => Contestant::new("aws-lc-rs", Role::Peer, move || {
+                    n = (n + 1) & 63;
+                    apk.verify_sig(black_box(&msgs[n]), black_box(sigs[n].as_bytes())).unwrap();
+                }),
+            });
+            let note = match op {
+                DsaOp::KeyGen => MLDSA_NOTES[0],
+                DsaOp::Sign => MLDSA_NOTES[1],
+                DsaOp::Verify => MLDSA_NOTES[2],
+            };
+            Built {
+                contestants: cs,
+                notes: vec![note.into()],
+            }
+        }
+    };
+}
+
+mldsa_builder!(
+    build_mldsa44,
+    ml_dsa_44,
+    ml_dsa_44,
+    MLDSA44Signature,
+    MlDsa44,
+    ML_DSA_44_SIGNING,
+    ML_DSA_44
+);
+mldsa_builder!(
+    build_mldsa65,
+    ml_dsa_65,
+    ml_dsa_65,
+    MLDSA65Signature,
+    MlDsa65,
+    ML_DSA_65_SIGNING,
+    ML_DSA_65
+);
+mldsa_builder!(
+    build_mldsa87,
+    ml_dsa_87,
+    ml_dsa_87,
+    MLDSA87Signature,
+    MlDsa87,
+    ML_DSA_87_SIGNING,
+    ML_DSA_87
 );
 
 // --- HPKE ---

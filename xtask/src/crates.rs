@@ -167,6 +167,17 @@ pub const CRATES: &[Crate] = &[
         valgrind: &[],
         long_tests: &[],
     },
+    // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the
+    // arithmetic unit tests; the exhaustive Decompose check is skipped there).
+    Crate {
+        package: "tessera-mldsa",
+        portable: true,
+        qemu_x86: QemuX86::Every,
+        aarch64: Aarch64::ClippyAndQemu,
+        no_std: Some(&[]),
+        valgrind: &[],
+        long_tests: &[],
+    },
     // The umbrella crate: HPKE over the primitives (no code of its own that dispatches: its
     // tests run with every backend choice of the crates below it; Miri runs its small unit
     // suite, one X25519 suite and one one-stage KDF). Under emulation its suite (Wycheproof's

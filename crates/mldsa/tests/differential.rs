@@ -2,7 +2,10 @@
 //! random seeds, messages and contexts: the same keys from the same seed, byte-equal
 //! deterministic signatures, and each side's signatures verifying on the other (hedged ones
 //! included, which cannot be compared byte for byte).
-#![cfg(not(miri))]
+//!
+//! Not built under Miri or with `--cfg tessera_backend="portable"` (the peers are not
+//! dev-dependencies there, see Cargo.toml); the forced-portable leg runs it on portable.
+#![cfg(not(any(miri, tessera_backend = "portable")))]
 
 use proptest::prelude::*;
 

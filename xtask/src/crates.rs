@@ -172,8 +172,10 @@ pub const CRATES: &[Crate] = &[
     Crate {
         package: "tessera-mldsa",
         portable: true,
-        // Portable only so far: no dispatch for the emulated CPUs to tell apart, so one x86
-        // CPU and one aarch64 CPU run its suite (each emulated run takes tens of seconds).
+        // Its backends differ only in Keccak so far (`x86_avx2` runs the portable polynomial
+        // layer with tessera-keccak's x4/x1 backends, whose crate runs on every emulated CPU),
+        // so one x86 CPU and one aarch64 CPU run its suite (each emulated run takes tens of
+        // seconds).
         qemu_x86: QemuX86::HaswellOnly,
         aarch64: Aarch64::ClippyAndQemuMax,
         no_std: Some(&[]),

@@ -1,14 +1,24 @@
-//! Backend table and dispatch: each public ML-DSA operation is one match on [`Backend`] that
-//! calls the generic code (`crate::dsa`) instantiated with that backend's
-//! [`Unit`](crate::unit::Unit) (inside one target-feature island for SIMD backends, when one
-//! is added).
+//! Backend table and dispatch: each public ML-DSA operation calls the generic code
+//! (`crate::dsa`) instantiated with the backend's [`Unit`](crate::unit::Unit) and the Keccak
+//! backends ([`Hashes`]) the ML-DSA backend hashes with (inside one target-feature island for
+//! SIMD polynomial backends, when one is added).
+//!
+//! Every backend runs the portable polynomial layer ([`P8`]) so far; they differ in Keccak.
+//! `x86_avx2` hashes on tessera-keccak's fast paths: four-way SHAKE for ExpandA, ExpandS and
+//! ExpandMask (AVX-512 F+VL when the CPU has it, else AVX2, through the safe
+//! [`X4Backend::f1600_x4`], one dispatch per permutation of four states) and the detected
+//! single-state Keccak (`x86_bmi` where BMI1/2 exist) for H, SampleInBall and a lone
+//! polynomial. `portable` (and everything under `TESSERA_FORCE_BACKEND=portable` or
+//! `--cfg tessera_backend="portable"`) hashes on portable Keccak everywhere, one SHAKE at a
+//! time as FIPS 204 writes the samplers. The AVX2 polynomial layer will take the `x86_avx2` row
+//! over without changing its name.
 #![forbid(unsafe_code)]
 
 pub(crate) mod portable;
 
-use crate::dsa::{self, Params, SkState, VkState};
+use crate::dsa::{self, Hashes, Params, SkState, VkState};
 use portable::P8;
-use tessera_keccak::X1Backend;
+use tessera_keccak::{X1Backend, X4Backend};
 
 tessera_cpu::backends! {
     /// The ML-DSA backends. Chosen when a key is built (`from_seed`, `from_bytes`, ...) and kept
@@ -16,20 +26,36 @@ tessera_cpu::backends! {
     pub enum Backend {
         /// Plain Rust (i32/i64), portable Keccak.
         Portable = "portable",
+        /// Portable polynomial layer (for now); four-way Keccak (AVX-512 F+VL, else AVX2) for
+        /// the samplers and the detected single-state Keccak for the other hashes.
+        #[cfg(target_arch = "x86_64")]
+        X86Avx2(X86Avx2) = "x86_avx2",
     }
 }
 
 impl Backend {
-    /// The Keccak backend this ML-DSA backend hashes with (portable ML-DSA: portable Keccak).
-    fn x1(self) -> X1Backend {
+    /// The Keccak backends this ML-DSA backend hashes with (portable ML-DSA: portable Keccak
+    /// only). Decided once per public operation, never per block.
+    fn hashes(self) -> Hashes {
         match self {
-            Backend::Portable => X1Backend::Portable,
+            Backend::Portable => Hashes {
+                x1: X1Backend::Portable,
+                x4: None,
+            },
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => Hashes {
+                x1: X1Backend::detect(),
+                x4: Some(
+                    tessera_cpu::X86Avx512::detect()
+                        .map_or(X4Backend::X86Avx2(t), X4Backend::X86Avx512),
+                ),
+            },
         }
     }
 
     /// H (SHAKE256) of the concatenation of `parts` on this backend's Keccak.
     pub(crate) fn h(self, parts: &[&[u8]], out: &mut [u8]) {
-        dsa::h(self.x1(), parts, out)
+        dsa::h(self.hashes().x1, parts, out)
     }
 
     /// ML-DSA.KeyGen_internal (see [`dsa::keygen`]).
@@ -41,10 +67,8 @@ impl Backend {
         vk: &mut VkState<K, L>,
         sk: &mut SkState<K, L>,
     ) {
-        let x1 = self.x1();
-        match self {
-            Backend::Portable => dsa::keygen::<P8, P, K, L>((), x1, xi, pk, sk_bytes, vk, sk),
-        }
+        // Every backend's polynomial layer is portable so far (see the module docs).
+        dsa::keygen::<P8, P, K, L>((), self.hashes(), xi, pk, sk_bytes, vk, sk)
     }
 
     /// pkDecode and expansion (see [`dsa::parse_pk`]).
@@ -53,10 +77,8 @@ impl Backend {
         pk: &[u8],
         vk: &mut VkState<K, L>,
     ) {
-        let x1 = self.x1();
-        match self {
-            Backend::Portable => dsa::parse_pk::<P8, K, L>((), x1, pk, vk),
-        }
+        // Every backend's polynomial layer is portable so far (see the module docs).
+        dsa::parse_pk::<P8, K, L>((), self.hashes(), pk, vk)
     }
 
     /// skDecode with its checks (see [`dsa::parse_sk`]).
@@ -67,10 +89,8 @@ impl Backend {
         vk: &mut VkState<K, L>,
         sk: &mut SkState<K, L>,
     ) -> bool {
-        let x1 = self.x1();
-        match self {
-            Backend::Portable => dsa::parse_sk::<P8, P, K, L>((), x1, sk_bytes, pk, vk, sk),
-        }
+        // Every backend's polynomial layer is portable so far (see the module docs).
+        dsa::parse_sk::<P8, P, K, L>((), self.hashes(), sk_bytes, pk, vk, sk)
     }
 
     /// ML-DSA.Sign_internal from mu (see [`dsa::sign`]).
@@ -82,10 +102,8 @@ impl Backend {
         rnd: &[u8; 32],
         sig: &mut [u8],
     ) -> bool {
-        let x1 = self.x1();
-        match self {
-            Backend::Portable => dsa::sign::<P8, P, K, L>((), x1, vk, sk, mu, rnd, sig),
-        }
+        // Every backend's polynomial layer is portable so far (see the module docs).
+        dsa::sign::<P8, P, K, L>((), self.hashes(), vk, sk, mu, rnd, sig)
     }
 
     /// ML-DSA.Verify_internal from mu (see [`dsa::verify`]).
@@ -95,10 +113,8 @@ impl Backend {
         mu: &[u8; 64],
         sig: &[u8],
     ) -> bool {
-        let x1 = self.x1();
-        match self {
-            Backend::Portable => dsa::verify::<P8, P, K, L>((), x1, vk, mu, sig),
-        }
+        // Every backend's polynomial layer is portable so far (see the module docs).
+        dsa::verify::<P8, P, K, L>((), self.hashes(), vk, mu, sig)
     }
 
     /// One vector-trait operation over a polynomial (equivalence tests).
@@ -111,8 +127,7 @@ impl Backend {
         bytes: &[u8],
         out: &mut crate::testing::OpOut,
     ) {
-        match self {
-            Backend::Portable => crate::testing::apply::<P8>((), op, a, b, bytes, out),
-        }
+        let _ = self;
+        crate::testing::apply::<P8>((), op, a, b, bytes, out)
     }
 }

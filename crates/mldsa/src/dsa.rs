@@ -4,11 +4,12 @@
 //! in `crate::params` size them.
 #![forbid(unsafe_code)]
 
-use tessera_keccak::{Shake128, Shake256, X1Backend};
+use tessera_keccak::{Shake128, Shake256, X1Backend, X4Backend};
 use zeroize::Zeroize;
 
 use crate::poly::{self, Poly, UNITS, ld};
 use crate::unit::Unit;
+use crate::xof4::X4;
 
 /// The largest number of iterations of the signing loop (FIPS 204 Algorithm 7 lines 10-32)
 /// before [`crate::Error::SigningLoopBound`]. The expected count is 4.25 (ML-DSA-44), 5.1
@@ -108,32 +109,173 @@ pub(crate) fn h(x1: X1Backend, parts: &[&[u8]], out: &mut [u8]) {
     s.finalize_xof().read(out);
 }
 
-/// ExpandA (Algorithm 32): `a_hat[r][s] = RejNTTPoly(rho || s || r)`. Out: `[0, q)`.
+/// The Keccak backends an ML-DSA backend hashes with, decided with it (so a forced-portable
+/// ML-DSA hashes on portable Keccak everywhere).
+#[derive(Clone, Copy)]
+pub(crate) struct Hashes {
+    /// H, SampleInBall, and a sampler's polynomial left alone when fewer than two remain for a
+    /// four-way batch.
+    pub(crate) x1: X1Backend,
+    /// ExpandA, ExpandS and ExpandMask four polynomials at a time; `None`: one at a time on
+    /// `x1` (the portable backend, as FIPS 204 writes them).
+    pub(crate) x4: Option<X4Backend>,
+}
+
+/// SHAKE128 block size.
+const RATE128: usize = 168;
+/// SHAKE256 block size.
+const RATE256: usize = 136;
+
+/// The sampler seeds `prefix || IntegerToBytes(key, 2)` of four ways (`prefix` is `N - 2`
+/// bytes). Every sampler of FIPS 204 appends two bytes: ExpandA `s || r` (key `s + 256 r`),
+/// ExpandS and ExpandMask a little-endian nonce.
 #[inline(always)]
-pub(crate) fn expand_a<U: Unit, const K: usize, const L: usize>(
-    t: U::Token,
-    x1: X1Backend,
-    rho: &[u8; 32],
-    a_hat: &mut [[Poly; L]; K],
+fn seeds<const N: usize>(prefix: &[u8], keys: [u16; 4]) -> [[u8; N]; 4] {
+    let mut out = [[0u8; N]; 4];
+    for (o, k) in out.iter_mut().zip(keys) {
+        o[..N - 2].copy_from_slice(prefix);
+        o[N - 2..].copy_from_slice(&k.to_le_bytes());
+    }
+    out
+}
+
+/// The four ways' inputs of [`seeds`], for [`X4::absorb`].
+#[inline(always)]
+fn ins<const N: usize>(s: &[[u8; N]; 4]) -> [&[u8]; 4] {
+    [&s[0], &s[1], &s[2], &s[3]]
+}
+
+/// The first `len` bytes of four buffers, for [`X4::squeeze`].
+#[inline(always)]
+fn ways<const B: usize>(buf: &mut [[u8; B]; 4], len: usize) -> [&mut [u8]; 4] {
+    let [a, b, c, d] = buf;
+    [&mut a[..len], &mut b[..len], &mut c[..len], &mut d[..len]]
+}
+
+/// Runs a sampler over `(key, polynomial)` pairs four at a time: `four(keys, out)` samples four
+/// polynomials into `out` (a batch of two or three repeats its first key in the idle ways,
+/// whose output is dropped), `one(key, p)` samples a polynomial left alone. How the pairs are
+/// grouped depends only on their number (public). `out` is wiped at the end (ExpandS and
+/// ExpandMask sample secrets).
+#[inline(always)]
+fn in_fours<'a>(
+    polys: impl Iterator<Item = (u16, &'a mut Poly)>,
+    mut one: impl FnMut(u16, &mut Poly),
+    mut four: impl FnMut([u16; 4], &mut [Poly; 4]),
 ) {
-    for (r, row) in a_hat.iter_mut().enumerate() {
-        for (s, a) in row.iter_mut().enumerate() {
-            let mut seed = [0u8; 34];
-            seed[..32].copy_from_slice(rho);
-            seed[32] = s as u8;
-            seed[33] = r as u8;
-            let mut xof = Shake128::new_with_backend(x1).update(&seed).finalize_xof();
-            // Five blocks (280 candidates) almost always suffice; more come one at a time.
-            let mut buf = [0u8; 5 * 168];
-            xof.read(&mut buf);
-            let mut n = 0;
-            U::rej_uniform(t, &buf, a, &mut n);
-            while n < 256 {
-                xof.read(&mut buf[..168]);
-                U::rej_uniform(t, &buf[..168], a, &mut n);
+    let mut polys = polys.peekable();
+    let mut out = [[0i32; 256]; 4];
+    while polys.peek().is_some() {
+        let mut group: [Option<&mut Poly>; 4] = [None, None, None, None];
+        let mut keys = [0u16; 4];
+        let mut cnt = 0;
+        for (g, k) in group.iter_mut().zip(keys.iter_mut()) {
+            if let Some((key, p)) = polys.next() {
+                *g = Some(p);
+                *k = key;
+                cnt += 1;
+            }
+        }
+        if cnt == 1 {
+            if let Some(p) = group[0].take() {
+                one(keys[0], p);
+            }
+            continue;
+        }
+        let k0 = keys[0];
+        for k in keys.iter_mut().skip(cnt) {
+            *k = k0;
+        }
+        four(keys, &mut out);
+        for (g, o) in group.iter_mut().zip(&out) {
+            if let Some(p) = g.take() {
+                *p = *o;
             }
         }
     }
+    out.zeroize();
+}
+
+/// Four rejection samplers on four-way SHAKE: absorbs `seeds`, squeezes `first` bytes per way
+/// (a multiple of `rate`, at most `B`), runs `rej` on each way, then one more block of every way
+/// at a time until all four polynomials are full (`rej` does nothing to a full one). Whether a
+/// further block is squeezed depends on how many candidates were rejected: as in the one-way
+/// sampler (`while n < 256`), and no other branch on the output is added here.
+#[inline(always)]
+fn rej_x4<const N: usize, const B: usize>(
+    k4: X4Backend,
+    rate: usize,
+    seeds: &[[u8; N]; 4],
+    first: usize,
+    out: &mut [Poly; 4],
+    mut rej: impl FnMut(&[u8], &mut Poly, &mut usize),
+) {
+    let mut x = X4::absorb(k4, rate, ins(seeds));
+    let mut buf = [[0u8; B]; 4];
+    let mut ns = [0usize; 4];
+    let mut len = first;
+    loop {
+        x.squeeze(ways(&mut buf, len));
+        for ((b, p), n) in buf.iter().zip(out.iter_mut()).zip(ns.iter_mut()) {
+            rej(&b[..len], p, n);
+        }
+        if ns.iter().all(|&n| n >= 256) {
+            break;
+        }
+        len = rate;
+    }
+    buf.zeroize();
+}
+
+/// RejNTTPoly (Algorithm 30) of `SHAKE128(rho || IntegerToBytes(key, 2))` on one-way SHAKE.
+/// Out: `[0, q)`.
+#[inline(always)]
+fn rej_ntt_poly<U: Unit>(t: U::Token, x1: X1Backend, rho: &[u8; 32], key: u16, a: &mut Poly) {
+    let mut xof = Shake128::new_with_backend(x1)
+        .update(rho)
+        .update(&key.to_le_bytes())
+        .finalize_xof();
+    // Five blocks (280 candidates) almost always suffice; more come one at a time.
+    let mut buf = [0u8; 5 * RATE128];
+    xof.read(&mut buf);
+    let mut n = 0;
+    U::rej_uniform(t, &buf, a, &mut n);
+    while n < 256 {
+        xof.read(&mut buf[..RATE128]);
+        U::rej_uniform(t, &buf[..RATE128], a, &mut n);
+    }
+}
+
+/// ExpandA (Algorithm 32): `a_hat[r][s] = RejNTTPoly(rho || s || r)`, four entries at a time
+/// when `hs.x4` is set. The XOF output is public (rejections may branch). Out: `[0, q)`.
+#[inline(always)]
+pub(crate) fn expand_a<U: Unit, const K: usize, const L: usize>(
+    t: U::Token,
+    hs: Hashes,
+    rho: &[u8; 32],
+    a_hat: &mut [[Poly; L]; K],
+) {
+    let entries = a_hat.iter_mut().enumerate().flat_map(|(r, row)| {
+        row.iter_mut()
+            .enumerate()
+            .map(move |(s, a)| (u16::from_le_bytes([s as u8, r as u8]), a))
+    });
+    let Some(k4) = hs.x4 else {
+        for (key, a) in entries {
+            rej_ntt_poly::<U>(t, hs.x1, rho, key, a);
+        }
+        return;
+    };
+    in_fours(
+        entries,
+        |key, a| rej_ntt_poly::<U>(t, hs.x1, rho, key, a),
+        |keys, out| {
+            let s = seeds::<34>(rho, keys);
+            rej_x4::<34, { 5 * RATE128 }>(k4, RATE128, &s, 5 * RATE128, out, |b, p, n| {
+                U::rej_uniform(t, b, p, n)
+            });
+        },
+    );
 }
 
 /// RejBoundedPoly (Algorithm 31) of `SHAKE256(rho' || IntegerToBytes(nonce, 2))`.
@@ -150,17 +292,101 @@ fn rej_bounded<U: Unit, P: Params>(
         .update(rho1)
         .update(&nonce.to_le_bytes())
         .finalize_xof();
-    let mut buf = [0u8; 2 * 136];
+    let mut buf = [0u8; 2 * RATE256];
     // eta 2 accepts 15/16 half-bytes (about 137 bytes needed), eta 4 accepts 9/16 (about 228).
-    let first = if P::ETA == 2 { 136 } else { 272 };
+    let first = if P::ETA == 2 { RATE256 } else { 2 * RATE256 };
     xof.read(&mut buf[..first]);
     let mut n = 0;
     P::rej_eta::<U>(t, &buf[..first], p, &mut n);
     while n < 256 {
-        xof.read(&mut buf[..136]);
-        P::rej_eta::<U>(t, &buf[..136], p, &mut n);
+        xof.read(&mut buf[..RATE256]);
+        P::rej_eta::<U>(t, &buf[..RATE256], p, &mut n);
     }
     buf.zeroize();
+}
+
+/// ExpandS (Algorithm 33): `s1[r] = RejBoundedPoly(rho' || r)`, `s2[r] = RejBoundedPoly(rho' ||
+/// L + r)`, four polynomials at a time when `hs.x4` is set. The output is secret. The
+/// rejection step ([`Params::rej_eta`]) is the same as the one-way sampler's; the four-way
+/// sampler squeezes two blocks per way first (for eta 2 too, where one block falls short about
+/// half the time, so a batch of four nearly always needs the second) and branches only on
+/// whether all four polynomials are full, as the one-way sampler branches on whether its one
+/// is: the number of blocks squeezed depends on the count of rejected half-bytes, never on the
+/// accepted values. Out: `[-eta, eta]`.
+#[inline(always)]
+fn expand_s<U: Unit, P: Params, const K: usize, const L: usize>(
+    t: U::Token,
+    hs: Hashes,
+    rho1: &[u8; 64],
+    s1: &mut [Poly; L],
+    s2: &mut [Poly; K],
+) {
+    let polys = s1
+        .iter_mut()
+        .chain(s2.iter_mut())
+        .enumerate()
+        .map(|(r, p)| (r as u16, p));
+    let Some(k4) = hs.x4 else {
+        for (nonce, p) in polys {
+            rej_bounded::<U, P>(t, hs.x1, rho1, nonce, p);
+        }
+        return;
+    };
+    in_fours(
+        polys,
+        |nonce, p| rej_bounded::<U, P>(t, hs.x1, rho1, nonce, p),
+        |nonces, out| {
+            let mut s = seeds::<66>(rho1, nonces);
+            rej_x4::<66, { 2 * RATE256 }>(k4, RATE256, &s, 2 * RATE256, out, |b, p, n| {
+                P::rej_eta::<U>(t, b, p, n)
+            });
+            s.zeroize();
+        },
+    );
+}
+
+/// ExpandMask (Algorithm 34): `y[r] = BitUnpack(H(rho'' || IntegerToBytes(kappa + r, 2)),
+/// gamma1 - 1, gamma1)`, four polynomials at a time when `hs.x4` is set (no rejection: every
+/// polynomial takes the same fixed number of blocks). Out: `(-gamma1, gamma1]`.
+#[inline(always)]
+fn expand_mask<U: Unit, P: Params, const L: usize>(
+    t: U::Token,
+    hs: Hashes,
+    rho2: &[u8; 64],
+    kappa: u32,
+    y: &mut [Poly; L],
+) {
+    let zb = 32 * P::Z_BITS;
+    // z takes 576 or 640 bytes: five SHAKE256 blocks.
+    const BLOCKS: usize = 5;
+    debug_assert!(zb <= BLOCKS * RATE256);
+    let one = |nonce: u16, p: &mut Poly| {
+        let mut buf = [0u8; 32 * 20];
+        h(hs.x1, &[rho2, &nonce.to_le_bytes()], &mut buf[..zb]);
+        P::unpack_z::<U>(t, &buf[..zb], p);
+        buf.zeroize();
+    };
+    let polys = y
+        .iter_mut()
+        .enumerate()
+        .map(|(r, p)| ((kappa + r as u32) as u16, p));
+    let Some(k4) = hs.x4 else {
+        for (nonce, p) in polys {
+            one(nonce, p);
+        }
+        return;
+    };
+    in_fours(polys, one, |nonces, out| {
+        let mut s = seeds::<66>(rho2, nonces);
+        let mut x = X4::absorb(k4, RATE256, ins(&s));
+        let mut buf = [[0u8; BLOCKS * RATE256]; 4];
+        x.squeeze(ways(&mut buf, BLOCKS * RATE256));
+        for (b, p) in buf.iter().zip(out.iter_mut()) {
+            P::unpack_z::<U>(t, &b[..zb], p);
+        }
+        buf.zeroize();
+        s.zeroize();
+    });
 }
 
 /// SampleInBall (Algorithm 29): the challenge polynomial with `TAU` coefficients in `{-1, 1}`.
@@ -211,7 +437,7 @@ fn caddq<U: Unit>(t: U::Token, p: &mut Poly) {
 #[inline(always)]
 pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     t: U::Token,
-    x1: X1Backend,
+    hs: Hashes,
     xi: &[u8; 32],
     pk: &mut [u8],
     sk_bytes: &mut [u8],
@@ -220,22 +446,16 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
 ) {
     debug_assert!(P::K == K && P::L == L);
     let mut seeds = [0u8; 128];
-    h(x1, &[xi, &[K as u8, L as u8]], &mut seeds);
+    h(hs.x1, &[xi, &[K as u8, L as u8]], &mut seeds);
     let mut rho = [0u8; 32];
     let mut rho1 = [0u8; 64];
     rho.copy_from_slice(&seeds[..32]);
     rho1.copy_from_slice(&seeds[32..96]);
     sk.key.copy_from_slice(&seeds[96..]);
-    expand_a::<U, K, L>(t, x1, &rho, &mut vk.a_hat);
-    // ExpandS (Algorithm 33).
+    expand_a::<U, K, L>(t, hs, &rho, &mut vk.a_hat);
     let mut s1 = [[0i32; 256]; L];
     let mut s2 = [[0i32; 256]; K];
-    for (r, p) in s1.iter_mut().enumerate() {
-        rej_bounded::<U, P>(t, x1, &rho1, r as u16, p);
-    }
-    for (r, p) in s2.iter_mut().enumerate() {
-        rej_bounded::<U, P>(t, x1, &rho1, (L + r) as u16, p);
-    }
+    expand_s::<U, P, K, L>(t, hs, &rho1, &mut s1, &mut s2);
     sk.s1_hat = s1;
     ntt_all::<U>(t, &mut sk.s1_hat);
     let mut t0 = [[0i32; 256]; K];
@@ -257,7 +477,7 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     for (p, o) in t1.iter().zip(pk[32..].chunks_exact_mut(320)) {
         poly::pack::<U, 10>(t, p, None, o);
     }
-    h(x1, &[pk], &mut vk.tr);
+    h(hs.x1, &[pk], &mut vk.tr);
     // skEncode (Algorithm 24).
     sk_bytes[..32].copy_from_slice(&rho);
     sk_bytes[32..64].copy_from_slice(&sk.key);
@@ -299,18 +519,18 @@ fn set_t1_hat<U: Unit, const K: usize>(t: U::Token, t1: &[Poly; K], t1_hat: &mut
 #[inline(always)]
 pub(crate) fn parse_pk<U: Unit, const K: usize, const L: usize>(
     t: U::Token,
-    x1: X1Backend,
+    hs: Hashes,
     pk: &[u8],
     vk: &mut VkState<K, L>,
 ) {
     let rho: [u8; 32] = pk[..32].try_into().unwrap_or([0; 32]);
-    expand_a::<U, K, L>(t, x1, &rho, &mut vk.a_hat);
+    expand_a::<U, K, L>(t, hs, &rho, &mut vk.a_hat);
     let mut t1 = [[0i32; 256]; K];
     for (p, b) in t1.iter_mut().zip(pk[32..].chunks_exact(320)) {
         poly::unpack::<U, 10>(t, b, None, p);
     }
     set_t1_hat::<U, K>(t, &t1, &mut vk.t1_hat);
-    h(x1, &[pk], &mut vk.tr);
+    h(hs.x1, &[pk], &mut vk.tr);
 }
 
 /// skDecode (Algorithm 25) with range checks, then the consistency checks a key parsed from
@@ -320,7 +540,7 @@ pub(crate) fn parse_pk<U: Unit, const K: usize, const L: usize>(
 #[inline(always)]
 pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     t: U::Token,
-    x1: X1Backend,
+    hs: Hashes,
     sk_bytes: &[u8],
     pk: &mut [u8],
     vk: &mut VkState<K, L>,
@@ -344,7 +564,7 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
         poly::unpack::<U, 13>(t, &sk_bytes[off..off + 416], Some(1 << 12), p);
         off += 416;
     }
-    expand_a::<U, K, L>(t, x1, &rho, &mut vk.a_hat);
+    expand_a::<U, K, L>(t, hs, &rho, &mut vk.a_hat);
     sk.s1_hat = s1;
     ntt_all::<U>(t, &mut sk.s1_hat);
     let mut t1 = [[0i32; 256]; K];
@@ -367,7 +587,7 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     for (p, o) in t1.iter().zip(pk[32..].chunks_exact_mut(320)) {
         poly::pack::<U, 10>(t, p, None, o);
     }
-    h(x1, &[pk], &mut vk.tr);
+    h(hs.x1, &[pk], &mut vk.tr);
     let tr_ok: bool = subtle::ConstantTimeEq::ct_eq(&vk.tr[..], &sk_bytes[64..128]).into();
     set_t1_hat::<U, K>(t, &t1, &mut vk.t1_hat);
     sk.s2_hat = s2;
@@ -386,7 +606,7 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
 #[inline(always)]
 pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
     t: U::Token,
-    x1: X1Backend,
+    hs: Hashes,
     vk: &VkState<K, L>,
     sk: &SkState<K, L>,
     mu: &[u8; 64],
@@ -395,7 +615,7 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
 ) -> bool {
     debug_assert!(P::K == K && P::L == L);
     let mut rho2 = [0u8; 64];
-    h(x1, &[&sk.key, rnd, mu], &mut rho2);
+    h(hs.x1, &[&sk.key, rnd, mu], &mut rho2);
     let mut y = [[0i32; 256]; L];
     let mut z = [[0i32; 256]; L];
     let mut w = [[0i32; 256]; K];
@@ -407,14 +627,7 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
     let mut ok = false;
     let mut kappa: u32 = 0;
     for _ in 0..MAX_SIGN_ITERATIONS {
-        // ExpandMask (Algorithm 34).
-        let mut buf = [0u8; 32 * 20];
-        for (r, p) in y.iter_mut().enumerate() {
-            let n = (kappa + r as u32) as u16;
-            h(x1, &[&rho2, &n.to_le_bytes()], &mut buf[..zb]);
-            P::unpack_z::<U>(t, &buf[..zb], p);
-        }
-        buf.zeroize();
+        expand_mask::<U, P, L>(t, hs, &rho2, kappa, &mut y);
         kappa += L as u32;
         // w = NTT^-1(A-hat o NTT(y)), canonical.
         z = y;
@@ -425,8 +638,8 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             caddq::<U>(t, wi);
         }
         // c_tilde = H(mu || w1Encode(w1)).
-        let mut hs = Shake256::new_with_backend(x1);
-        hs.update(mu);
+        let mut hc = Shake256::new_with_backend(hs.x1);
+        hc.update(mu);
         let wb = 32 * P::W1_BITS;
         for wi in &w {
             let mut w1 = [0i32; 256];
@@ -437,10 +650,10 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             }
             let mut enc = [0u8; 32 * 6];
             P::pack_w1::<U>(t, &w1, &mut enc[..wb]);
-            hs.update(&enc[..wb]);
+            hc.update(&enc[..wb]);
         }
-        hs.finalize_xof().read(&mut c_tilde[..P::CT_LEN]);
-        sample_in_ball::<P>(x1, &c_tilde[..P::CT_LEN], &mut c);
+        hc.finalize_xof().read(&mut c_tilde[..P::CT_LEN]);
+        sample_in_ball::<P>(hs.x1, &c_tilde[..P::CT_LEN], &mut c);
         U::ntt_poly(t, &mut c);
         // z = y + <<c s1>>.
         let mut reject = false;
@@ -549,7 +762,7 @@ fn hint_unpack<P: Params, const K: usize>(y: &[u8], h: &mut [Poly; K]) -> bool {
 #[inline(always)]
 pub(crate) fn verify<U: Unit, P: Params, const K: usize, const L: usize>(
     t: U::Token,
-    x1: X1Backend,
+    hs: Hashes,
     vk: &VkState<K, L>,
     mu: &[u8; 64],
     sig: &[u8],
@@ -570,11 +783,11 @@ pub(crate) fn verify<U: Unit, P: Params, const K: usize, const L: usize>(
         return false;
     }
     let mut c = [0i32; 256];
-    sample_in_ball::<P>(x1, c_tilde, &mut c);
+    sample_in_ball::<P>(hs.x1, c_tilde, &mut c);
     U::ntt_poly(t, &mut c);
     ntt_all::<U>(t, &mut z);
-    let mut hs = Shake256::new_with_backend(x1);
-    hs.update(mu);
+    let mut hc = Shake256::new_with_backend(hs.x1);
+    hc.update(mu);
     let wb = 32 * P::W1_BITS;
     for ((a_row, t1_hat), hi) in vk.a_hat.iter().zip(&vk.t1_hat).zip(&hint) {
         let mut w = [0i32; 256];
@@ -594,9 +807,95 @@ pub(crate) fn verify<U: Unit, P: Params, const K: usize, const L: usize>(
         }
         let mut enc = [0u8; 32 * 6];
         P::pack_w1::<U>(t, &w, &mut enc[..wb]);
-        hs.update(&enc[..wb]);
+        hc.update(&enc[..wb]);
     }
     let mut c2 = [0u8; 64];
-    hs.finalize_xof().read(&mut c2[..P::CT_LEN]);
+    hc.finalize_xof().read(&mut c2[..P::CT_LEN]);
     c2[..P::CT_LEN] == *c_tilde
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::portable::P8;
+    use crate::params::{Params44, Params65, Params87};
+
+    const ONE: Hashes = Hashes {
+        x1: X1Backend::Portable,
+        x4: None,
+    };
+
+    fn four(k4: X4Backend) -> Hashes {
+        Hashes {
+            x1: X1Backend::Portable,
+            x4: Some(k4),
+        }
+    }
+
+    fn mask<P: Params, const L: usize>(k4: X4Backend, rho2: &[u8; 64], kappa: u32) {
+        let (mut a, mut b) = ([[0i32; 256]; L], [[1i32; 256]; L]);
+        expand_mask::<P8, P, L>((), ONE, rho2, kappa, &mut a);
+        expand_mask::<P8, P, L>((), four(k4), rho2, kappa, &mut b);
+        assert!(a == b, "ExpandMask L = {L} on {}", k4.name());
+    }
+
+    fn expand<P: Params, const K: usize, const L: usize>(k4: X4Backend, seed: &[u8; 64]) {
+        let (mut a1, mut a2) = ([[[0i32; 256]; L]; K], [[[1i32; 256]; L]; K]);
+        let rho: &[u8; 32] = seed[..32].try_into().unwrap_or(&[0; 32]);
+        expand_a::<P8, K, L>((), ONE, rho, &mut a1);
+        expand_a::<P8, K, L>((), four(k4), rho, &mut a2);
+        assert!(a1 == a2, "ExpandA {K} x {L} on {}", k4.name());
+        let (mut s1, mut s2) = ([[0i32; 256]; L], [[0i32; 256]; K]);
+        let (mut u1, mut u2) = ([[1i32; 256]; L], [[1i32; 256]; K]);
+        expand_s::<P8, P, K, L>((), ONE, seed, &mut s1, &mut s2);
+        expand_s::<P8, P, K, L>((), four(k4), seed, &mut u1, &mut u2);
+        assert!(s1 == u1 && s2 == u2, "ExpandS {K}, {L} on {}", k4.name());
+    }
+
+    /// The four-rejection loop past its first squeeze (started with one block, where eta 2
+    /// falls short about half the time and eta 4 always), against the one-way sampler.
+    fn continuation<P: Params>(k4: X4Backend, rho1: &[u8; 64]) {
+        for base in (0u16..16).step_by(4) {
+            let nonces = [base, base + 1, base + 2, base + 3];
+            let s = seeds::<66>(rho1, nonces);
+            let mut out = [[0i32; 256]; 4];
+            rej_x4::<66, { 2 * RATE256 }>(k4, RATE256, &s, RATE256, &mut out, |b, p, n| {
+                P::rej_eta::<P8>((), b, p, n)
+            });
+            for (nonce, o) in nonces.into_iter().zip(&out) {
+                let mut e = [0i32; 256];
+                rej_bounded::<P8, P>((), X1Backend::Portable, rho1, nonce, &mut e);
+                assert!(*o == e, "eta {} nonce {nonce} on {}", P::ETA, k4.name());
+            }
+        }
+    }
+
+    /// The four-way samplers equal the one-way ones (FIPS 204 as written) on every four-way
+    /// Keccak this CPU has: batches of four, of two and three (idle ways), a lone polynomial,
+    /// every eta and gamma1, and the rejection loop's continuation.
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "hundreds of portable permutations; ACVP covers it natively"
+    )]
+    fn four_way_samplers_match_one_way() {
+        let seed: [u8; 64] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0xA5);
+        for k4 in X4Backend::all_available() {
+            mask::<Params44, 1>(k4, &seed, 0);
+            mask::<Params44, 2>(k4, &seed, 7);
+            mask::<Params44, 4>(k4, &seed, 8);
+            mask::<Params65, 3>(k4, &seed, 5);
+            mask::<Params65, 5>(k4, &seed, 813 * 5);
+            mask::<Params87, 7>(k4, &seed, 14);
+            mask::<Params87, 9>(k4, &seed, 0);
+            expand::<Params44, 4, 4>(k4, &seed);
+            expand::<Params65, 6, 5>(k4, &seed);
+            expand::<Params87, 8, 7>(k4, &seed);
+            expand::<Params44, 1, 1>(k4, &seed);
+            expand::<Params65, 1, 2>(k4, &seed);
+            expand::<Params87, 3, 2>(k4, &seed);
+            continuation::<Params44>(k4, &seed);
+            continuation::<Params65>(k4, &seed);
+        }
+    }
 }

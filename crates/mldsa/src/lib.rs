@@ -19,6 +19,7 @@ mod poly;
 #[cfg(tessera_test_hooks)]
 mod testing;
 mod unit;
+mod xof4;
 
 pub use params::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
 

@@ -5,6 +5,137 @@
 // forbids it itself.
 #![allow(unsafe_code)]
 
+/// The islands every SIMD backend file compiles for its token `$tok` and unit type `$unit`
+/// (`$what` names the backend in their docs): the NTT and inverse NTT (compiled once, called
+/// from the other islands), the K-PKE / ML-KEM operations the dispatch in this file calls, and
+/// the per-operation island of the equivalence tests. Written once here so the backends differ
+/// only in their units.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! simd_islands {
+    ($tok:ident, $unit:ty, $what:literal) => {
+        tessera_cpu::island! {
+            #[doc = concat!("The NTT on ", $what, " units, compiled once (called from this backend's islands).")]
+            fn ntt_poly(t: $tok, p: &mut $crate::poly::Poly) {
+                $crate::poly::ntt::<$unit>(t, p)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("The inverse NTT on ", $what, " units, compiled once.")]
+            fn invntt_poly(t: $tok, p: &mut $crate::poly::Poly) {
+                $crate::poly::invntt::<$unit>(t, p)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("ML-KEM.KeyGen_internal's K-PKE part on ", $what, " (see `kem::keygen`).")]
+            pub(crate) fn keygen<const K: usize, const ETA1: usize>(
+                t: $tok,
+                hs: $crate::kem::Hashes,
+                d: &[u8; 32],
+                ek: &mut [u8],
+                st: &mut $crate::kem::EkState<K>,
+                s_hat: &mut [$crate::poly::Poly; K],
+            ) {
+                $crate::kem::keygen::<$unit, K, ETA1>(t, hs, d, ek, st, s_hat)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("Encapsulation-key parsing and ExpandA on ", $what, ".")]
+            pub(crate) fn parse_ek<const K: usize>(
+                t: $tok,
+                ek: &[u8],
+                st: &mut $crate::kem::EkState<K>,
+            ) -> bool {
+                $crate::kem::parse_ek::<$unit, K>(t, ek, st)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("s-hat encoding on ", $what, ".")]
+            pub(crate) fn encode_s<const K: usize>(
+                t: $tok,
+                s_hat: &[$crate::poly::Poly; K],
+                out: &mut [u8],
+            ) {
+                $crate::kem::encode_s::<$unit, K>(t, s_hat, out)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("s-hat decoding on ", $what, ".")]
+            pub(crate) fn decode_s<const K: usize>(
+                t: $tok,
+                bytes: &[u8],
+                s_hat: &mut [$crate::poly::Poly; K],
+            ) {
+                $crate::kem::decode_s::<$unit, K>(t, bytes, s_hat)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("ML-KEM.Encaps_internal on ", $what, ".")]
+            pub(crate) fn encaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
+                t: $tok,
+                hs: $crate::kem::Hashes,
+                st: &$crate::kem::EkState<K>,
+                m: &[u8; 32],
+                ct: &mut [u8],
+            ) -> [u8; 32] {
+                $crate::kem::encaps::<$unit, K, ETA1, DU, DV>(t, hs, st, m, ct)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("ML-KEM.Decaps_internal on ", $what, ".")]
+            pub(crate) fn decaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
+                t: $tok,
+                hs: $crate::kem::Hashes,
+                st: &$crate::kem::EkState<K>,
+                s_hat: &[$crate::poly::Poly; K],
+                z: &[u8; 32],
+                ct: &[u8],
+            ) -> [u8; 32] {
+                $crate::kem::decaps::<$unit, K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct)
+            }
+        }
+
+        #[cfg(tessera_test_hooks)]
+        tessera_cpu::island! {
+            #[doc = concat!("One vector-trait operation over a polynomial on ", $what, " (equivalence tests).")]
+            pub(crate) fn run_op(
+                t: $tok,
+                op: $crate::testing::Op,
+                a: &$crate::poly::Poly,
+                b: &$crate::poly::Poly,
+                bytes: &[u8],
+                out: &mut $crate::testing::OpOut,
+            ) {
+                $crate::testing::apply::<$unit>(t, op, a, b, bytes, out)
+            }
+        }
+    };
+}
+
+/// Wipes `p` with volatile stores of `W` elements each (one SIMD register's worth: 32 bytes on
+/// AVX2, 16 on NEON), the remainder through `zeroize`, so the wipe of a dead buffer is not
+/// elided and costs one store per register width.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn wipe_wide<T: Copy + Default + zeroize::DefaultIsZeroes, const W: usize>(p: &mut [T]) {
+    use zeroize::Zeroize;
+    let mut chunks = p.chunks_exact_mut(W);
+    for c in &mut chunks {
+        let c: &mut [T; W] = c.try_into().unwrap_or_else(|_| unreachable!());
+        // SAFETY: `c` is a valid, aligned, writable `[T; W]` (a volatile store so that the
+        // wipe of a dead buffer is not elided).
+        unsafe { core::ptr::write_volatile(c, [T::default(); W]) };
+    }
+    chunks.into_remainder().zeroize();
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64_neon;
 pub(crate) mod portable;

@@ -27,15 +27,10 @@
 //! measures nothing useful; the backend is tested for equality with portable, not timed.
 
 use core::arch::aarch64::*;
-use core::sync::atomic::{Ordering, compiler_fence};
-
-use zeroize::Zeroize;
 
 use tessera_cpu::Aarch64Neon;
 
 use super::portable::P16;
-use crate::kem::{self, EkState, Hashes};
-use crate::poly::Poly;
 use crate::unit::{N, Q, Unit};
 
 /// 16 coefficients in two NEON registers (coefficients 0..8, 8..16), with the token that
@@ -365,11 +360,11 @@ impl Unit for V {
     }
     #[inline(always)]
     fn wipe_coeffs(_t: Aarch64Neon, p: &mut [i16]) {
-        wipe_wide::<i16, 8>(p)
+        super::wipe_wide::<i16, 8>(p)
     }
     #[inline(always)]
     fn wipe_bytes(_t: Aarch64Neon, b: &mut [u8]) {
-        wipe_wide::<u8, 16>(b)
+        super::wipe_wide::<u8, 16>(b)
     }
     #[inline(always)]
     fn f1600_x4(t: Aarch64Neon, state: &mut [[u64; 4]; 25]) {
@@ -654,109 +649,4 @@ tessera_cpu::island! {
     }
 }
 
-tessera_cpu::island! {
-    /// The NTT on NEON units, compiled once (called from this backend's islands).
-    fn ntt_poly(t: Aarch64Neon, p: &mut Poly) {
-        crate::poly::ntt::<V>(t, p)
-    }
-}
-
-tessera_cpu::island! {
-    /// The inverse NTT on NEON units, compiled once.
-    fn invntt_poly(t: Aarch64Neon, p: &mut Poly) {
-        crate::poly::invntt::<V>(t, p)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-KEM.KeyGen_internal's K-PKE part on NEON (see `kem::keygen`).
-    pub(crate) fn keygen<const K: usize, const ETA1: usize>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        d: &[u8; 32],
-        ek: &mut [u8],
-        st: &mut EkState<K>,
-        s_hat: &mut [Poly; K],
-    ) {
-        kem::keygen::<V, K, ETA1>(t, hs, d, ek, st, s_hat)
-    }
-}
-
-tessera_cpu::island! {
-    /// Encapsulation-key parsing and ExpandA on NEON.
-    pub(crate) fn parse_ek<const K: usize>(t: Aarch64Neon, ek: &[u8], st: &mut EkState<K>) -> bool {
-        kem::parse_ek::<V, K>(t, ek, st)
-    }
-}
-
-tessera_cpu::island! {
-    /// s-hat encoding on NEON.
-    pub(crate) fn encode_s<const K: usize>(t: Aarch64Neon, s_hat: &[Poly; K], out: &mut [u8]) {
-        kem::encode_s::<V, K>(t, s_hat, out)
-    }
-}
-
-tessera_cpu::island! {
-    /// s-hat decoding on NEON.
-    pub(crate) fn decode_s<const K: usize>(t: Aarch64Neon, bytes: &[u8], s_hat: &mut [Poly; K]) {
-        kem::decode_s::<V, K>(t, bytes, s_hat)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-KEM.Encaps_internal on NEON.
-    pub(crate) fn encaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        st: &EkState<K>,
-        m: &[u8; 32],
-        ct: &mut [u8],
-    ) -> [u8; 32] {
-        kem::encaps::<V, K, ETA1, DU, DV>(t, hs, st, m, ct)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-KEM.Decaps_internal on NEON.
-    pub(crate) fn decaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        st: &EkState<K>,
-        s_hat: &[Poly; K],
-        z: &[u8; 32],
-        ct: &[u8],
-    ) -> [u8; 32] {
-        kem::decaps::<V, K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct)
-    }
-}
-
-#[cfg(tessera_test_hooks)]
-tessera_cpu::island! {
-    /// One vector-trait operation over a polynomial on NEON (equivalence tests).
-    pub(crate) fn run_op(
-        t: Aarch64Neon,
-        op: crate::testing::Op,
-        a: &Poly,
-        b: &Poly,
-        bytes: &[u8],
-        out: &mut crate::testing::OpOut,
-    ) {
-        crate::testing::apply::<V>(t, op, a, b, bytes, out)
-    }
-}
-
-/// Wipes `p` with 16-byte volatile stores (`N16` elements of `T` make 16 bytes), the remainder
-/// through `zeroize`, so the wipe of a dead buffer is not elided and costs one store per 16
-/// bytes.
-#[inline(always)]
-fn wipe_wide<T: Copy + Default + zeroize::DefaultIsZeroes, const N16: usize>(p: &mut [T]) {
-    let mut chunks = p.chunks_exact_mut(N16);
-    for c in &mut chunks {
-        let c: &mut [T; N16] = c.try_into().unwrap_or_else(|_| unreachable!());
-        // SAFETY: `c` is a valid, aligned, writable `[T; N16]` (a volatile store so that the
-        // wipe of a dead buffer is not elided).
-        unsafe { core::ptr::write_volatile(c, [T::default(); N16]) };
-    }
-    chunks.into_remainder().zeroize();
-    compiler_fence(Ordering::SeqCst);
-}
+simd_islands!(Aarch64Neon, V, "NEON");

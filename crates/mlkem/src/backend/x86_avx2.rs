@@ -21,15 +21,10 @@
 //! chosen once per XOF through [`Unit::x4_keccak`].
 
 use core::arch::x86_64::*;
-use core::sync::atomic::{Ordering, compiler_fence};
-
-use zeroize::Zeroize;
 
 use tessera_cpu::X86Avx2;
 
 use super::portable::P16;
-use crate::kem::{self, EkState, Hashes};
-use crate::poly::Poly;
 use crate::unit::{N, Q, Unit};
 
 /// 16 coefficients in a ymm register, with the token that proves AVX2 (so the safe trait
@@ -302,11 +297,11 @@ impl Unit for V {
     }
     #[inline(always)]
     fn wipe_coeffs(_t: X86Avx2, p: &mut [i16]) {
-        wipe_wide::<i16, 16>(p)
+        super::wipe_wide::<i16, 16>(p)
     }
     #[inline(always)]
     fn wipe_bytes(_t: X86Avx2, b: &mut [u8]) {
-        wipe_wide::<u8, 32>(b)
+        super::wipe_wide::<u8, 32>(b)
     }
     #[inline(always)]
     fn f1600_x4(t: X86Avx2, state: &mut [[u64; 4]; 25]) {
@@ -648,109 +643,4 @@ tessera_cpu::island! {
     }
 }
 
-tessera_cpu::island! {
-    /// The NTT on AVX2 units, compiled once (called from this backend's islands).
-    fn ntt_poly(t: X86Avx2, p: &mut Poly) {
-        crate::poly::ntt::<V>(t, p)
-    }
-}
-
-tessera_cpu::island! {
-    /// The inverse NTT on AVX2 units, compiled once.
-    fn invntt_poly(t: X86Avx2, p: &mut Poly) {
-        crate::poly::invntt::<V>(t, p)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-KEM.KeyGen_internal's K-PKE part on AVX2 (see `kem::keygen`).
-    pub(crate) fn keygen<const K: usize, const ETA1: usize>(
-        t: X86Avx2,
-        hs: Hashes,
-        d: &[u8; 32],
-        ek: &mut [u8],
-        st: &mut EkState<K>,
-        s_hat: &mut [Poly; K],
-    ) {
-        kem::keygen::<V, K, ETA1>(t, hs, d, ek, st, s_hat)
-    }
-}
-
-tessera_cpu::island! {
-    /// Encapsulation-key parsing and ExpandA on AVX2.
-    pub(crate) fn parse_ek<const K: usize>(t: X86Avx2, ek: &[u8], st: &mut EkState<K>) -> bool {
-        kem::parse_ek::<V, K>(t, ek, st)
-    }
-}
-
-tessera_cpu::island! {
-    /// s-hat encoding on AVX2.
-    pub(crate) fn encode_s<const K: usize>(t: X86Avx2, s_hat: &[Poly; K], out: &mut [u8]) {
-        kem::encode_s::<V, K>(t, s_hat, out)
-    }
-}
-
-tessera_cpu::island! {
-    /// s-hat decoding on AVX2.
-    pub(crate) fn decode_s<const K: usize>(t: X86Avx2, bytes: &[u8], s_hat: &mut [Poly; K]) {
-        kem::decode_s::<V, K>(t, bytes, s_hat)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-KEM.Encaps_internal on AVX2.
-    pub(crate) fn encaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
-        t: X86Avx2,
-        hs: Hashes,
-        st: &EkState<K>,
-        m: &[u8; 32],
-        ct: &mut [u8],
-    ) -> [u8; 32] {
-        kem::encaps::<V, K, ETA1, DU, DV>(t, hs, st, m, ct)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-KEM.Decaps_internal on AVX2.
-    pub(crate) fn decaps<const K: usize, const ETA1: usize, const DU: u32, const DV: u32>(
-        t: X86Avx2,
-        hs: Hashes,
-        st: &EkState<K>,
-        s_hat: &[Poly; K],
-        z: &[u8; 32],
-        ct: &[u8],
-    ) -> [u8; 32] {
-        kem::decaps::<V, K, ETA1, DU, DV>(t, hs, st, s_hat, z, ct)
-    }
-}
-
-#[cfg(tessera_test_hooks)]
-tessera_cpu::island! {
-    /// One vector-trait operation over a polynomial on AVX2 (equivalence tests).
-    pub(crate) fn run_op(
-        t: X86Avx2,
-        op: crate::testing::Op,
-        a: &Poly,
-        b: &Poly,
-        bytes: &[u8],
-        out: &mut crate::testing::OpOut,
-    ) {
-        crate::testing::apply::<V>(t, op, a, b, bytes, out)
-    }
-}
-
-/// Wipes `p` with 32-byte volatile stores (`N` elements of `T` make 32 bytes), the remainder
-/// through `zeroize`, so the wipe of a dead buffer is not elided and costs one store per 32
-/// bytes.
-#[inline(always)]
-fn wipe_wide<T: Copy + Default + zeroize::DefaultIsZeroes, const N32: usize>(p: &mut [T]) {
-    let mut chunks = p.chunks_exact_mut(N32);
-    for c in &mut chunks {
-        let c: &mut [T; N32] = c.try_into().unwrap_or_else(|_| unreachable!());
-        // SAFETY: `c` is a valid, aligned, writable `[T; N32]` (a volatile store so that the
-        // wipe of a dead buffer is not elided).
-        unsafe { core::ptr::write_volatile(c, [T::default(); N32]) };
-    }
-    chunks.into_remainder().zeroize();
-    compiler_fence(Ordering::SeqCst);
-}
+simd_islands!(X86Avx2, V, "AVX2");

@@ -6,19 +6,21 @@
 //! Every backend runs the portable polynomial layer ([`P8`]) so far; they differ in Keccak.
 //! `x86_avx2` hashes on tessera-keccak's fast paths: four-way SHAKE for ExpandA, ExpandS and
 //! ExpandMask (AVX-512 F+VL when the CPU has it, else AVX2, through the safe
-//! [`X4Backend::f1600_x4`], one dispatch per permutation of four states) and the detected
-//! single-state Keccak (`x86_bmi` where BMI1/2 exist) for H, SampleInBall and a lone
-//! polynomial. `portable` (and everything under `TESSERA_FORCE_BACKEND=portable` or
-//! `--cfg tessera_backend="portable"`) hashes on portable Keccak everywhere, one SHAKE at a
-//! time as FIPS 204 writes the samplers. The AVX2 polynomial layer will take the `x86_avx2` row
-//! over without changing its name.
+//! [`X4Backend::f1600_x4`](tessera_keccak::X4Backend::f1600_x4), one dispatch per permutation
+//! of four states) and the detected single-state Keccak (`x86_bmi` where BMI1/2 exist) for H,
+//! SampleInBall and a lone polynomial. `portable` (and everything under
+//! `TESSERA_FORCE_BACKEND=portable` or `--cfg tessera_backend="portable"`) hashes on portable
+//! Keccak everywhere, one SHAKE at a time as FIPS 204 writes the samplers. The AVX2 polynomial
+//! layer will take the `x86_avx2` row over without changing its name.
 #![forbid(unsafe_code)]
 
 pub(crate) mod portable;
 
 use crate::dsa::{self, Hashes, Params, SkState, VkState};
 use portable::P8;
-use tessera_keccak::{X1Backend, X4Backend};
+use tessera_keccak::X1Backend;
+#[cfg(target_arch = "x86_64")]
+use tessera_keccak::X4Backend;
 
 tessera_cpu::backends! {
     /// The ML-DSA backends. Chosen when a key is built (`from_seed`, `from_bytes`, ...) and kept

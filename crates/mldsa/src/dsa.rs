@@ -432,6 +432,43 @@ fn caddq<U: Unit>(t: U::Token, p: &mut Poly) {
     poly::map::<U>(t, p, |x| x.caddq());
 }
 
+/// The public half of key generation from A-hat (already in `vk`), s1-hat and s2:
+/// `t = NTT^-1(A-hat o s1-hat) + s2` split by Power2Round into t1 and `t0` (Algorithm 6, lines
+/// 5-6), `pk = pkEncode(rho, t1)` (Algorithm 22), `vk.tr = H(pk)` and `vk.t1_hat`. Key
+/// generation keeps `t0`; parsing an expanded key compares it with the stored one.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn derive_public<U: Unit, const K: usize, const L: usize>(
+    t: U::Token,
+    hs: Hashes,
+    rho: &[u8; 32],
+    s1_hat: &[Poly; L],
+    s2: &[Poly; K],
+    t0: &mut [Poly; K],
+    pk: &mut [u8],
+    vk: &mut VkState<K, L>,
+) {
+    let mut t1 = [[0i32; 256]; K];
+    for i in 0..K {
+        let mut ti = [0i32; 256];
+        poly::dot::<U>(t, &vk.a_hat[i], s1_hat, &mut ti);
+        U::invntt_poly(t, &mut ti);
+        for u in 0..UNITS {
+            let x = ld::<U>(t, &ti, u).add(ld(t, &s2[i], u)).reduce32().caddq();
+            let (hi, lo) = x.power2round();
+            hi.store(poly::chunk_mut(&mut t1[i], u));
+            lo.store(poly::chunk_mut(&mut t0[i], u));
+        }
+        ti.zeroize();
+    }
+    pk[..32].copy_from_slice(rho);
+    for (p, o) in t1.iter().zip(pk[32..].chunks_exact_mut(320)) {
+        poly::pack::<U, 10>(t, p, None, o);
+    }
+    h(hs.x1, &[pk], &mut vk.tr);
+    set_t1_hat::<U, K>(t, &t1, &mut vk.t1_hat);
+}
+
 /// ML-DSA.KeyGen_internal (Algorithm 6). Writes `pk` and the expanded `sk` and fills the
 /// states (`vk.tr`, `vk.a_hat`, `vk.t1_hat`; `sk` from the expanded encoding).
 #[inline(always)]
@@ -459,25 +496,7 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     sk.s1_hat = s1;
     ntt_all::<U>(t, &mut sk.s1_hat);
     let mut t0 = [[0i32; 256]; K];
-    let mut t1 = [[0i32; 256]; K];
-    for i in 0..K {
-        let mut ti = [0i32; 256];
-        poly::dot::<U>(t, &vk.a_hat[i], &sk.s1_hat, &mut ti);
-        U::invntt_poly(t, &mut ti);
-        for u in 0..UNITS {
-            let x = ld::<U>(t, &ti, u).add(ld(t, &s2[i], u)).reduce32().caddq();
-            let (hi, lo) = x.power2round();
-            hi.store(poly::chunk_mut(&mut t1[i], u));
-            lo.store(poly::chunk_mut(&mut t0[i], u));
-        }
-        ti.zeroize();
-    }
-    // pkEncode (Algorithm 22).
-    pk[..32].copy_from_slice(&rho);
-    for (p, o) in t1.iter().zip(pk[32..].chunks_exact_mut(320)) {
-        poly::pack::<U, 10>(t, p, None, o);
-    }
-    h(hs.x1, &[pk], &mut vk.tr);
+    derive_public::<U, K, L>(t, hs, &rho, &sk.s1_hat, &s2, &mut t0, pk, vk);
     // skEncode (Algorithm 24).
     sk_bytes[..32].copy_from_slice(&rho);
     sk_bytes[32..64].copy_from_slice(&sk.key);
@@ -492,7 +511,6 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
         poly::pack::<U, 13>(t, p, Some(1 << 12), &mut sk_bytes[off..off + 416]);
         off += 416;
     }
-    set_t1_hat::<U, K>(t, &t1, &mut vk.t1_hat);
     sk.s2_hat = s2;
     ntt_all::<U>(t, &mut sk.s2_hat);
     sk.t0_hat = t0;
@@ -567,29 +585,18 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     expand_a::<U, K, L>(t, hs, &rho, &mut vk.a_hat);
     sk.s1_hat = s1;
     ntt_all::<U>(t, &mut sk.s1_hat);
-    let mut t1 = [[0i32; 256]; K];
+    let mut t0_derived = [[0i32; 256]; K];
+    derive_public::<U, K, L>(t, hs, &rho, &sk.s1_hat, &s2, &mut t0_derived, pk, vk);
     let mut diff = 0i32;
-    for i in 0..K {
-        let mut ti = [0i32; 256];
-        poly::dot::<U>(t, &vk.a_hat[i], &sk.s1_hat, &mut ti);
-        U::invntt_poly(t, &mut ti);
+    for (a, b) in t0_derived.iter().zip(&t0) {
         for u in 0..UNITS {
-            let x = ld::<U>(t, &ti, u).add(ld(t, &s2[i], u)).reduce32().caddq();
-            let (hi, lo) = x.power2round();
-            hi.store(poly::chunk_mut(&mut t1[i], u));
             let mut d = [0i32; 8];
-            lo.ne_mask01(ld(t, &t0[i], u)).store(&mut d);
+            ld::<U>(t, a, u).ne_mask01(ld(t, b, u)).store(&mut d);
             diff |= d.iter().fold(0, |a, &b| a | b);
         }
-        ti.zeroize();
     }
-    pk[..32].copy_from_slice(&rho);
-    for (p, o) in t1.iter().zip(pk[32..].chunks_exact_mut(320)) {
-        poly::pack::<U, 10>(t, p, None, o);
-    }
-    h(hs.x1, &[pk], &mut vk.tr);
+    t0_derived.zeroize();
     let tr_ok: bool = subtle::ConstantTimeEq::ct_eq(&vk.tr[..], &sk_bytes[64..128]).into();
-    set_t1_hat::<U, K>(t, &t1, &mut vk.t1_hat);
     sk.s2_hat = s2;
     ntt_all::<U>(t, &mut sk.s2_hat);
     sk.t0_hat = t0;

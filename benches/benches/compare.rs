@@ -430,6 +430,24 @@ fn specs() -> Vec<Spec> {
     add("mlkem1024-decaps", &[0], 1, false, |_| {
         build_mlkem1024(KemOp::Decaps, false)
     });
+    add("mlkem512-encaps-from-bytes", &[0], 1, false, |_| {
+        build_mlkem512(KemOp::EncapsFromBytes, false)
+    });
+    add("mlkem512-decaps-from-bytes", &[0], 1, false, |_| {
+        build_mlkem512(KemOp::DecapsFromBytes, false)
+    });
+    add("mlkem768-encaps-from-bytes", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::EncapsFromBytes, false)
+    });
+    add("mlkem768-decaps-from-bytes", &[0], 1, false, |_| {
+        build_mlkem768(KemOp::DecapsFromBytes, false)
+    });
+    add("mlkem1024-encaps-from-bytes", &[0], 1, false, |_| {
+        build_mlkem1024(KemOp::EncapsFromBytes, false)
+    });
+    add("mlkem1024-decaps-from-bytes", &[0], 1, false, |_| {
+        build_mlkem1024(KemOp::DecapsFromBytes, false)
+    });
     add("mlkem768-keygen-portable", &[0], 1, false, |_| {
         build_mlkem768(KemOp::KeyGen, true)
     });
@@ -1365,12 +1383,18 @@ enum KemOp {
     KeyGen,
     Encaps,
     Decaps,
+    /// Encapsulation with the key parsed from its bytes on every call.
+    EncapsFromBytes,
+    /// Decapsulation with the key parsed from its expanded FIPS 203 bytes on every call.
+    DecapsFromBytes,
 }
 
-const MLKEM_NOTES: [&str; 3] = [
-    "keygen: Tessera, libcrux and RustCrypto derive the key from a fixed 64-byte seed; aws-lc-rs has no seed API, so its row includes an OS RNG call",
-    "encaps: Tessera and RustCrypto reuse a parsed key with a fixed m; libcrux takes the encoded key on every call (its row includes parsing it); aws-lc-rs reuses its key but draws m from the OS RNG on every call",
-    "decaps: every library reuses its key (Tessera's keeps A-hat in NTT form, s-hat and H(ek))",
+const MLKEM_NOTES: [&str; 5] = [
+    "keygen: Tessera, libcrux and RustCrypto derive the key from a fixed 64-byte seed; aws-lc-rs and pqcrypto-mlkem have no seed API in Rust, so their rows include an OS RNG call (64 bytes)",
+    "encaps (reused key): Tessera, RustCrypto and aws-lc-rs reuse a parsed key; libcrux and pqcrypto-mlkem have no parsed-key form here and take the encoded key on every call (their rows include parsing it and ExpandA); aws-lc-rs and pqcrypto-mlkem draw m from the OS RNG on every call, the others take a fixed m",
+    "decaps (reused key): Tessera (A-hat in NTT form, s-hat and H(ek) kept), RustCrypto and aws-lc-rs reuse a parsed key; libcrux and pqcrypto-mlkem take the key bytes on every call (their rows include parsing them and ExpandA)",
+    "encaps from bytes: every library parses the 1184/800/1568-byte encapsulation key (modulus check, ExpandA) on every call; aws-lc-rs and pqcrypto-mlkem draw m from the OS RNG, the others take a fixed m",
+    "decaps from bytes: every library parses the expanded FIPS 203 decapsulation key (Tessera and RustCrypto with the section 7.3 hash check) on every call",
 ];
 
 /// Seed (d || z) and message m of the ML-KEM rows.
@@ -1385,7 +1409,7 @@ fn mlkem_inputs() -> ([u8; 64], [u8; 32]) {
 /// RustCrypto ml-kem's, `$aws` aws-lc-rs's algorithm. `portable`: Tessera's portable backend
 /// against RustCrypto ml-kem only (both portable Rust).
 macro_rules! mlkem_builder {
-    ($fn:ident, $t:ident, $lc:ident, $rc:ident, $aws:ident) => {
+    ($fn:ident, $t:ident, $lc:ident, $rc:ident, $aws:ident, $pq:ident) => {
         fn $fn(op: KemOp, portable: bool) -> Built {
             use ml_kem::{Decapsulate, KeyExport};
             use tessera_mlkem::$t::{Ciphertext, DecapsulationKey, EncapsulationKey};
@@ -1434,6 +1458,30 @@ macro_rules! mlkem_builder {
                             black_box(dk.decapsulate(black_box(&c)));
                         })
                     }
+                    KemOp::EncapsFromBytes => {
+                        let parse = move |b: &[u8]| match be {
+                            None => EncapsulationKey::from_bytes(b),
+                            Some(be) => EncapsulationKey::from_bytes_with_backend(be, b),
+                        };
+                        assert!(parse(&ek_bytes).unwrap().encapsulate_deterministic(&m).0 == ct, "{name}");
+                        Contestant::new(name, role, move || {
+                            let ek = parse(black_box(&ek_bytes)).unwrap();
+                            black_box(ek.encapsulate_deterministic(black_box(&m)));
+                        })
+                    }
+                    KemOp::DecapsFromBytes => {
+                        let parse = move |b: &[u8]| match be {
+                            None => DecapsulationKey::from_expanded_bytes(b),
+                            Some(be) => DecapsulationKey::from_expanded_bytes_with_backend(be, b),
+                        };
+                        let dk_bytes = dk0.to_expanded_bytes();
+                        let c = Ciphertext::from_bytes(ct.as_bytes()).unwrap();
+                        assert_eq!(parse(&dk_bytes).unwrap().decapsulate(&c).as_bytes(), &ss, "{name}");
+                        Contestant::new(name, role, move || {
+                            let dk = parse(black_box(&dk_bytes)).unwrap();
+                            black_box(dk.decapsulate(black_box(&c)));
+                        })
+                    }
                 });
             }
             // RustCrypto ml-kem (portable Rust): in every row.
@@ -1458,6 +1506,29 @@ macro_rules! mlkem_builder {
                         black_box(rc.decapsulate(black_box(&c)));
                     })
                 }
+                KemOp::EncapsFromBytes => {
+                    let b = ml_kem::array::Array::try_from(&ek_bytes[..]).unwrap();
+                    let ek = ml_kem::$rc::EncapsulationKey::new(&b).unwrap();
+                    assert_eq!(ek.encapsulate_deterministic(&m.into()).0[..], ct.as_bytes()[..], "ml-kem encaps");
+                    Contestant::new("ml-kem", Role::Peer, move || {
+                        let ek = ml_kem::$rc::EncapsulationKey::new(black_box(&b)).unwrap();
+                        black_box(ek.encapsulate_deterministic(&black_box(m).into()));
+                    })
+                }
+                KemOp::DecapsFromBytes => {
+                    // The expanded form is deprecated in ml-kem 0.3 (seeds are the canonical
+                    // key) but still the FIPS 203 encoding the other libraries read.
+                    #[allow(deprecated)]
+                    let parse = |b: &ml_kem::$rc::ExpandedDecapsulationKey| {
+                        ml_kem::$rc::DecapsulationKey::from_expanded(b).unwrap()
+                    };
+                    let b = ml_kem::array::Array::try_from(&dk0.to_expanded_bytes()[..]).unwrap();
+                    let c = ml_kem::array::Array::try_from(&ct.as_bytes()[..]).unwrap();
+                    assert_eq!(parse(&b).decapsulate(&c)[..], ss[..], "ml-kem decaps");
+                    Contestant::new("ml-kem", Role::Peer, move || {
+                        black_box(parse(black_box(&b)).decapsulate(black_box(&c)));
+                    })
+                }
             });
             if portable {
                 return Built {
@@ -1475,13 +1546,13 @@ macro_rules! mlkem_builder {
                 KemOp::KeyGen => Contestant::new("libcrux-ml-kem", Role::Peer, move || {
                     black_box(libcrux_ml_kem::$lc::generate_key_pair(black_box(seed)));
                 }),
-                KemOp::Encaps => Contestant::new("libcrux-ml-kem", Role::Peer, move || {
+                KemOp::Encaps | KemOp::EncapsFromBytes => Contestant::new("libcrux-ml-kem", Role::Peer, move || {
                     black_box(libcrux_ml_kem::$lc::encapsulate(
                         black_box(lc.public_key()),
                         black_box(m),
                     ));
                 }),
-                KemOp::Decaps => {
+                KemOp::Decaps | KemOp::DecapsFromBytes => {
                     assert_eq!(
                         libcrux_ml_kem::$lc::decapsulate(lc.private_key(), &lc_ct)[..],
                         ss[..],
@@ -1516,11 +1587,67 @@ macro_rules! mlkem_builder {
                 KemOp::Decaps => Contestant::new("aws-lc-rs", Role::Peer, move || {
                     black_box(adk.decapsulate(black_box(&act[..]).into()).unwrap());
                 }),
+                KemOp::EncapsFromBytes => {
+                    let b = aek.key_bytes().unwrap().as_ref().to_vec();
+                    Contestant::new("aws-lc-rs", Role::Peer, move || {
+                        let ek = aws::EncapsulationKey::new(&aws::$aws, black_box(&b)).unwrap();
+                        black_box(ek.encapsulate().unwrap());
+                    })
+                }
+                KemOp::DecapsFromBytes => {
+                    // Tessera's expanded key bytes: aws-lc-rs decapsulates Tessera's ciphertext.
+                    let b = dk0.to_expanded_bytes();
+                    let k = aws::DecapsulationKey::new(&aws::$aws, &b).unwrap();
+                    assert_eq!(k.decapsulate(ct.as_bytes()[..].into()).unwrap().as_ref(), &ss[..], "aws-lc-rs decaps");
+                    let c = ct.as_bytes().to_vec();
+                    Contestant::new("aws-lc-rs", Role::Peer, move || {
+                        let k = aws::DecapsulationKey::new(&aws::$aws, black_box(&b)).unwrap();
+                        black_box(k.decapsulate(black_box(&c[..]).into()).unwrap());
+                    })
+                }
             });
+            // pqcrypto-mlkem (PQClean's AVX2 code where the CPU has it, else its clean C): no
+            // seed or fixed-m API in Rust. Its secret key is the FIPS 203 expanded key, so it
+            // decapsulates Tessera's ciphertext with Tessera's key bytes, and Tessera
+            // decapsulates its ciphertexts.
+            {
+                use pqcrypto_mlkem::$pq as pq;
+                use pqcrypto_traits::kem::{
+                    Ciphertext as _, PublicKey as _, SecretKey as _, SharedSecret as _,
+                };
+                let ppk = pq::PublicKey::from_bytes(&ek_bytes).unwrap();
+                let psk = pq::SecretKey::from_bytes(&dk0.to_expanded_bytes()).unwrap();
+                let pct = pq::Ciphertext::from_bytes(ct.as_bytes()).unwrap();
+                assert_eq!(pq::decapsulate(&pct, &psk).as_bytes(), &ss[..], "pqcrypto decaps");
+                let (pss2, pct2) = pq::encapsulate(&ppk);
+                let c2 = Ciphertext::from_bytes(pct2.as_bytes()).unwrap();
+                assert_eq!(
+                    dk0.decapsulate(&c2).as_bytes()[..],
+                    pss2.as_bytes()[..],
+                    "pqcrypto encaps"
+                );
+                let (kpk, ksk) = pq::keypair();
+                assert_eq!(kpk.as_bytes().len(), ek_bytes.len(), "pqcrypto keygen");
+                let kdk = DecapsulationKey::from_expanded_bytes(ksk.as_bytes()).unwrap();
+                assert_eq!(kdk.encapsulation_key().to_bytes()[..], kpk.as_bytes()[..], "pqcrypto keygen");
+                cs.push(match op {
+                    KemOp::KeyGen => Contestant::new("pqcrypto-mlkem", Role::Peer, move || {
+                        black_box(pq::keypair());
+                    }),
+                    KemOp::Encaps | KemOp::EncapsFromBytes => Contestant::new("pqcrypto-mlkem", Role::Peer, move || {
+                        black_box(pq::encapsulate(black_box(&ppk)));
+                    }),
+                    KemOp::Decaps | KemOp::DecapsFromBytes => Contestant::new("pqcrypto-mlkem", Role::Peer, move || {
+                        black_box(pq::decapsulate(black_box(&pct), black_box(&psk)));
+                    }),
+                });
+            }
             let note = match op {
                 KemOp::KeyGen => MLKEM_NOTES[0],
                 KemOp::Encaps => MLKEM_NOTES[1],
                 KemOp::Decaps => MLKEM_NOTES[2],
+                KemOp::EncapsFromBytes => MLKEM_NOTES[3],
+                KemOp::DecapsFromBytes => MLKEM_NOTES[4],
             };
             Built {
                 contestants: cs,
@@ -1530,14 +1657,29 @@ macro_rules! mlkem_builder {
     };
 }
 
-mlkem_builder!(build_mlkem512, ml_kem_512, mlkem512, ml_kem_512, ML_KEM_512);
-mlkem_builder!(build_mlkem768, ml_kem_768, mlkem768, ml_kem_768, ML_KEM_768);
+mlkem_builder!(
+    build_mlkem512,
+    ml_kem_512,
+    mlkem512,
+    ml_kem_512,
+    ML_KEM_512,
+    mlkem512
+);
+mlkem_builder!(
+    build_mlkem768,
+    ml_kem_768,
+    mlkem768,
+    ml_kem_768,
+    ML_KEM_768,
+    mlkem768
+);
 mlkem_builder!(
     build_mlkem1024,
     ml_kem_1024,
     mlkem1024,
     ml_kem_1024,
-    ML_KEM_1024
+    ML_KEM_1024,
+    mlkem1024
 );
 
 // --- ML-DSA ---

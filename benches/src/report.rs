@@ -121,6 +121,8 @@ pub fn peer_column(name: &str) -> &'static str {
         "aws-lc-rs" => "aws-lc-rs",
         "x25519-dalek" => "dalek",
         n if n.starts_with("libcrux") => "libcrux",
+        // PQClean's C code through its Rust bindings (pqcrypto-mlkem).
+        n if n.starts_with("pqcrypto") => "PQClean",
         // The HPKE libraries (hpke-rs: both its providers in one cell, each named).
         "hpke-ng" => "hpke-ng",
         "rust-hpke" => "rust-hpke",
@@ -129,11 +131,12 @@ pub fn peer_column(name: &str) -> &'static str {
     }
 }
 
-const COLUMNS: [&str; 8] = [
+const COLUMNS: [&str; 9] = [
     "ring",
     "aws-lc-rs",
     "RustCrypto",
     "libcrux",
+    "PQClean",
     "dalek",
     "hpke-ng",
     "rust-hpke",

@@ -217,11 +217,6 @@ impl Backend {
         ok
     }
 
-    /// H(bytes) on this backend's Keccak.
-    pub(crate) fn h(self, bytes: &[u8]) -> [u8; 32] {
-        self.hashes().h(bytes)
-    }
-
     /// Encodes s-hat (384 K bytes).
     pub(crate) fn encode_s<const K: usize>(self, s_hat: &[Poly; K], out: &mut [u8]) {
         match self {

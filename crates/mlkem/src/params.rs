@@ -185,10 +185,12 @@ macro_rules! parameter_set {
                     let (dk_pke, rest) = bytes.split_at(384 * K);
                     let (ek, rest) = rest.split_at(EK_LEN);
                     let (h, z) = rest.split_at(32);
-                    if !bool::from(backend.h(ek).ct_eq(h)) {
+                    // Parsing ek computes H(ek) (kept in the key); the section 7.3 check compares
+                    // it with the stored hash, so the hash is computed once.
+                    let ek = EncapsulationKey::from_bytes_with_backend(backend, ek)?;
+                    if !bool::from(ek.st.h.ct_eq(h)) {
                         return Err(Error::InvalidKey);
                     }
-                    let ek = EncapsulationKey::from_bytes_with_backend(backend, ek)?;
                     let mut dk = DecapsulationKey { ek, s_hat: [[0; 256]; K], z: [0; 32], seed: None };
                     dk.z.copy_from_slice(z);
                     backend.decode_s::<K>(dk_pke, &mut dk.s_hat);

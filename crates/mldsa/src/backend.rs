@@ -5,12 +5,13 @@
 //!
 //! `aarch64_neon` runs its own polynomial layer (two `int32x4_t` per unit, bit-identical to
 //! portable) in islands written in its file, and hashes on tessera-keccak's four-way Keccak
-//! for the samplers (the SHA3 extension where the CPU has it, else NEON x2 pairs, one dispatch
-//! per permutation of four states) and the detected single-state Keccak (`aarch64_sha3` where
-//! it exists) for the other hashes.
+//! for the samplers (the SHA3 extension where the CPU has it, else two NEON x2 permutations;
+//! one dispatch per permutation of four states) and the detected single-state Keccak
+//! (`aarch64_sha3` where it exists) for the other hashes.
 //!
-//! `x86_avx2` runs the portable polynomial layer ([`P8`]) so far and differs in Keccak: it hashes on tessera-keccak's fast paths: four-way SHAKE for ExpandA, ExpandS and
-//! ExpandMask (AVX-512 F+VL when the CPU has it, else AVX2, through the safe
+//! `x86_avx2` runs the portable polynomial layer ([`P8`]) so far and differs in Keccak: it
+//! hashes on tessera-keccak's fast paths, four-way SHAKE for ExpandA, ExpandS and ExpandMask
+//! (AVX-512 F+VL when the CPU has it, else AVX2, through the safe
 //! [`X4Backend::f1600_x4`](tessera_keccak::X4Backend::f1600_x4), one dispatch per permutation
 //! of four states) and the detected single-state Keccak (`x86_bmi` where BMI1/2 exist) for H,
 //! SampleInBall and a lone polynomial. `portable` (and everything under

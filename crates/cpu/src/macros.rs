@@ -89,8 +89,35 @@ macro_rules! with_features {
 /// with the same arguments; the `unsafe` call is justified by the token (it exists only when
 /// the CPU has those features) and is written here once, not at each call site. Generic code
 /// the body calls should be `#[inline(always)]` so that it is compiled into the island.
-/// Const generic parameters (`<const N: usize, ...>`) are supported; arguments are
-/// `name: Type` pairs (no patterns). See [`with_features!`] for an example.
+/// Const generic parameters (`<const N: usize, ...>`) are supported, led by at most one type
+/// parameter with one bound (`<P: Params, const K: usize, ...>`: ML-DSA's parameter sets are
+/// types); arguments are `name: Type` pairs (no patterns). See [`with_features!`] for an
+/// example.
+///
+/// ```
+/// # #[cfg(target_arch = "aarch64")] {
+/// trait Width {
+///     const W: usize;
+/// }
+/// struct Four;
+/// impl Width for Four {
+///     const W: usize = 4;
+/// }
+/// tessera_cpu::island! {
+///     /// Adds `P::W` to the first `N` lanes (compiled with NEON).
+///     fn add_w<P: Width, const N: usize>(_t: Aarch64Neon, a: &mut [u64; N]) {
+///         for x in a.iter_mut() {
+///             *x += P::W as u64;
+///         }
+///     }
+/// }
+/// if let Some(t) = tessera_cpu::Aarch64Neon::detect() {
+///     let mut a = [1, 2];
+///     add_w::<Four, 2>(t, &mut a);
+///     assert_eq!(a, [5, 6]);
+/// }
+/// # }
+/// ```
 #[macro_export]
 macro_rules! island {
     (
@@ -110,6 +137,25 @@ macro_rules! island {
             // from `__features_of!`), and a token value exists only when `detect()` found all of
             // them on this CPU (or a caller of `new_unchecked` vouched for them).
             unsafe { island $(::<$($c),+>)? ($t $(, $a)*) }
+        }
+    };
+    (
+        $(#[$m:meta])*
+        $vis:vis fn $name:ident <$g:ident : $gb:path $(, const $c:ident : $ct:ty)* $(,)?>
+            ($t:ident : $token:ident $(, $a:ident : $at:ty)* $(,)?) $(-> $r:ty)?
+        $body:block
+    ) => {
+        $(#[$m])*
+        #[inline]
+        $vis fn $name <$g: $gb $(, const $c: $ct)*> ($t: $crate::$token $(, $a: $at)*) $(-> $r)? {
+            $crate::__features_of!{$token, apply
+                fn island <$g: $gb $(, const $c: $ct)*> ($t: $crate::$token $(, $a: $at)*) $(-> $r)?
+                $body
+            }
+            // SAFETY: `island` enables exactly the target features of the token type (both come
+            // from `__features_of!`), and a token value exists only when `detect()` found all of
+            // them on this CPU (or a caller of `new_unchecked` vouched for them).
+            unsafe { island ::<$g $(, $c)*> ($t $(, $a)*) }
         }
     };
 }

@@ -92,6 +92,13 @@ proptest! {
         check(Op::NeMask, &a, &h, &[]);
         check(Op::Exceeds(bound), &b, &b, &[]);
         check(Op::Exceeds(1 << 17), &b, &b, &[]);
+        // Lanes at exactly +-bound (one in eight) or +-(bound - 1), so that some units reach the
+        // bound and others stop one below it (a `>` for `>=` fails here).
+        let edge = b.map(|v| {
+            let m = if v & 7 == 0 { bound } else { bound - 1 };
+            if v & 8 == 0 { m } else { -m }
+        });
+        check(Op::Exceeds(bound), &edge, &edge, &[]);
     }
 
     #[test]

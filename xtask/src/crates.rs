@@ -241,6 +241,10 @@ pub const CRATES: &[Crate] = &[
                 example: "mlkem",
                 args: &["portable", "x86_avx2"],
             },
+            CtExample {
+                example: "mldsa",
+                args: &["portable", "x86_avx2"],
+            },
         ],
         long_tests: &[],
     },

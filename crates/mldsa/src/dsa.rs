@@ -17,6 +17,55 @@ use crate::xof4::X4;
 /// for every set (FIPS 204 Appendix C). The count of iterations a signature took is public.
 pub const MAX_SIGN_ITERATIONS: u32 = 814;
 
+/// Marks `b` public for the valgrind constant-time check (see [`crate::hooks`] for the list of
+/// values this is called on and why each may be released); nothing outside this workspace's
+/// test builds.
+#[inline(always)]
+pub(crate) fn public(b: &[u8]) {
+    #[cfg(tessera_test_hooks)]
+    crate::hooks::declassify(b);
+    #[cfg(not(tessera_test_hooks))]
+    let _ = b;
+}
+
+/// [`public`] for a decision: returns `v` as it is in memory after the hook, read back through
+/// an opaque reference (so the branch that follows does not use a register copy from before).
+#[inline(always)]
+pub(crate) fn public_bool(v: bool) -> bool {
+    let cell = [u8::from(v)];
+    public(&cell);
+    core::hint::black_box(&cell)[0] != 0
+}
+
+/// [`public`] for coefficients, in place (each read back after the hook, see [`public_bool`]).
+#[inline(always)]
+pub(crate) fn public_i32s(v: &mut [i32]) {
+    #[cfg(tessera_test_hooks)]
+    for c in v.chunks_mut(8) {
+        let mut cell = [0u8; 32];
+        for (d, x) in cell.chunks_exact_mut(4).zip(c.iter()) {
+            d.copy_from_slice(&x.to_le_bytes());
+        }
+        public(&cell);
+        for (x, d) in c
+            .iter_mut()
+            .zip(core::hint::black_box(&cell).chunks_exact(4))
+        {
+            *x = i32::from_le_bytes([d[0], d[1], d[2], d[3]]);
+        }
+    }
+    #[cfg(not(tessera_test_hooks))]
+    let _ = v;
+}
+
+/// [`public`] for a 64-bit mask (see [`public_bool`]).
+#[inline(always)]
+pub(crate) fn public_u64(v: u64) -> u64 {
+    let cell = v.to_le_bytes();
+    public(&cell);
+    u64::from_le_bytes(*core::hint::black_box(&cell))
+}
+
 /// The FIPS 204 parameters of one set (Table 1) and the operations whose widths depend on
 /// them (written with literal const arguments per set in `crate::params`).
 pub(crate) trait Params {
@@ -487,6 +536,8 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     let mut rho = [0u8; 32];
     let mut rho1 = [0u8; 64];
     rho.copy_from_slice(&seeds[..32]);
+    // rho is public (the first 32 bytes of pk).
+    public(&rho);
     rho1.copy_from_slice(&seeds[32..96]);
     sk.key.copy_from_slice(&seeds[96..]);
     expand_a::<U, K, L>(t, hs, &rho, &mut vk.a_hat);
@@ -604,7 +655,8 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     s1.zeroize();
     s2.zeroize();
     t0.zeroize();
-    !bad && diff == 0 && tr_ok
+    // The accept/reject decision is public (the caller returns an error on it).
+    public_bool(!bad & (diff == 0) & tr_ok)
 }
 
 /// ML-DSA.Sign_internal (Algorithm 7) from mu = H(tr || M', 64) (computed by the caller) and
@@ -660,6 +712,9 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             hc.update(&enc[..wb]);
         }
         hc.finalize_xof().read(&mut c_tilde[..P::CT_LEN]);
+        // c-tilde is a random-oracle output, public even for a rejected iteration (round-3
+        // specification, section 5.5); SampleInBall branches on its XOF output.
+        public(&c_tilde[..P::CT_LEN]);
         sample_in_ball::<P>(hs.x1, &c_tilde[..P::CT_LEN], &mut c);
         U::ntt_poly(t, &mut c);
         // z = y + <<c s1>>.
@@ -705,7 +760,7 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             r.zeroize();
         }
         // The decision (not which check failed) leaves the loop: the iteration count is public.
-        if !reject && count as usize <= P::OMEGA {
+        if public_bool(!reject & (count as usize <= P::OMEGA)) {
             ok = true;
             break;
         }
@@ -719,6 +774,9 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             off += zb;
         }
         // HintBitPack (Algorithm 20): the hint is part of the signature, public from here.
+        for hi in hint.iter_mut() {
+            public_i32s(hi);
+        }
         let hints = &mut sig[off..];
         hints.fill(0);
         let mut index = 0;

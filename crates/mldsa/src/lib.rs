@@ -14,6 +14,10 @@ extern crate std;
 
 mod backend;
 mod dsa;
+/// Test-only hooks (the valgrind constant-time check); not part of the API.
+#[cfg(tessera_test_hooks)]
+#[doc(hidden)]
+pub mod hooks;
 mod params;
 mod poly;
 #[cfg(tessera_test_hooks)]

@@ -331,20 +331,38 @@ impl Unit for P8 {
     }
     #[inline(always)]
     fn rej_eta<const ETA: i32>(_t: (), bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
-        for &b in bytes {
-            for z in [i32::from(b & 15), i32::from(b >> 4)] {
-                if *n >= 256 {
-                    return;
-                }
-                if ETA == 2 {
-                    if z < 15 {
-                        // z mod 5 as z - 5 floor(z * 205 / 1024), exact for z < 15.
-                        out[*n] = 2 - (z - 5 * ((z * 205) >> 10));
+        // Half-bytes `>= BOUND` are rejected (15 for eta 2, 9 for eta 4).
+        let bound: u64 = if ETA == 2 { 15 } else { 9 };
+        for chunk in bytes.chunks(32) {
+            if *n >= 256 {
+                return;
+            }
+            // The accept pattern of up to 64 half-bytes (bit 2i: low half of byte i, bit
+            // 2i + 1: high half), computed without a branch. Which half-bytes are rejected is
+            // independent of the accepted values, so it is released as public (the valgrind
+            // check's hook, see `crate::hooks`) and the loop below branches on it only.
+            let mut accept = 0u64;
+            for (i, &b) in chunk.iter().enumerate() {
+                let lo = u64::from(b & 15).wrapping_sub(bound) >> 63;
+                let hi = u64::from(b >> 4).wrapping_sub(bound) >> 63;
+                accept |= (lo << (2 * i)) | (hi << (2 * i + 1));
+            }
+            let accept = crate::dsa::public_u64(accept);
+            for (i, &b) in chunk.iter().enumerate() {
+                for (k, z) in [(2 * i, b & 15), (2 * i + 1, b >> 4)] {
+                    if *n >= 256 {
+                        return;
+                    }
+                    if (accept >> k) & 1 == 1 {
+                        let z = i32::from(z);
+                        out[*n] = if ETA == 2 {
+                            // z mod 5 as z - 5 floor(z * 205 / 1024), exact for z < 15.
+                            2 - (z - 5 * ((z * 205) >> 10))
+                        } else {
+                            4 - z
+                        };
                         *n += 1;
                     }
-                } else if z < 9 {
-                    out[*n] = 4 - z;
-                    *n += 1;
                 }
             }
         }

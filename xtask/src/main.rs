@@ -1,5 +1,6 @@
-//! `cargo xtask test [--quick] [--list]`: the whole test matrix, ending with one table
-//! (`--list`: every leg's name and command, nothing run).
+//! `cargo xtask test [--quick] [--list] [--only SUBSTRING]`: the whole test matrix, ending
+//! with one table (`--list`: every leg's name and command, nothing run; `--only`: the legs
+//! whose name contains SUBSTRING, for working on one leg).
 //! `cargo xtask bench [--full] [FILTER]`: the interleaved comparison against peers (report,
 //! JSON and SVG plots in target/tessera-bench; see `compare.rs`); `--smoke`: one tiny row and a
 //! check of the output files. `cargo xtask bench --criterion [--full] [FILTER]`: the criterion
@@ -17,14 +18,19 @@ mod matrix;
 mod report;
 mod vectors;
 
-const USAGE: &str = "usage: cargo xtask test [--quick] [--list] | bench [--full] [--smoke] [--criterion] [FILTER] | vectors";
+const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | vectors";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |f: &str| args.iter().any(|a| a == f);
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
     let ok = match args.first().map(String::as_str) {
-        Some("test") if flag("--list") => matrix::list(flag("--quick")),
-        Some("test") => matrix::test(flag("--quick")),
+        Some("test") if flag("--list") => matrix::list(flag("--quick"), only),
+        Some("test") => matrix::test(flag("--quick"), only),
         Some("bench") if flag("--smoke") => compare::smoke(),
         Some("bench") if !flag("--criterion") => compare::run(
             flag("--full"),

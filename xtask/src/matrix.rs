@@ -31,6 +31,9 @@ const X86_HASWELL: &str = "portable,x86_avx2,x86_bmi,x86_avx2_bmi,x86_aesni";
 /// qemu-x86_64 -cpu Broadwell: Haswell plus ADX (the first with BMI2 and ADX: x25519's MULX
 /// backend).
 const X86_BROADWELL: &str = "portable,x86_avx2,x86_bmi,x86_avx2_bmi,x86_aesni,x86_bmi2_adx";
+/// The runner of aarch64 test executables (`.cargo/config.toml`'s, for the legs that run them
+/// without cargo).
+const AARCH64_RUNNER: [&str; 3] = ["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"];
 /// QEMU_CPU=max: every aarch64 extension Tessera uses.
 const AARCH64_MAX: &str = "portable,aarch64_neon,aarch64_sha2,aarch64_sha3,aarch64_aes,aarch64";
 /// QEMU_CPU=cortex-a53: ARMv8.0 crypto (AES/PMULL, SHA-256), no SHA3/SHA512.
@@ -62,6 +65,19 @@ enum Action {
         package: &'static str,
         example: &'static str,
         probe: Probe,
+    },
+    /// Runs the test executables of `packages` from a build of a larger selection: `build` is
+    /// `cargo test --no-run --message-format=json...` of the selection an earlier leg already
+    /// built (so nothing is compiled again: Cargo unifies dependency features over the
+    /// selected packages, and a `-p` subset rebuilds most of the workspace with other
+    /// features); each executable of those packages (unit and integration tests) then runs
+    /// under `runner` with `env`, from its package's directory, as `cargo test` runs it. Passes
+    /// when the build and every executable exit 0 and every package had an executable.
+    RunTests {
+        build: Cmd,
+        packages: Vec<&'static str>,
+        runner: Vec<String>,
+        env: Vec<(String, String)>,
     },
     /// Legs whose commands run at the same time, each one passing when it exits 0: for
     /// single-threaded work (Miri interprets on one core) on this 2-core machine. Each command
@@ -244,36 +260,44 @@ fn plan(quick: bool) -> Vec<Leg> {
         ("Broadwell", X86_BROADWELL),
     ] {
         let name = format!("qemu-x86_64 -cpu {cpu}");
-        // Haswell runs every crate's tests (the umbrella's too), so it takes the native leg's
-        // whole selection and build (see the forced-portable leg) rather than a subset that
-        // would rebuild with other dependency features; the other CPUs share one subset build.
-        let selection = if crates::CRATES
+        // Haswell runs every crate's tests (the umbrella's too) through cargo with the native
+        // leg's whole selection and build (see the forced-portable leg); the other CPUs run
+        // their crates' test executables from that same build (`Action::RunTests`) rather than
+        // a `-p` subset, which would rebuild with other dependency features.
+        let every = crates::CRATES
             .iter()
-            .all(|c| c.qemu_x86 == crates::QemuX86::No || c.qemu_x86.runs_on(cpu))
-        {
-            Cmd::cargo(&[
-                "test",
-                "--tests",
-                "--workspace",
-                "--exclude",
-                "tessera-benches",
-            ])
+            .all(|c| c.qemu_x86 == crates::QemuX86::No || c.qemu_x86.runs_on(cpu));
+        let runner = format!("qemu-x86_64 -cpu {cpu}");
+        let action = if every {
+            Action::Run(
+                Cmd::cargo(&[
+                    "test",
+                    "--tests",
+                    "--workspace",
+                    "--exclude",
+                    "tessera-benches",
+                ])
+                .env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", runner)
+                .env("TESSERA_EXPECT_BACKENDS", expect),
+            )
         } else {
-            Cmd::cargo(&["test", "--tests"])
-                .packages(&crates::packages(|c| c.qemu_x86.runs_on(cpu)))
+            Action::RunTests {
+                build: Cmd::cargo(&[
+                    "test",
+                    "--tests",
+                    "--workspace",
+                    "--exclude",
+                    "tessera-benches",
+                    "--no-run",
+                    "--message-format=json-render-diagnostics",
+                ]),
+                packages: crates::packages(|c| c.qemu_x86.runs_on(cpu)),
+                runner: runner.split(' ').map(String::from).collect(),
+                env: vec![("TESSERA_EXPECT_BACKENDS".into(), expect.into())],
+            }
         };
         legs.push(if have_qemu_x86 {
-            leg(
-                name,
-                Action::Run(
-                    selection
-                        .env(
-                            "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
-                            format!("qemu-x86_64 -cpu {cpu}"),
-                        )
-                        .env("TESSERA_EXPECT_BACKENDS", expect),
-                ),
-            )
+            leg(name, action)
         } else {
             leg(
                 name,
@@ -316,16 +340,38 @@ fn plan(quick: bool) -> Vec<Leg> {
                     .args(["--", "-D", "warnings"]),
             ),
         ));
+        // QEMU_CPU=max runs the largest selection through cargo (the runner is
+        // `.cargo/config.toml`'s); the other CPUs run their crates' executables from that build.
+        let max_packages = crates::packages(|c| c.aarch64.runs_on("max"));
         for (name, cpu, expect) in qemu_names {
-            legs.push(leg(
-                name,
+            let packages = crates::packages(|c| c.aarch64.runs_on(cpu));
+            let action = if packages == max_packages {
                 Action::Run(
                     Cmd::cargo(&["test", "--tests", "--target", AARCH64])
-                        .packages(&crates::packages(|c| c.aarch64.runs_on(cpu)))
+                        .packages(&packages)
                         .env("QEMU_CPU", cpu)
                         .env("TESSERA_EXPECT_BACKENDS", expect),
-                ),
-            ));
+                )
+            } else {
+                Action::RunTests {
+                    build: Cmd::cargo(&[
+                        "test",
+                        "--tests",
+                        "--target",
+                        AARCH64,
+                        "--no-run",
+                        "--message-format=json-render-diagnostics",
+                    ])
+                    .packages(&max_packages),
+                    packages,
+                    runner: AARCH64_RUNNER.iter().map(|w| w.to_string()).collect(),
+                    env: vec![
+                        ("QEMU_CPU".into(), cpu.into()),
+                        ("TESSERA_EXPECT_BACKENDS".into(), expect.into()),
+                    ],
+                }
+            };
+            legs.push(leg(name, action));
         }
     } else {
         let why =
@@ -487,6 +533,93 @@ fn valgrind_name(package: &str, example: &str, p: Probe) -> String {
 
 /// Runs `cargo build --message-format=json-render-diagnostics` and returns the executable of
 /// example `example` (diagnostics go to stderr as usual).
+/// The package name in a Cargo package id: `path+file:///dir/keccak#tessera-keccak@0.1.0`
+/// (name after `#`), or `path+file:///dir/tessera#0.1.0` (the name is the directory's).
+fn package_of(id: &str) -> Option<&str> {
+    let (url, frag) = id.split_once('#')?;
+    match frag.split_once('@') {
+        Some((name, _)) => Some(name),
+        None => url.rsplit('/').next(),
+    }
+}
+
+/// [`Action::RunTests`]: the build, then each test executable of `packages` under `runner`.
+fn run_tests(
+    name: &str,
+    build: &Cmd,
+    packages: &[&str],
+    runner: &[String],
+    env: &[(String, String)],
+) -> bool {
+    eprintln!("\n=== leg: {name}\n    {build}");
+    let Ok(out) = build
+        .command()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .output()
+    else {
+        return false;
+    };
+    if !out.status.success() {
+        return false;
+    }
+    // (package, manifest directory, executable), in build order, each executable once.
+    let mut exes: Vec<(String, PathBuf, PathBuf)> = Vec::new();
+    for m in String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+    {
+        if m["reason"] != "compiler-artifact" || m["profile"]["test"] != true {
+            continue;
+        }
+        let (Some(id), Some(exe), Some(manifest)) = (
+            m["package_id"].as_str(),
+            m["executable"].as_str(),
+            m["manifest_path"].as_str(),
+        ) else {
+            continue;
+        };
+        let Some(pkg) = package_of(id).filter(|p| packages.contains(p)) else {
+            continue;
+        };
+        let exe = PathBuf::from(exe);
+        if exes.iter().any(|(_, _, e)| *e == exe) {
+            continue;
+        }
+        let dir = PathBuf::from(manifest)
+            .parent()
+            .map(PathBuf::from)
+            .unwrap_or_else(root);
+        exes.push((pkg.to_string(), dir, exe));
+    }
+    let mut ok = true;
+    for p in packages {
+        if !exes.iter().any(|(q, _, _)| q == p) {
+            eprintln!("    no test executable of {p} in the build");
+            ok = false;
+        }
+    }
+    for (pkg, dir, exe) in &exes {
+        let mut c = std::process::Command::new(&runner[0]);
+        c.args(&runner[1..]).arg(exe).current_dir(dir);
+        c.env("CARGO_MANIFEST_DIR", dir).env("CARGO_PKG_NAME", pkg);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        eprintln!(
+            "     Running {} ({pkg}) under {}",
+            exe.display(),
+            runner.join(" ")
+        );
+        let passed = c.status().is_ok_and(|s| s.success());
+        if !passed {
+            eprintln!("    FAILED: {} ({pkg})", exe.display());
+        }
+        ok &= passed;
+    }
+    ok
+}
+
 fn build_example(name: &str, cmd: &Cmd, example: &str) -> (Option<PathBuf>, f64) {
     eprintln!("\n=== leg: {name}\n    {cmd}");
     let t = Instant::now();
@@ -562,10 +695,40 @@ fn valgrind_outcome(probe: Probe, code: Option<i32>, expected: Option<&[String]>
     }
 }
 
+/// The legs whose name contains `only` (all without it). A valgrind leg keeps the build leg
+/// of its example, which it needs.
+fn select(legs: Vec<Leg>, only: Option<&str>) -> Vec<Leg> {
+    let Some(only) = only else {
+        return legs;
+    };
+    let keep: Vec<bool> = legs.iter().map(|l| l.name.contains(only)).collect();
+    let needed: Vec<(&str, &str)> = legs
+        .iter()
+        .zip(&keep)
+        .filter_map(|(l, k)| match (&l.action, k) {
+            (
+                Action::Valgrind {
+                    package, example, ..
+                },
+                true,
+            ) => Some((*package, *example)),
+            _ => None,
+        })
+        .collect();
+    legs.into_iter()
+        .zip(keep)
+        .filter(|(l, k)| {
+            *k || matches!(&l.action, Action::BuildExample { package, example, .. }
+                if needed.contains(&(*package, *example)))
+        })
+        .map(|(l, _)| l)
+        .collect()
+}
+
 /// Prints every leg's name and command without running anything.
-pub fn list(quick: bool) -> bool {
+pub fn list(quick: bool, only: Option<&str>) -> bool {
     println!("{}", tessera_cpu::features());
-    let legs = plan(quick);
+    let legs = select(plan(quick), only);
     println!(
         "{} legs{}:",
         legs.len(),
@@ -575,6 +738,21 @@ pub fn list(quick: bool) -> bool {
         println!("{:2}. {}", i + 1, l.name);
         match &l.action {
             Action::Run(c) | Action::BuildExample { cmd: c, .. } => println!("      {c}"),
+            Action::RunTests {
+                build,
+                packages,
+                runner,
+                env,
+            } => {
+                println!("      {build}");
+                let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+                println!(
+                    "      then, from each package's directory: {}{} <each test executable of {}>",
+                    env.concat(),
+                    runner.join(" "),
+                    packages.join(", ")
+                );
+            }
             Action::Concurrent(cmds) => {
                 for (name, c) in cmds {
                     println!("      [{name}] {c}");
@@ -600,12 +778,12 @@ pub fn list(quick: bool) -> bool {
 
 /// Runs the matrix and prints the table; true when every leg passed (and, under `CI`, none
 /// was skipped).
-pub fn test(quick: bool) -> bool {
+pub fn test(quick: bool, only: Option<&str>) -> bool {
     println!("{}", tessera_cpu::features());
     cmd::warn_if_hooks_dropped();
     let mut built: HashMap<(&str, &str), PathBuf> = HashMap::new();
     let mut done = Vec::new();
-    for l in plan(quick) {
+    for l in select(plan(quick), only) {
         let t = Instant::now();
         let (outcome, secs) = match l.action {
             Action::Concurrent(cmds) => {
@@ -615,6 +793,15 @@ pub fn test(quick: bool) -> bool {
             Action::Run(c) => {
                 let (code, secs) = c.run(&l.name);
                 (pass_if(code == Some(0)), secs)
+            }
+            Action::RunTests {
+                build,
+                packages,
+                runner,
+                env,
+            } => {
+                let ok = run_tests(&l.name, &build, &packages, &runner, &env);
+                (pass_if(ok), t.elapsed().as_secs_f64())
             }
             Action::Skip(why) => {
                 eprintln!("\n!!! WARNING: leg {} SKIPPED: {why}", l.name);

@@ -89,8 +89,9 @@ macro_rules! with_features {
 /// with the same arguments; the `unsafe` call is justified by the token (it exists only when
 /// the CPU has those features) and is written here once, not at each call site. Generic code
 /// the body calls should be `#[inline(always)]` so that it is compiled into the island.
-/// Const generic parameters (`<const N: usize, ...>`) are supported; arguments are
-/// `name: Type` pairs (no patterns). See [`with_features!`] for an example.
+/// Const generic parameters (`<const N: usize, ...>`) are supported, optionally after one
+/// type parameter with a trait bound (`<P: Trait, const N: usize, ...>`: ML-DSA's parameter
+/// sets); arguments are `name: Type` pairs (no patterns). See [`with_features!`] for an example.
 #[macro_export]
 macro_rules! island {
     (
@@ -110,6 +111,24 @@ macro_rules! island {
             // from `__features_of!`), and a token value exists only when `detect()` found all of
             // them on this CPU (or a caller of `new_unchecked` vouched for them).
             unsafe { island $(::<$($c),+>)? ($t $(, $a)*) }
+        }
+    };
+    (
+        $(#[$m:meta])*
+        $vis:vis fn $name:ident <$p:ident : $pb:path $(, const $c:ident : $ct:ty)* $(,)?>
+            ($t:ident : $token:ident $(, $a:ident : $at:ty)* $(,)?) $(-> $r:ty)?
+        $body:block
+    ) => {
+        $(#[$m])*
+        #[inline]
+        $vis fn $name <$p: $pb $(, const $c: $ct)*> ($t: $crate::$token $(, $a: $at)*) $(-> $r)? {
+            $crate::__features_of!{$token, apply
+                fn island <$p: $pb $(, const $c: $ct)*> ($t: $crate::$token $(, $a: $at)*) $(-> $r)?
+                $body
+            }
+            // SAFETY: as in the arm above: `island` enables exactly the token's target features,
+            // and a token value exists only when the CPU has all of them.
+            unsafe { island::<$p $(, $c)*>($t $(, $a)*) }
         }
     };
 }

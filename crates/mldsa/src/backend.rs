@@ -17,26 +17,27 @@
 #![allow(unsafe_code)]
 
 /// The islands every SIMD backend file compiles for its token `$tok` and unit type `$unit`
-/// (`$what` names the backend in their docs): the NTT and inverse NTT (compiled once, called
-/// from the other islands through [`Unit::ntt_poly`](crate::unit::Unit::ntt_poly)), the
+/// (`$what` names the backend in their docs): the NTT and inverse NTT (`$ntt` and `$invntt`,
+/// `fn(token, &mut Poly)`: `crate::poly::ntt::<Unit>` or a backend's own; compiled once,
+/// called from the other islands through [`Unit::ntt_poly`](crate::unit::Unit::ntt_poly)), the
 /// ML-DSA operations the dispatch in this file calls, and the per-operation island of the
 /// equivalence tests. Written once here so the backends differ only in their units.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 // Unused on aarch64 until a NEON unit invokes it.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_macros))]
 macro_rules! dsa_islands {
-    ($tok:ident, $unit:ty, $what:literal) => {
+    ($tok:ident, $unit:ty, $what:literal, $ntt:path, $invntt:path) => {
         tessera_cpu::island! {
             #[doc = concat!("The NTT on ", $what, " units, compiled once (called from this backend's islands).")]
             fn ntt_poly(t: $tok, p: &mut $crate::poly::Poly) {
-                $crate::poly::ntt::<$unit>(t, p)
+                $ntt(t, p)
             }
         }
 
         tessera_cpu::island! {
             #[doc = concat!("The inverse NTT on ", $what, " units, compiled once.")]
             fn invntt_poly(t: $tok, p: &mut $crate::poly::Poly) {
-                $crate::poly::invntt::<$unit>(t, p)
+                $invntt(t, p)
             }
         }
 

@@ -25,6 +25,7 @@ use core::arch::x86_64::*;
 use tessera_cpu::X86Avx2;
 
 use super::portable::P8;
+use crate::poly::{self, INVNTT_F, Poly, UNITS, ZETAS};
 use crate::unit::{N, Q, Unit};
 
 /// 8 coefficients in a ymm register, with the token that proves AVX2 (so the safe trait
@@ -89,12 +90,47 @@ impl V {
         };
         self.mont_reduce_pairs(pe, po, te, to)
     }
-    /// [`V::mont_mul_pairs`] with the zetas given as an array (duplicated pairwise).
+    /// NTT layer of distance 2 with the zeta vector `z` (`[z0; 4]`, `[z1; 4]`) and `zq`.
     #[inline(always)]
-    fn mont_mul_zetas(self, z: [i32; N]) -> Self {
-        let zq = z.map(|x| x.wrapping_mul(QINV));
-        let t = self.1;
-        self.mont_mul_pairs(V::from_array(t, z).0, V::from_array(t, zq).0)
+    fn ntt_l2(self, z: __m256i, zq: __m256i) -> Self {
+        let m = self.mont_mul_pairs(z, zq);
+        // SAFETY: AVX2 proven by the token in `self`.
+        let (a, t) = unsafe {
+            (
+                _mm256_unpacklo_epi64(self.0, self.0),
+                _mm256_unpackhi_epi64(m.0, m.0),
+            )
+        };
+        V::add_sub_blend::<0xCC>(self.with(a), self.with(t))
+    }
+    /// NTT layer of distance 1 with the zeta vector `z` (each zeta twice) and `zq`.
+    #[inline(always)]
+    fn ntt_l1(self, z: __m256i, zq: __m256i) -> Self {
+        let m = self.mont_mul_pairs(z, zq);
+        // SAFETY: AVX2 proven by the token in `self`.
+        let (a, t) = unsafe {
+            (
+                _mm256_shuffle_epi32::<0xA0>(self.0),
+                _mm256_shuffle_epi32::<0xF5>(m.0),
+            )
+        };
+        V::add_sub_blend::<0xAA>(self.with(a), self.with(t))
+    }
+    /// Inverse NTT layer of distance 1 with the zeta vector `z` (each zeta twice) and `zq`.
+    #[inline(always)]
+    fn invntt_l1(self, z: __m256i, zq: __m256i) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        let sw = self.with(unsafe { _mm256_shuffle_epi32::<0xB1>(self.0) });
+        let d = sw.sub(self).mont_mul_pairs(z, zq);
+        self.add(sw).blend::<0xAA>(d)
+    }
+    /// Inverse NTT layer of distance 2 with the zeta vector `z` (`[z0; 4]`, `[z1; 4]`) and `zq`.
+    #[inline(always)]
+    fn invntt_l2(self, z: __m256i, zq: __m256i) -> Self {
+        // SAFETY: AVX2 proven by the token in `self`.
+        let sw = self.with(unsafe { _mm256_shuffle_epi32::<0x4E>(self.0) });
+        let d = sw.sub(self).mont_mul_pairs(z, zq);
+        self.add(sw).blend::<0xCC>(d)
     }
     /// Lane-wise select: lanes whose bit in `M` is set come from `b`.
     #[inline(always)]
@@ -209,27 +245,15 @@ impl Unit for V {
     }
     #[inline(always)]
     fn ntt_layer_2(self, z: [i32; 2]) -> Self {
-        let m = self.mont_mul_zetas([z[0], z[0], z[0], z[0], z[1], z[1], z[1], z[1]]);
-        // SAFETY: AVX2 proven by the token in `self`.
-        let (a, t) = unsafe {
-            (
-                _mm256_unpacklo_epi64(self.0, self.0),
-                _mm256_unpackhi_epi64(m.0, m.0),
-            )
-        };
-        V::add_sub_blend::<0xCC>(self.with(a), self.with(t))
+        let zv = [z[0], z[0], z[0], z[0], z[1], z[1], z[1], z[1]];
+        let t = self.1;
+        self.ntt_l2(V::from_array(t, zv).0, V::from_array(t, zq(zv)).0)
     }
     #[inline(always)]
     fn ntt_layer_1(self, z: [i32; 4]) -> Self {
-        let m = self.mont_mul_zetas([z[0], z[0], z[1], z[1], z[2], z[2], z[3], z[3]]);
-        // SAFETY: AVX2 proven by the token in `self`.
-        let (a, t) = unsafe {
-            (
-                _mm256_shuffle_epi32::<0xA0>(self.0),
-                _mm256_shuffle_epi32::<0xF5>(m.0),
-            )
-        };
-        V::add_sub_blend::<0xAA>(self.with(a), self.with(t))
+        let zv = [z[0], z[0], z[1], z[1], z[2], z[2], z[3], z[3]];
+        let t = self.1;
+        self.ntt_l1(V::from_array(t, zv).0, V::from_array(t, zq(zv)).0)
     }
     #[inline(always)]
     fn invntt_butterfly(a: &mut Self, b: &mut Self, zeta: i32) {
@@ -239,21 +263,15 @@ impl Unit for V {
     }
     #[inline(always)]
     fn invntt_layer_1(self, z: [i32; 4]) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`.
-        let sw = self.with(unsafe { _mm256_shuffle_epi32::<0xB1>(self.0) });
-        let d = sw
-            .sub(self)
-            .mont_mul_zetas([z[0], z[0], z[1], z[1], z[2], z[2], z[3], z[3]]);
-        self.add(sw).blend::<0xAA>(d)
+        let zv = [z[0], z[0], z[1], z[1], z[2], z[2], z[3], z[3]];
+        let t = self.1;
+        self.invntt_l1(V::from_array(t, zv).0, V::from_array(t, zq(zv)).0)
     }
     #[inline(always)]
     fn invntt_layer_2(self, z: [i32; 2]) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`.
-        let sw = self.with(unsafe { _mm256_shuffle_epi32::<0x4E>(self.0) });
-        let d = sw
-            .sub(self)
-            .mont_mul_zetas([z[0], z[0], z[0], z[0], z[1], z[1], z[1], z[1]]);
-        self.add(sw).blend::<0xCC>(d)
+        let zv = [z[0], z[0], z[0], z[0], z[1], z[1], z[1], z[1]];
+        let t = self.1;
+        self.invntt_l2(V::from_array(t, zv).0, V::from_array(t, zq(zv)).0)
     }
     #[inline(always)]
     fn invntt_layer_4(self, zeta: i32) -> Self {
@@ -351,6 +369,136 @@ impl Unit for V {
     fn invntt_poly(t: X86Avx2, p: &mut [i32; 256]) {
         invntt_poly(t, p)
     }
+}
+
+/// `z * q^-1 mod 2^32` lane-wise: the second operand of [`V::mont_mul_pairs`].
+#[inline(always)]
+const fn zq(z: [i32; N]) -> [i32; N] {
+    let mut r = [0; N];
+    let mut i = 0;
+    while i < N {
+        r[i] = z[i].wrapping_mul(QINV);
+        i += 1;
+    }
+    r
+}
+
+/// The zeta vectors of the in-unit layers of unit `u` for [`ntt`] and [`invntt`], as the
+/// generic [`crate::poly::ntt`] passes them to the trait methods (`[z; 4]` per block for
+/// distance 2, each zeta twice for distance 1; the inverse NTT's negated), built at compile
+/// time with their `zq` products so the NTT loads them instead of assembling them.
+struct LayerZetas {
+    z: [[i32; N]; UNITS],
+    zq: [[i32; N]; UNITS],
+}
+
+impl LayerZetas {
+    const fn new(f: [[i32; N]; UNITS]) -> Self {
+        let mut zq_all = [[0; N]; UNITS];
+        let mut u = 0;
+        while u < UNITS {
+            zq_all[u] = zq(f[u]);
+            u += 1;
+        }
+        LayerZetas { z: f, zq: zq_all }
+    }
+    /// The two operands for unit `u`.
+    #[inline(always)]
+    fn get(&self, t: X86Avx2, u: usize) -> (__m256i, __m256i) {
+        (V::load(t, &self.z[u]).0, V::load(t, &self.zq[u]).0)
+    }
+}
+
+/// Lane `i` of unit `u` takes `ZETAS[base + k]` (or `-ZETAS[base - k]` when `neg`), with
+/// `k = per u + b` and `b` the block of lane `i` among the unit's `per` blocks (`per` = 2:
+/// blocks of 4 lanes; `per` = 4: blocks of 2).
+const fn layer_table(base: usize, per: usize, neg: bool) -> [[i32; N]; UNITS] {
+    let mut r = [[0; N]; UNITS];
+    let mut u = 0;
+    while u < UNITS {
+        let mut i = 0;
+        while i < N {
+            let k = u * per + (i >> if per == 2 { 2 } else { 1 });
+            let z = if neg {
+                -ZETAS[base - k]
+            } else {
+                ZETAS[base + k]
+            };
+            r[u][i] = z;
+            i += 1;
+        }
+        u += 1;
+    }
+    r
+}
+
+const NTT_Z2: LayerZetas = LayerZetas::new(layer_table(64, 2, false));
+const NTT_Z1: LayerZetas = LayerZetas::new(layer_table(128, 4, false));
+const INV_Z1: LayerZetas = LayerZetas::new(layer_table(255, 4, true));
+const INV_Z2: LayerZetas = LayerZetas::new(layer_table(127, 2, true));
+
+/// FIPS 204 Algorithm 41 (NTT) on AVX2 units: [`crate::poly::ntt`] with the in-unit layers'
+/// zeta vectors loaded from [`LayerZetas`] tables (the same twiddles and reduction points,
+/// so the same outputs). In: `|a| < q`. Out: `|a| < 9q`.
+#[inline(always)]
+fn ntt(t: X86Avx2, p: &mut Poly) {
+    let mut v: [V; UNITS] = poly::load(t, p);
+    let mut k = 1;
+    let mut d = UNITS >> 1;
+    while d >= 1 {
+        let mut start = 0;
+        while start < UNITS {
+            let z = ZETAS[k];
+            k += 1;
+            for j in start..start + d {
+                let (lo, hi) = v.split_at_mut(j + d);
+                V::ntt_butterfly(&mut lo[j], &mut hi[0], z);
+            }
+            start += 2 * d;
+        }
+        d >>= 1;
+    }
+    for (u, x) in v.iter_mut().enumerate() {
+        let (z2, z2q) = NTT_Z2.get(t, u);
+        let (z1, z1q) = NTT_Z1.get(t, u);
+        *x = x.ntt_layer_4(ZETAS[32 + u]).ntt_l2(z2, z2q).ntt_l1(z1, z1q);
+    }
+    poly::store(&v, p);
+}
+
+/// FIPS 204 Algorithm 42 (NTT^-1) times 2^32 on AVX2 units: [`crate::poly::invntt`] with the
+/// in-unit layers' zeta vectors loaded from [`LayerZetas`] tables. In: `|a| < q`.
+/// Out: `|a| < q`.
+#[inline(always)]
+fn invntt(t: X86Avx2, p: &mut Poly) {
+    let mut v: [V; UNITS] = poly::load(t, p);
+    for (u, x) in v.iter_mut().enumerate() {
+        let (z1, z1q) = INV_Z1.get(t, u);
+        let (z2, z2q) = INV_Z2.get(t, u);
+        *x = x
+            .invntt_l1(z1, z1q)
+            .invntt_l2(z2, z2q)
+            .invntt_layer_4(-ZETAS[63 - u]);
+    }
+    let mut k = 31;
+    let mut d = 1;
+    while d < UNITS {
+        let mut start = 0;
+        while start < UNITS {
+            let z = -ZETAS[k];
+            k -= 1;
+            for j in start..start + d {
+                let (lo, hi) = v.split_at_mut(j + d);
+                V::invntt_butterfly(&mut lo[j], &mut hi[0], z);
+            }
+            start += 2 * d;
+        }
+        d <<= 1;
+    }
+    for x in v.iter_mut() {
+        *x = x.mont_mul_const(INVNTT_F);
+    }
+    poly::store(&v, p);
 }
 
 /// FIPS 204 Decompose (Algorithm 36) lane-wise, the portable `decompose_one` formula:
@@ -588,7 +736,7 @@ fn rej_uniform(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
     P8::rej_uniform((), &bytes[pos..], out, n)
 }
 
-dsa_islands!(X86Avx2, V, "AVX2");
+dsa_islands!(X86Avx2, V, "AVX2", ntt, invntt);
 
 #[cfg(test)]
 mod tests {
@@ -624,6 +772,44 @@ mod tests {
                 base += N as i32;
             }
             None
+        }
+    }
+
+    /// The whole-polynomial NTT and inverse NTT islands (this backend's own, with table-loaded
+    /// zetas; the equivalence tests' `Op::Ntt` runs the generic `poly::ntt` on these units)
+    /// against portable, on pseudo-random inputs over the whole bound `|a| < q` and its edges.
+    #[test]
+    #[allow(clippy::integer_division_remainder_used)]
+    fn ntt_islands_match_portable() {
+        let Some(t) = X86Avx2::detect() else {
+            return;
+        };
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for case in 0..200 {
+            let mut a = [0i32; 256];
+            for x in a.iter_mut() {
+                let r = rnd();
+                *x = match case % 4 {
+                    0 => Q - 1,
+                    1 => -(Q - 1),
+                    2 => [Q - 1, -(Q - 1), 0][(r % 3) as usize],
+                    _ => (r % (2 * Q as u64 - 1)) as i32 - (Q - 1),
+                };
+            }
+            let (mut v, mut p) = (a, a);
+            V::ntt_poly(t, &mut v);
+            P8::ntt_poly((), &mut p);
+            assert_eq!(v, p, "ntt, case {case}");
+            let (mut v, mut p) = (a, a);
+            V::invntt_poly(t, &mut v);
+            P8::invntt_poly((), &mut p);
+            assert_eq!(v, p, "invntt, case {case}");
         }
     }
 

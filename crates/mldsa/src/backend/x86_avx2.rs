@@ -353,7 +353,9 @@ impl Unit for V {
     }
     #[inline(always)]
     fn rej_uniform(t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
-        rej_uniform(t, bytes, out, n)
+        // Through its own island: the samplers call it from closures, which do not inherit
+        // the calling island's target features (the intrinsics would not inline into them).
+        rej_uniform_island(t, bytes, out, n)
     }
     #[inline(always)]
     fn rej_eta<const ETA: i32>(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
@@ -442,7 +444,7 @@ const INV_Z2: LayerZetas = LayerZetas::new(layer_table(127, 2, true));
 /// so the same outputs). In: `|a| < q`. Out: `|a| < 9q`.
 #[inline(always)]
 fn ntt(t: X86Avx2, p: &mut Poly) {
-    let mut v: [V; UNITS] = poly::load(t, p);
+    let mut v = load_poly(t, p);
     let mut k = 1;
     let mut d = UNITS >> 1;
     while d >= 1 {
@@ -471,7 +473,7 @@ fn ntt(t: X86Avx2, p: &mut Poly) {
 /// Out: `|a| < q`.
 #[inline(always)]
 fn invntt(t: X86Avx2, p: &mut Poly) {
-    let mut v: [V; UNITS] = poly::load(t, p);
+    let mut v = load_poly(t, p);
     for (u, x) in v.iter_mut().enumerate() {
         let (z1, z1q) = INV_Z1.get(t, u);
         let (z2, z2q) = INV_Z2.get(t, u);
@@ -734,6 +736,25 @@ fn rej_uniform(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
         pos += 24;
     }
     P8::rej_uniform((), &bytes[pos..], out, n)
+}
+
+tessera_cpu::island! {
+    /// [`rej_uniform`] compiled for AVX2 once (see [`Unit::rej_uniform`] on [`V`]).
+    fn rej_uniform_island(t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
+        rej_uniform(t, bytes, out, n)
+    }
+}
+
+/// The 32 units of `p`, loaded without the closure of `core::array::from_fn` (a closure does
+/// not inherit the island's target features, so the loads would be calls).
+#[inline(always)]
+fn load_poly(t: X86Avx2, p: &Poly) -> [V; UNITS] {
+    // SAFETY: AVX2 proven by `t`.
+    let mut v = [V(unsafe { _mm256_setzero_si256() }, t); UNITS];
+    for (u, x) in v.iter_mut().enumerate() {
+        *x = poly::ld(t, p, u);
+    }
+    v
 }
 
 dsa_islands!(X86Avx2, V, "AVX2", ntt, invntt);

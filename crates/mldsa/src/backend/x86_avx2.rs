@@ -93,12 +93,14 @@ impl V {
     /// NTT layer of distance 2 with the zeta vector `z` (`[z0; 4]`, `[z1; 4]`) and `zq`.
     #[inline(always)]
     fn ntt_l2(self, z: __m256i, zq: __m256i) -> Self {
-        let m = self.mont_mul_pairs(z, zq);
         // SAFETY: AVX2 proven by the token in `self`.
         let (a, t) = unsafe {
+            // b operands (lanes 2, 3 of each half) to the even dwords; products back in
+            // the odd dwords (1, 3), spread to lanes (2, 3) and (0, 1) alike.
+            let m = self.mont_mul_even(_mm256_shuffle_epi32::<0x32>(self.0), z, zq);
             (
                 _mm256_unpacklo_epi64(self.0, self.0),
-                _mm256_unpackhi_epi64(m.0, m.0),
+                _mm256_shuffle_epi32::<0xDD>(m),
             )
         };
         V::add_sub_blend::<0xCC>(self.with(a), self.with(t))
@@ -106,12 +108,13 @@ impl V {
     /// NTT layer of distance 1 with the zeta vector `z` (each zeta twice) and `zq`.
     #[inline(always)]
     fn ntt_l1(self, z: __m256i, zq: __m256i) -> Self {
-        let m = self.mont_mul_pairs(z, zq);
         // SAFETY: AVX2 proven by the token in `self`.
         let (a, t) = unsafe {
+            // b operands (odd lanes) to the even dwords; products back in the odd dwords.
+            let m = self.mont_mul_even(_mm256_srli_epi64(self.0, 32), z, zq);
             (
                 _mm256_shuffle_epi32::<0xA0>(self.0),
-                _mm256_shuffle_epi32::<0xF5>(m.0),
+                _mm256_shuffle_epi32::<0xF5>(m),
             )
         };
         V::add_sub_blend::<0xAA>(self.with(a), self.with(t))
@@ -121,16 +124,48 @@ impl V {
     fn invntt_l1(self, z: __m256i, zq: __m256i) -> Self {
         // SAFETY: AVX2 proven by the token in `self`.
         let sw = self.with(unsafe { _mm256_shuffle_epi32::<0xB1>(self.0) });
-        let d = sw.sub(self).mont_mul_pairs(z, zq);
-        self.add(sw).blend::<0xAA>(d)
+        let d = sw.sub(self);
+        // SAFETY: AVX2 proven by the token in `self`.
+        let m = unsafe { self.mont_mul_even(_mm256_srli_epi64(d.0, 32), z, zq) };
+        self.add(sw).blend::<0xAA>(self.with(m))
     }
     /// Inverse NTT layer of distance 2 with the zeta vector `z` (`[z0; 4]`, `[z1; 4]`) and `zq`.
     #[inline(always)]
     fn invntt_l2(self, z: __m256i, zq: __m256i) -> Self {
         // SAFETY: AVX2 proven by the token in `self`.
         let sw = self.with(unsafe { _mm256_shuffle_epi32::<0x4E>(self.0) });
-        let d = sw.sub(self).mont_mul_pairs(z, zq);
-        self.add(sw).blend::<0xCC>(d)
+        let d = sw.sub(self);
+        // SAFETY: AVX2 proven by the token in `self`.
+        let m = unsafe {
+            let m = self.mont_mul_even(_mm256_shuffle_epi32::<0x32>(d.0), z, zq);
+            _mm256_shuffle_epi32::<0xD0>(m)
+        };
+        self.add(sw).blend::<0xCC>(self.with(m))
+    }
+    /// The Montgomery products of lanes 4..8 with `c`, in lanes 4..8 and again in 0..4.
+    #[inline(always)]
+    fn mont_mul_high_const(self, c: i32) -> Self {
+        let t = self.1;
+        // SAFETY: AVX2 proven by the token in `self`.
+        self.with(unsafe {
+            let a = _mm256_permutevar8x32_epi32(self.0, _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7));
+            let m = self.mont_mul_even(a, V::splat(t, c).0, V::splat(t, c.wrapping_mul(QINV)).0);
+            _mm256_permutevar8x32_epi32(m, _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7))
+        })
+    }
+    /// Montgomery products of the even dwords of `a` with the even dwords of `z` (`zq` = `z`
+    /// q^-1 mod 2^32), left in the odd dwords (the even dwords are garbage): the in-unit NTT
+    /// layers multiply only the 4 lanes of their butterflies, gathered into the even dwords,
+    /// with 3 `vpmuldq` instead of 6.
+    #[inline(always)]
+    fn mont_mul_even(self, a: __m256i, z: __m256i, zq: __m256i) -> __m256i {
+        let _ = self;
+        // SAFETY: AVX2 proven by the token in `self`.
+        unsafe {
+            let p = _mm256_mul_epi32(a, z);
+            let t = _mm256_mul_epi32(a, zq);
+            _mm256_sub_epi64(p, _mm256_mul_epi32(t, _mm256_set1_epi32(Q)))
+        }
     }
     /// Lane-wise select: lanes whose bit in `M` is set come from `b`.
     #[inline(always)]
@@ -233,15 +268,10 @@ impl Unit for V {
     }
     #[inline(always)]
     fn ntt_layer_4(self, zeta: i32) -> Self {
-        let m = self.mont_mul_const(zeta);
+        let t = self.mont_mul_high_const(zeta);
         // SAFETY: AVX2 proven by the token in `self`.
-        let (a, t) = unsafe {
-            (
-                _mm256_permute2x128_si256::<0x00>(self.0, self.0),
-                _mm256_permute2x128_si256::<0x11>(m.0, m.0),
-            )
-        };
-        V::add_sub_blend::<0xF0>(self.with(a), self.with(t))
+        let a = unsafe { _mm256_permute2x128_si256::<0x00>(self.0, self.0) };
+        V::add_sub_blend::<0xF0>(self.with(a), t)
     }
     #[inline(always)]
     fn ntt_layer_2(self, z: [i32; 2]) -> Self {
@@ -277,7 +307,7 @@ impl Unit for V {
     fn invntt_layer_4(self, zeta: i32) -> Self {
         // SAFETY: AVX2 proven by the token in `self`.
         let sw = self.with(unsafe { _mm256_permute2x128_si256::<0x01>(self.0, self.0) });
-        let d = sw.sub(self).mont_mul_const(zeta);
+        let d = sw.sub(self).mont_mul_high_const(zeta);
         self.add(sw).blend::<0xF0>(d)
     }
     #[inline(always)]
@@ -445,27 +475,52 @@ const INV_Z2: LayerZetas = LayerZetas::new(layer_table(127, 2, true));
 #[inline(always)]
 fn ntt(t: X86Avx2, p: &mut Poly) {
     let mut v = load_poly(t, p);
-    let mut k = 1;
-    let mut d = UNITS >> 1;
-    while d >= 1 {
-        let mut start = 0;
-        while start < UNITS {
-            let z = ZETAS[k];
-            k += 1;
-            for j in start..start + d {
-                let (lo, hi) = v.split_at_mut(j + d);
-                V::ntt_butterfly(&mut lo[j], &mut hi[0], z);
-            }
-            start += 2 * d;
-        }
-        d >>= 1;
-    }
+    // Distances 16..1 units: block b of each layer takes the next zeta, as in poly::ntt.
+    ct_layer::<16>(&mut v, 1);
+    ct_layer::<8>(&mut v, 2);
+    ct_layer::<4>(&mut v, 4);
+    ct_layer::<2>(&mut v, 8);
+    ct_layer::<1>(&mut v, 16);
     for (u, x) in v.iter_mut().enumerate() {
         let (z2, z2q) = NTT_Z2.get(t, u);
         let (z1, z1q) = NTT_Z1.get(t, u);
         *x = x.ntt_layer_4(ZETAS[32 + u]).ntt_l2(z2, z2q).ntt_l1(z1, z1q);
     }
     poly::store(&v, p);
+}
+
+/// The Cooley-Tukey butterflies of distance `D` units (constant, so the loops unroll and the
+/// units stay in registers or fixed stack slots): block `b` (units `2 D b .. 2 D b + 2 D`)
+/// with `ZETAS[k + b]`.
+#[inline(always)]
+fn ct_layer<const D: usize>(v: &mut [V; UNITS], k: usize) {
+    let blocks = (UNITS >> 1) >> D.trailing_zeros();
+    for b in 0..blocks {
+        let z = ZETAS[k + b];
+        for j in 0..D {
+            let (i, h) = (2 * D * b + j, 2 * D * b + j + D);
+            let (mut x, mut y) = (v[i], v[h]);
+            V::ntt_butterfly(&mut x, &mut y, z);
+            v[i] = x;
+            v[h] = y;
+        }
+    }
+}
+
+/// The Gentleman-Sande butterflies of distance `D` units: block `b` with `-ZETAS[k - b]`.
+#[inline(always)]
+fn gs_layer<const D: usize>(v: &mut [V; UNITS], k: usize) {
+    let blocks = (UNITS >> 1) >> D.trailing_zeros();
+    for b in 0..blocks {
+        let z = -ZETAS[k - b];
+        for j in 0..D {
+            let (i, h) = (2 * D * b + j, 2 * D * b + j + D);
+            let (mut x, mut y) = (v[i], v[h]);
+            V::invntt_butterfly(&mut x, &mut y, z);
+            v[i] = x;
+            v[h] = y;
+        }
+    }
 }
 
 /// FIPS 204 Algorithm 42 (NTT^-1) times 2^32 on AVX2 units: [`crate::poly::invntt`] with the
@@ -482,21 +537,12 @@ fn invntt(t: X86Avx2, p: &mut Poly) {
             .invntt_l2(z2, z2q)
             .invntt_layer_4(-ZETAS[63 - u]);
     }
-    let mut k = 31;
-    let mut d = 1;
-    while d < UNITS {
-        let mut start = 0;
-        while start < UNITS {
-            let z = -ZETAS[k];
-            k -= 1;
-            for j in start..start + d {
-                let (lo, hi) = v.split_at_mut(j + d);
-                V::invntt_butterfly(&mut lo[j], &mut hi[0], z);
-            }
-            start += 2 * d;
-        }
-        d <<= 1;
-    }
+    // Distances 1..16 units, zetas from index 31 down, as in poly::invntt.
+    gs_layer::<1>(&mut v, 31);
+    gs_layer::<2>(&mut v, 15);
+    gs_layer::<4>(&mut v, 7);
+    gs_layer::<8>(&mut v, 3);
+    gs_layer::<16>(&mut v, 1);
     for x in v.iter_mut() {
         *x = x.mont_mul_const(INVNTT_F);
     }

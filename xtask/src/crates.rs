@@ -174,8 +174,8 @@ pub const CRATES: &[Crate] = &[
         portable: true,
         // Every x86 CPU of the matrix runs its suite: Nehalem and Westmere the portable
         // polynomial layer, Haswell and Broadwell the AVX2 one (`x86_avx2`, with
-        // tessera-keccak's x4/x1 backends); each emulated run takes tens of seconds (about 35 s
-        // on Haswell). One aarch64 CPU runs it.
+        // tessera-keccak's x4/x1 backends); each emulated run takes tens of seconds (20 to 35 s
+        // on Haswell here). One aarch64 CPU runs it.
         qemu_x86: QemuX86::Every,
         aarch64: Aarch64::ClippyAndQemuMax,
         no_std: Some(&[]),

@@ -542,9 +542,14 @@ fn invntt(t: X86Avx2, p: &mut Poly) {
     gs_layer::<2>(&mut v, 15);
     gs_layer::<4>(&mut v, 7);
     gs_layer::<8>(&mut v, 3);
-    gs_layer::<16>(&mut v, 1);
-    for x in v.iter_mut() {
-        *x = x.mont_mul_const(INVNTT_F);
+    // The last layer (distance 16, -ZETAS[1]) with the final factor applied to both outputs
+    // of each butterfly in the same pass (the same products as a separate pass).
+    let z = -ZETAS[1];
+    for j in 0..UNITS >> 1 {
+        let (mut x, mut y) = (v[j], v[j + (UNITS >> 1)]);
+        V::invntt_butterfly(&mut x, &mut y, z);
+        v[j] = x.mont_mul_const(INVNTT_F);
+        v[j + (UNITS >> 1)] = y.mont_mul_const(INVNTT_F);
     }
     poly::store(&v, p);
 }

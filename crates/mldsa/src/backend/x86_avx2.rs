@@ -7,11 +7,17 @@
 //! the same intermediate values (the same representatives come out, not merely congruent
 //! ones), so the equivalence tests compare raw outputs with the portable backend.
 //!
-//! The NTT and inverse NTT are [`crate::poly::ntt`] and [`crate::poly::invntt`] on these units,
-//! compiled once per backend (the `ntt_poly` and `invntt_poly` islands): the polynomial is
-//! loaded once into 32 units, the layers of distance >= 8 are butterflies between units and
-//! the layers of distance 4, 2 and 1 work inside a unit (`vperm2i128`, `vpunpck*qdq`,
-//! `vpshufd` and blends), with the portable twiddles and reduction points.
+//! The NTT and inverse NTT ([`ntt`], [`invntt`], compiled once in the `ntt_poly` and
+//! `invntt_poly` islands) follow [`crate::poly::ntt`] and [`crate::poly::invntt`] with the
+//! portable twiddles and reduction points: the polynomial is loaded once into 32 units, the
+//! layers of distance >= 8 are butterflies between units (constant distances, unrolled), and
+//! the layers of distance 4, 2 and 1 work inside a unit (`vpermd`, `vperm2i128`,
+//! `vpunpck*qdq`, `vpshufd` and blends), multiplying only the 4 lanes of their butterflies,
+//! with zeta vectors loaded from compile-time tables. The per-layer trait methods compute the
+//! same in-unit layers from zeta arrays (the equivalence tests check them one by one).
+//!
+//! Closures compile without the calling island's target features, so intrinsics in them are
+//! calls: [`rej_uniform`], which ExpandA calls from closures, runs in an island of its own.
 //!
 //! Decompose, UseHint, Power2Round and the norm check are branch-free lane-wise formulas; bit
 //! packing of even widths is vectorised (pairs of lanes into qwords, qword pairs into the low

@@ -1,30 +1,143 @@
 //! Backend table and dispatch: each public ML-DSA operation calls the generic code
 //! (`crate::dsa`) instantiated with the backend's [`Unit`](crate::unit::Unit) and the Keccak
-//! backends ([`Hashes`]) the ML-DSA backend hashes with, inside one target-feature island for
-//! SIMD polynomial backends.
+//! backends ([`Hashes`]) the ML-DSA backend hashes with, inside one target-feature island per
+//! public operation for SIMD backends.
+//!
+//! `x86_avx2` runs the AVX2 polynomial layer (`x86_avx2::V`, 8 x i32 per ymm register,
+//! bit-identical to portable) and hashes on tessera-keccak's fast paths: four-way SHAKE for
+//! ExpandA, ExpandS and ExpandMask (AVX-512 F+VL when the CPU has it, else AVX2, through the
+//! safe [`X4Backend::f1600_x4`](tessera_keccak::X4Backend::f1600_x4), one dispatch per
+//! permutation of four states) and the detected single-state Keccak (`x86_bmi` where BMI1/2
+//! exist) for H, SampleInBall and a lone polynomial.
 //!
 //! `aarch64_neon` runs its own polynomial layer (two `int32x4_t` per unit, bit-identical to
 //! portable) in islands written in its file, and hashes on tessera-keccak's four-way Keccak
-//! for the samplers (the SHA3 extension where the CPU has it, else two NEON x2 permutations;
-//! one dispatch per permutation of four states) and the detected single-state Keccak
-//! (`aarch64_sha3` where it exists) for the other hashes.
+//! for the samplers (the SHA3 extension where the CPU has it, else two NEON x2 permutations)
+//! and the detected single-state Keccak (`aarch64_sha3` where it exists) for the other hashes.
 //!
-//! `x86_avx2` runs the portable polynomial layer ([`P8`]) so far and differs in Keccak: it
-//! hashes on tessera-keccak's fast paths, four-way SHAKE for ExpandA, ExpandS and ExpandMask
-//! (AVX-512 F+VL when the CPU has it, else AVX2, through the safe
-//! [`X4Backend::f1600_x4`](tessera_keccak::X4Backend::f1600_x4), one dispatch per permutation
-//! of four states) and the detected single-state Keccak (`x86_bmi` where BMI1/2 exist) for H,
-//! SampleInBall and a lone polynomial. `portable` (and everything under
-//! `TESSERA_FORCE_BACKEND=portable` or `--cfg tessera_backend="portable"`) hashes on portable
-//! Keccak everywhere, one SHAKE at a time as FIPS 204 writes the samplers. The AVX2 polynomial
-//! layer will take the `x86_avx2` row over without changing its name.
+//! `portable` (and everything under `TESSERA_FORCE_BACKEND=portable` or
+//! `--cfg tessera_backend="portable"`) runs the portable polynomial layer ([`P8`]) and hashes
+//! on portable Keccak everywhere, one SHAKE at a time as FIPS 204 writes the samplers.
 // Only the SIMD backend files may hold `unsafe` (pointer loads and stores); the portable one
 // forbids it itself.
 #![allow(unsafe_code)]
 
+/// The islands every SIMD backend file compiles for its token `$tok` and unit type `$unit`
+/// (`$what` names the backend in their docs): the NTT and inverse NTT (`$ntt` and `$invntt`,
+/// `fn(token, &mut Poly)`: `crate::poly::ntt::<Unit>` or a backend's own; compiled once,
+/// called from the other islands through [`Unit::ntt_poly`](crate::unit::Unit::ntt_poly)), the
+/// ML-DSA operations the dispatch in this file calls, and the per-operation island of the
+/// equivalence tests. Written once here so the backends differ only in their units.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+// Unused on aarch64: the NEON file writes its islands itself.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_macros))]
+macro_rules! dsa_islands {
+    ($tok:ident, $unit:ty, $what:literal, $ntt:path, $invntt:path) => {
+        tessera_cpu::island! {
+            #[doc = concat!("The NTT on ", $what, " units, compiled once (called from this backend's islands).")]
+            fn ntt_poly(t: $tok, p: &mut $crate::poly::Poly) {
+                $ntt(t, p)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("The inverse NTT on ", $what, " units, compiled once.")]
+            fn invntt_poly(t: $tok, p: &mut $crate::poly::Poly) {
+                $invntt(t, p)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("ML-DSA.KeyGen_internal on ", $what, " (see `dsa::keygen`).")]
+            pub(crate) fn keygen<P: $crate::dsa::Params, const K: usize, const L: usize>(
+                t: $tok,
+                hs: $crate::dsa::Hashes,
+                xi: &[u8; 32],
+                pk: &mut [u8],
+                sk_bytes: &mut [u8],
+                vk: &mut $crate::dsa::VkState<K, L>,
+                sk: &mut $crate::dsa::SkState<K, L>,
+            ) {
+                $crate::dsa::keygen::<$unit, P, K, L>(t, hs, xi, pk, sk_bytes, vk, sk)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("pkDecode and expansion on ", $what, " (see `dsa::parse_pk`).")]
+            pub(crate) fn parse_pk<const K: usize, const L: usize>(
+                t: $tok,
+                hs: $crate::dsa::Hashes,
+                pk: &[u8],
+                vk: &mut $crate::dsa::VkState<K, L>,
+            ) {
+                $crate::dsa::parse_pk::<$unit, K, L>(t, hs, pk, vk)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("skDecode with its checks on ", $what, " (see `dsa::parse_sk`).")]
+            pub(crate) fn parse_sk<P: $crate::dsa::Params, const K: usize, const L: usize>(
+                t: $tok,
+                hs: $crate::dsa::Hashes,
+                sk_bytes: &[u8],
+                pk: &mut [u8],
+                vk: &mut $crate::dsa::VkState<K, L>,
+                sk: &mut $crate::dsa::SkState<K, L>,
+            ) -> bool {
+                $crate::dsa::parse_sk::<$unit, P, K, L>(t, hs, sk_bytes, pk, vk, sk)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("ML-DSA.Sign_internal from mu on ", $what, " (see `dsa::sign`).")]
+            pub(crate) fn sign<P: $crate::dsa::Params, const K: usize, const L: usize>(
+                t: $tok,
+                hs: $crate::dsa::Hashes,
+                vk: &$crate::dsa::VkState<K, L>,
+                sk: &$crate::dsa::SkState<K, L>,
+                mu: &[u8; 64],
+                rnd: &[u8; 32],
+                sig: &mut [u8],
+            ) -> bool {
+                $crate::dsa::sign::<$unit, P, K, L>(t, hs, vk, sk, mu, rnd, sig)
+            }
+        }
+
+        tessera_cpu::island! {
+            #[doc = concat!("ML-DSA.Verify_internal from mu on ", $what, " (see `dsa::verify`).")]
+            pub(crate) fn verify<P: $crate::dsa::Params, const K: usize, const L: usize>(
+                t: $tok,
+                hs: $crate::dsa::Hashes,
+                vk: &$crate::dsa::VkState<K, L>,
+                mu: &[u8; 64],
+                sig: &[u8],
+            ) -> bool {
+                $crate::dsa::verify::<$unit, P, K, L>(t, hs, vk, mu, sig)
+            }
+        }
+
+        #[cfg(tessera_test_hooks)]
+        tessera_cpu::island! {
+            #[doc = concat!("One vector-trait operation over a polynomial on ", $what, " (equivalence tests).")]
+            pub(crate) fn run_op(
+                t: $tok,
+                op: $crate::testing::Op,
+                a: &$crate::poly::Poly,
+                b: &$crate::poly::Poly,
+                bytes: &[u8],
+                out: &mut $crate::testing::OpOut,
+            ) {
+                $crate::testing::apply::<$unit>(t, op, a, b, bytes, out)
+            }
+        }
+    };
+}
+
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64_neon;
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_avx2;
 
 use crate::dsa::{self, Hashes, Params, SkState, VkState};
 use portable::P8;
@@ -38,8 +151,8 @@ tessera_cpu::backends! {
     pub enum Backend {
         /// Plain Rust (i32/i64), portable Keccak.
         Portable = "portable",
-        /// Portable polynomial layer (for now); four-way Keccak (AVX-512 F+VL, else AVX2) for
-        /// the samplers and the detected single-state Keccak for the other hashes.
+        /// AVX2: 8 x i32 per ymm register; four-way Keccak (AVX-512 F+VL, else AVX2) for the
+        /// samplers and the detected single-state Keccak for the other hashes.
         #[cfg(target_arch = "x86_64")]
         X86Avx2(X86Avx2) = "x86_avx2",
         /// NEON: a unit is two registers of 4 x i32; four-way Keccak (SHA3 extension, else
@@ -93,12 +206,13 @@ impl Backend {
     ) {
         let hs = self.hashes();
         match self {
+            Backend::Portable => dsa::keygen::<P8, P, K, L>((), hs, xi, pk, sk_bytes, vk, sk),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::keygen::<P, K, L>(t, hs, xi, pk, sk_bytes, vk, sk),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => {
                 aarch64_neon::keygen::<P, K, L>(t, hs, xi, pk, sk_bytes, vk, sk)
             }
-            // Portable, and x86_avx2's polynomial layer (portable so far, see the module docs).
-            _ => dsa::keygen::<P8, P, K, L>((), hs, xi, pk, sk_bytes, vk, sk),
         }
     }
 
@@ -110,10 +224,11 @@ impl Backend {
     ) {
         let hs = self.hashes();
         match self {
+            Backend::Portable => dsa::parse_pk::<P8, K, L>((), hs, pk, vk),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::parse_pk::<K, L>(t, hs, pk, vk),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::parse_pk::<K, L>(t, hs, pk, vk),
-            // Portable, and x86_avx2's polynomial layer (portable so far, see the module docs).
-            _ => dsa::parse_pk::<P8, K, L>((), hs, pk, vk),
         }
     }
 
@@ -127,12 +242,13 @@ impl Backend {
     ) -> bool {
         let hs = self.hashes();
         match self {
+            Backend::Portable => dsa::parse_sk::<P8, P, K, L>((), hs, sk_bytes, pk, vk, sk),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::parse_sk::<P, K, L>(t, hs, sk_bytes, pk, vk, sk),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => {
                 aarch64_neon::parse_sk::<P, K, L>(t, hs, sk_bytes, pk, vk, sk)
             }
-            // Portable, and x86_avx2's polynomial layer (portable so far, see the module docs).
-            _ => dsa::parse_sk::<P8, P, K, L>((), hs, sk_bytes, pk, vk, sk),
         }
     }
 
@@ -147,10 +263,11 @@ impl Backend {
     ) -> bool {
         let hs = self.hashes();
         match self {
+            Backend::Portable => dsa::sign::<P8, P, K, L>((), hs, vk, sk, mu, rnd, sig),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::sign::<P, K, L>(t, hs, vk, sk, mu, rnd, sig),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::sign::<P, K, L>(t, hs, vk, sk, mu, rnd, sig),
-            // Portable, and x86_avx2's polynomial layer (portable so far, see the module docs).
-            _ => dsa::sign::<P8, P, K, L>((), hs, vk, sk, mu, rnd, sig),
         }
     }
 
@@ -163,10 +280,11 @@ impl Backend {
     ) -> bool {
         let hs = self.hashes();
         match self {
+            Backend::Portable => dsa::verify::<P8, P, K, L>((), hs, vk, mu, sig),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::verify::<P, K, L>(t, hs, vk, mu, sig),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::verify::<P, K, L>(t, hs, vk, mu, sig),
-            // Portable, and x86_avx2's polynomial layer (portable so far, see the module docs).
-            _ => dsa::verify::<P8, P, K, L>((), hs, vk, mu, sig),
         }
     }
 
@@ -181,10 +299,11 @@ impl Backend {
         out: &mut crate::testing::OpOut,
     ) {
         match self {
+            Backend::Portable => crate::testing::apply::<P8>((), op, a, b, bytes, out),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx2(t) => x86_avx2::run_op(t, op, a, b, bytes, out),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::run_op(t, op, a, b, bytes, out),
-            // Portable, and x86_avx2's polynomial layer (portable so far, see the module docs).
-            _ => crate::testing::apply::<P8>((), op, a, b, bytes, out),
         }
     }
 }

@@ -209,9 +209,37 @@ fn ways<const B: usize>(buf: &mut [[u8; B]; 4], len: usize) -> [&mut [u8]; 4] {
 #[inline(always)]
 fn in_fours<'a>(
     polys: impl Iterator<Item = (u16, &'a mut Poly)>,
-    mut one: impl FnMut(u16, &mut Poly),
-    mut four: impl FnMut([u16; 4], &mut [Poly; 4]),
+    one: impl FnMut(u16, &mut Poly),
+    four: impl FnMut([u16; 4], &mut [Poly; 4]),
 ) {
+    in_fours_with(polys, &mut Closures(one, four))
+}
+
+/// The two samplers [`in_fours_with`] runs: one polynomial, or four side by side.
+trait FourWay {
+    fn one(&mut self, key: u16, p: &mut Poly);
+    fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]);
+}
+
+/// A [`FourWay`] from two closures.
+struct Closures<A, B>(A, B);
+
+impl<A: FnMut(u16, &mut Poly), B: FnMut([u16; 4], &mut [Poly; 4])> FourWay for Closures<A, B> {
+    #[inline(always)]
+    fn one(&mut self, key: u16, p: &mut Poly) {
+        (self.0)(key, p)
+    }
+    #[inline(always)]
+    fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]) {
+        (self.1)(keys, out)
+    }
+}
+
+/// [`in_fours`] with its samplers as a [`FourWay`]. A closure is compiled as a function of its
+/// own without the calling island's target features (SIMD intrinsics in it become calls when
+/// it is not inlined); `#[inline(always)]` trait methods compile into the island.
+#[inline(always)]
+fn in_fours_with<'a>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut impl FourWay) {
     let mut polys = polys.peekable();
     let mut out = [[0i32; 256]; 4];
     while polys.peek().is_some() {
@@ -227,7 +255,7 @@ fn in_fours<'a>(
         }
         if cnt == 1 {
             if let Some(p) = group[0].take() {
-                one(keys[0], p);
+                s.one(keys[0], p);
             }
             continue;
         }
@@ -235,7 +263,7 @@ fn in_fours<'a>(
         for k in keys.iter_mut().skip(cnt) {
             *k = k0;
         }
-        four(keys, &mut out);
+        s.four(keys, &mut out);
         for (g, o) in group.iter_mut().zip(&out) {
             if let Some(p) = g.take() {
                 *p = *o;
@@ -405,37 +433,68 @@ fn expand_mask<U: Unit, P: Params, const L: usize>(
     kappa: u32,
     y: &mut [Poly; L],
 ) {
-    let zb = 32 * P::Z_BITS;
-    // z takes 576 or 640 bytes: five SHAKE256 blocks.
-    const BLOCKS: usize = 5;
-    debug_assert!(zb <= BLOCKS * RATE256);
-    let one = |nonce: u16, p: &mut Poly| {
-        let mut buf = [0u8; 32 * 20];
-        h(hs.x1, &[rho2, &nonce.to_le_bytes()], &mut buf[..zb]);
-        P::unpack_z::<U>(t, &buf[..zb], p);
-        buf.zeroize();
-    };
     let polys = y
         .iter_mut()
         .enumerate()
         .map(|(r, p)| ((kappa + r as u32) as u16, p));
-    let Some(k4) = hs.x4 else {
+    let mut m = MaskSampler::<U, P> {
+        t,
+        hs,
+        rho2,
+        _p: core::marker::PhantomData,
+    };
+    let Some(_) = hs.x4 else {
         for (nonce, p) in polys {
-            one(nonce, p);
+            m.one(nonce, p);
         }
         return;
     };
-    in_fours(polys, one, |nonces, out| {
-        let mut s = seeds::<66>(rho2, nonces);
+    in_fours_with(polys, &mut m);
+}
+
+/// ExpandMask's samplers (z takes 576 or 640 bytes: five SHAKE256 blocks), as methods so that
+/// the unpacking compiles into the calling island (see [`in_fours_with`]).
+struct MaskSampler<'a, U: Unit, P: Params> {
+    t: U::Token,
+    hs: Hashes,
+    rho2: &'a [u8; 64],
+    _p: core::marker::PhantomData<P>,
+}
+
+/// SHAKE256 blocks of one ExpandMask polynomial.
+const MASK_BLOCKS: usize = 5;
+
+impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
+    #[inline(always)]
+    fn one(&mut self, nonce: u16, p: &mut Poly) {
+        let zb = 32 * P::Z_BITS;
+        debug_assert!(zb <= MASK_BLOCKS * RATE256);
+        let mut buf = [0u8; 32 * 20];
+        h(
+            self.hs.x1,
+            &[self.rho2, &nonce.to_le_bytes()],
+            &mut buf[..zb],
+        );
+        P::unpack_z::<U>(self.t, &buf[..zb], p);
+        buf.zeroize();
+    }
+    #[inline(always)]
+    fn four(&mut self, nonces: [u16; 4], out: &mut [Poly; 4]) {
+        let zb = 32 * P::Z_BITS;
+        // Called only when the backend has four-way Keccak.
+        let Some(k4) = self.hs.x4 else {
+            return;
+        };
+        let mut s = seeds::<66>(self.rho2, nonces);
         let mut x = X4::absorb(k4, RATE256, ins(&s));
-        let mut buf = [[0u8; BLOCKS * RATE256]; 4];
-        x.squeeze(ways(&mut buf, BLOCKS * RATE256));
+        let mut buf = [[0u8; MASK_BLOCKS * RATE256]; 4];
+        x.squeeze(ways(&mut buf, MASK_BLOCKS * RATE256));
         for (b, p) in buf.iter().zip(out.iter_mut()) {
-            P::unpack_z::<U>(t, &b[..zb], p);
+            P::unpack_z::<U>(self.t, &b[..zb], p);
         }
         buf.zeroize();
         s.zeroize();
-    });
+    }
 }
 
 /// SampleInBall (Algorithm 29): the challenge polynomial with `TAU` coefficients in `{-1, 1}`.

@@ -2,10 +2,14 @@
 //!
 //! ```sh
 //! cargo build --release -p tessera-ct-valgrind --example mldsa
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/mldsa portable
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/mldsa x86_avx2
-//! valgrind -q --tool=memcheck --error-exitcode=1 target/release/examples/mldsa canary # exits 1
+//! V="valgrind -q --tool=memcheck --error-exitcode=1 --vex-guest-max-insns=20"
+//! $V target/release/examples/mldsa portable
+//! $V target/release/examples/mldsa x86_avx2
+//! $V target/release/examples/mldsa canary # exits 1
 //! ```
+//!
+//! (`--vex-guest-max-insns=20`: the AVX2 signing island's translation exhausts VEX's temporary
+//! storage at the default of 50; xtask passes it to every valgrind leg.)
 //!
 //! The seed xi, rnd and the secret parts of the expanded signing key (K, s1, s2, t0) are marked
 //! secret (undefined for memcheck, `tessera_testkit::ct`), so any branch or memory index that

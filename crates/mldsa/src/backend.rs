@@ -11,7 +11,7 @@
 //! exist) for H, SampleInBall and a lone polynomial.
 //!
 //! `aarch64_neon` runs its own polynomial layer (two `int32x4_t` per unit, bit-identical to
-//! portable) in islands written in its file, and hashes on tessera-keccak's four-way Keccak
+//! portable) in the same islands (`dsa_islands!`), and hashes on tessera-keccak's four-way Keccak
 //! for the samplers (the SHA3 extension where the CPU has it, else two NEON x2 permutations)
 //! and the detected single-state Keccak (`aarch64_sha3` where it exists) for the other hashes.
 //!
@@ -29,8 +29,6 @@
 /// ML-DSA operations the dispatch in this file calls, and the per-operation island of the
 /// equivalence tests. Written once here so the backends differ only in their units.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-// Unused on aarch64: the NEON file writes its islands itself.
-#[cfg_attr(not(target_arch = "x86_64"), allow(unused_macros))]
 macro_rules! dsa_islands {
     ($tok:ident, $unit:ty, $what:literal, $ntt:path, $invntt:path) => {
         tessera_cpu::island! {

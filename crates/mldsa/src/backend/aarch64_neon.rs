@@ -36,7 +36,6 @@ use core::arch::aarch64::*;
 use tessera_cpu::Aarch64Neon;
 
 use super::portable::P8;
-use crate::dsa::{Hashes, Params, SkState, VkState};
 use crate::poly::Poly;
 use crate::unit::{N, Q, Unit};
 
@@ -429,100 +428,16 @@ impl Unit for V {
     }
 }
 
-tessera_cpu::island! {
-    /// The NTT on NEON units, compiled once (called from this backend's islands).
-    fn ntt_poly(t: Aarch64Neon, p: &mut Poly) {
-        crate::poly::ntt::<V>(t, p)
-    }
+/// The NTT on NEON units (the generic layer order of `crate::poly::ntt`).
+#[inline(always)]
+fn ntt(t: Aarch64Neon, p: &mut Poly) {
+    crate::poly::ntt::<V>(t, p)
 }
 
-tessera_cpu::island! {
-    /// The inverse NTT on NEON units, compiled once.
-    fn invntt_poly(t: Aarch64Neon, p: &mut Poly) {
-        crate::poly::invntt::<V>(t, p)
-    }
+/// The inverse NTT on NEON units.
+#[inline(always)]
+fn invntt(t: Aarch64Neon, p: &mut Poly) {
+    crate::poly::invntt::<V>(t, p)
 }
 
-tessera_cpu::island! {
-    /// ML-DSA.KeyGen_internal on NEON (see `dsa::keygen`).
-    pub(crate) fn keygen<P: Params, const K: usize, const L: usize>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        xi: &[u8; 32],
-        pk: &mut [u8],
-        sk_bytes: &mut [u8],
-        vk: &mut VkState<K, L>,
-        sk: &mut SkState<K, L>,
-    ) {
-        crate::dsa::keygen::<V, P, K, L>(t, hs, xi, pk, sk_bytes, vk, sk)
-    }
-}
-
-tessera_cpu::island! {
-    /// pkDecode and expansion on NEON (see `dsa::parse_pk`).
-    pub(crate) fn parse_pk<const K: usize, const L: usize>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        pk: &[u8],
-        vk: &mut VkState<K, L>,
-    ) {
-        crate::dsa::parse_pk::<V, K, L>(t, hs, pk, vk)
-    }
-}
-
-tessera_cpu::island! {
-    /// skDecode with its checks on NEON (see `dsa::parse_sk`).
-    pub(crate) fn parse_sk<P: Params, const K: usize, const L: usize>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        sk_bytes: &[u8],
-        pk: &mut [u8],
-        vk: &mut VkState<K, L>,
-        sk: &mut SkState<K, L>,
-    ) -> bool {
-        crate::dsa::parse_sk::<V, P, K, L>(t, hs, sk_bytes, pk, vk, sk)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-DSA.Sign_internal from mu on NEON (see `dsa::sign`).
-    pub(crate) fn sign<P: Params, const K: usize, const L: usize>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        vk: &VkState<K, L>,
-        sk: &SkState<K, L>,
-        mu: &[u8; 64],
-        rnd: &[u8; 32],
-        sig: &mut [u8],
-    ) -> bool {
-        crate::dsa::sign::<V, P, K, L>(t, hs, vk, sk, mu, rnd, sig)
-    }
-}
-
-tessera_cpu::island! {
-    /// ML-DSA.Verify_internal from mu on NEON (see `dsa::verify`).
-    pub(crate) fn verify<P: Params, const K: usize, const L: usize>(
-        t: Aarch64Neon,
-        hs: Hashes,
-        vk: &VkState<K, L>,
-        mu: &[u8; 64],
-        sig: &[u8],
-    ) -> bool {
-        crate::dsa::verify::<V, P, K, L>(t, hs, vk, mu, sig)
-    }
-}
-
-#[cfg(tessera_test_hooks)]
-tessera_cpu::island! {
-    /// One vector-trait operation over a polynomial on NEON (equivalence tests).
-    pub(crate) fn run_op(
-        t: Aarch64Neon,
-        op: crate::testing::Op,
-        a: &Poly,
-        b: &Poly,
-        bytes: &[u8],
-        out: &mut crate::testing::OpOut,
-    ) {
-        crate::testing::apply::<V>(t, op, a, b, bytes, out)
-    }
-}
+dsa_islands!(Aarch64Neon, V, "NEON", ntt, invntt);

@@ -206,6 +206,8 @@ fn ways<const B: usize>(buf: &mut [[u8; B]; 4], len: usize) -> [&mut [u8]; 4] {
 /// function of its own without the calling island's target features (SIMD intrinsics in it
 /// become calls), while inlined trait methods compile into the island.
 trait FourWay {
+    /// Whether the samples are secret (ExpandS, ExpandMask): the batch buffer is wiped.
+    const SECRET: bool;
     fn one(&mut self, key: u16, p: &mut Poly);
     fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]);
 }
@@ -213,10 +215,10 @@ trait FourWay {
 /// Runs a sampler over `(key, polynomial)` pairs four at a time: `s.four(keys, out)` samples
 /// four polynomials into `out` (a batch of two or three repeats its first key in the idle
 /// ways, whose output is dropped), `s.one(key, p)` samples a polynomial left alone. How the
-/// pairs are grouped depends only on their number (public). `out` is wiped at the end (ExpandS
-/// and ExpandMask sample secrets).
+/// pairs are grouped depends only on their number (public). `out` is wiped at the end when the
+/// samples are secret (ExpandS and ExpandMask).
 #[inline(always)]
-fn in_fours_with<'a>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut impl FourWay) {
+fn in_fours_with<'a, S: FourWay>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut S) {
     let mut polys = polys.peekable();
     let mut out = [[0i32; 256]; 4];
     while polys.peek().is_some() {
@@ -247,7 +249,9 @@ fn in_fours_with<'a>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut i
             }
         }
     }
-    out.zeroize();
+    if S::SECRET {
+        out.zeroize();
+    }
 }
 
 /// A rejection step for [`rej_x4`] (RejNTTPoly's or RejBoundedPoly's), as a method so that it
@@ -262,7 +266,7 @@ trait RejStep {
 /// further block is squeezed depends on how many candidates were rejected: as in the one-way
 /// sampler (`while n < 256`), and no other branch on the output is added here.
 #[inline(always)]
-fn rej_x4<const N: usize, const B: usize>(
+fn rej_x4<const N: usize, const B: usize, const SECRET: bool>(
     k4: X4Backend,
     rate: usize,
     seeds: &[[u8; N]; 4],
@@ -284,7 +288,11 @@ fn rej_x4<const N: usize, const B: usize>(
         }
         len = rate;
     }
-    buf.zeroize();
+    // ExpandA's output is public (the matrix): only secret output is wiped (zeroize writes
+    // byte by byte, 3360 bytes per batch of ExpandA).
+    if SECRET {
+        buf.zeroize();
+    }
 }
 
 /// RejNTTPoly (Algorithm 30) of `SHAKE128(rho || IntegerToBytes(key, 2))` on one-way SHAKE.
@@ -354,6 +362,7 @@ impl<U: Unit> RejStep for ASampler<'_, U> {
 }
 
 impl<U: Unit> FourWay for ASampler<'_, U> {
+    const SECRET: bool = false;
     #[inline(always)]
     fn one(&mut self, key: u16, a: &mut Poly) {
         rej_ntt_poly::<U>(self.t, self.x1, self.rho, key, a)
@@ -361,7 +370,7 @@ impl<U: Unit> FourWay for ASampler<'_, U> {
     #[inline(always)]
     fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]) {
         let s = seeds::<34>(self.rho, keys);
-        rej_x4::<34, { 5 * RATE128 }>(self.k4, RATE128, &s, 5 * RATE128, out, &*self);
+        rej_x4::<34, { 5 * RATE128 }, false>(self.k4, RATE128, &s, 5 * RATE128, out, &*self);
     }
 }
 
@@ -449,6 +458,7 @@ impl<U: Unit, P: Params> RejStep for SSampler<'_, U, P> {
 }
 
 impl<U: Unit, P: Params> FourWay for SSampler<'_, U, P> {
+    const SECRET: bool = true;
     #[inline(always)]
     fn one(&mut self, nonce: u16, p: &mut Poly) {
         rej_bounded::<U, P>(self.t, self.x1, self.rho1, nonce, p)
@@ -456,7 +466,7 @@ impl<U: Unit, P: Params> FourWay for SSampler<'_, U, P> {
     #[inline(always)]
     fn four(&mut self, nonces: [u16; 4], out: &mut [Poly; 4]) {
         let mut s = seeds::<66>(self.rho1, nonces);
-        rej_x4::<66, { 2 * RATE256 }>(self.k4, RATE256, &s, 2 * RATE256, out, &*self);
+        rej_x4::<66, { 2 * RATE256 }, true>(self.k4, RATE256, &s, 2 * RATE256, out, &*self);
         s.zeroize();
     }
 }
@@ -504,6 +514,7 @@ struct MaskSampler<'a, U: Unit, P: Params> {
 const MASK_BLOCKS: usize = 5;
 
 impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
+    const SECRET: bool = true;
     #[inline(always)]
     fn one(&mut self, nonce: u16, p: &mut Poly) {
         let zb = 32 * P::Z_BITS;
@@ -1035,7 +1046,7 @@ mod tests {
                 rho1,
                 _p: core::marker::PhantomData,
             };
-            rej_x4::<66, { 2 * RATE256 }>(k4, RATE256, &s, RATE256, &mut out, &step);
+            rej_x4::<66, { 2 * RATE256 }, true>(k4, RATE256, &s, RATE256, &mut out, &step);
             for (nonce, o) in nonces.into_iter().zip(&out) {
                 let mut e = [0i32; 256];
                 rej_bounded::<P8, P>((), X1Backend::Portable, rho1, nonce, &mut e);

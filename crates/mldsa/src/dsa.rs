@@ -210,6 +210,8 @@ trait FourWay {
     const SECRET: bool;
     fn one(&mut self, key: u16, p: &mut Poly);
     fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]);
+    /// Wipes secret samples (called when `SECRET`).
+    fn wipe(&self, p: &mut [i32]);
 }
 
 /// Runs a sampler over `(key, polynomial)` pairs four at a time: `s.four(keys, out)` samples
@@ -250,7 +252,7 @@ fn in_fours_with<'a, S: FourWay>(polys: impl Iterator<Item = (u16, &'a mut Poly)
         }
     }
     if S::SECRET {
-        out.zeroize();
+        s.wipe(out.as_flattened_mut());
     }
 }
 
@@ -258,6 +260,8 @@ fn in_fours_with<'a, S: FourWay>(polys: impl Iterator<Item = (u16, &'a mut Poly)
 /// compiles into the calling island (see [`in_fours_with`]).
 trait RejStep {
     fn step(&self, bytes: &[u8], p: &mut Poly, n: &mut usize);
+    /// Wipes a buffer of secret XOF output.
+    fn wipe(&self, b: &mut [u8]);
 }
 
 /// Four rejection samplers on four-way SHAKE: absorbs `seeds`, squeezes `first` bytes per way
@@ -291,7 +295,7 @@ fn rej_x4<const N: usize, const B: usize, const SECRET: bool>(
     // ExpandA's output is public (the matrix): only secret output is wiped (zeroize writes
     // byte by byte, 3360 bytes per batch of ExpandA).
     if SECRET {
-        buf.zeroize();
+        rej.wipe(buf.as_flattened_mut());
     }
 }
 
@@ -359,6 +363,8 @@ impl<U: Unit> RejStep for ASampler<'_, U> {
     fn step(&self, bytes: &[u8], p: &mut Poly, n: &mut usize) {
         U::rej_uniform(self.t, bytes, p, n)
     }
+    #[inline(always)]
+    fn wipe(&self, _b: &mut [u8]) {}
 }
 
 impl<U: Unit> FourWay for ASampler<'_, U> {
@@ -372,6 +378,8 @@ impl<U: Unit> FourWay for ASampler<'_, U> {
         let s = seeds::<34>(self.rho, keys);
         rej_x4::<34, { 5 * RATE128 }, false>(self.k4, RATE128, &s, 5 * RATE128, out, &*self);
     }
+    #[inline(always)]
+    fn wipe(&self, _p: &mut [i32]) {}
 }
 
 /// RejBoundedPoly (Algorithm 31) of `SHAKE256(rho' || IntegerToBytes(nonce, 2))`.
@@ -398,7 +406,7 @@ fn rej_bounded<U: Unit, P: Params>(
         xof.read(&mut buf[..RATE256]);
         P::rej_eta::<U>(t, &buf[..RATE256], p, &mut n);
     }
-    buf.zeroize();
+    U::wipe_bytes(t, &mut buf);
 }
 
 /// ExpandS (Algorithm 33): `s1[r] = RejBoundedPoly(rho' || r)`, `s2[r] = RejBoundedPoly(rho' ||
@@ -455,6 +463,10 @@ impl<U: Unit, P: Params> RejStep for SSampler<'_, U, P> {
     fn step(&self, bytes: &[u8], p: &mut Poly, n: &mut usize) {
         P::rej_eta::<U>(self.t, bytes, p, n)
     }
+    #[inline(always)]
+    fn wipe(&self, b: &mut [u8]) {
+        U::wipe_bytes(self.t, b)
+    }
 }
 
 impl<U: Unit, P: Params> FourWay for SSampler<'_, U, P> {
@@ -468,6 +480,10 @@ impl<U: Unit, P: Params> FourWay for SSampler<'_, U, P> {
         let mut s = seeds::<66>(self.rho1, nonces);
         rej_x4::<66, { 2 * RATE256 }, true>(self.k4, RATE256, &s, 2 * RATE256, out, &*self);
         s.zeroize();
+    }
+    #[inline(always)]
+    fn wipe(&self, p: &mut [i32]) {
+        U::wipe_coeffs(self.t, p)
     }
 }
 
@@ -526,7 +542,7 @@ impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
             &mut buf[..zb],
         );
         P::unpack_z::<U>(self.t, &buf[..zb], p);
-        buf.zeroize();
+        U::wipe_bytes(self.t, &mut buf);
     }
     #[inline(always)]
     fn four(&mut self, nonces: [u16; 4], out: &mut [Poly; 4]) {
@@ -542,8 +558,12 @@ impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
         for (b, p) in buf.iter().zip(out.iter_mut()) {
             P::unpack_z::<U>(self.t, &b[..zb], p);
         }
-        buf.zeroize();
+        U::wipe_bytes(self.t, buf.as_flattened_mut());
         s.zeroize();
+    }
+    #[inline(always)]
+    fn wipe(&self, p: &mut [i32]) {
+        U::wipe_coeffs(self.t, p)
     }
 }
 
@@ -619,7 +639,7 @@ fn derive_public<U: Unit, const K: usize, const L: usize>(
             hi.store(poly::chunk_mut(&mut t1[i], u));
             lo.store(poly::chunk_mut(&mut t0[i], u));
         }
-        ti.zeroize();
+        U::wipe_coeffs(t, &mut ti);
     }
     pk[..32].copy_from_slice(rho);
     for (p, o) in t1.iter().zip(pk[32..].chunks_exact_mut(320)) {
@@ -677,9 +697,9 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     ntt_all::<U>(t, &mut sk.s2_hat);
     sk.t0_hat = t0;
     ntt_all::<U>(t, &mut sk.t0_hat);
-    s1.zeroize();
-    s2.zeroize();
-    t0.zeroize();
+    U::wipe_coeffs(t, s1.as_flattened_mut());
+    U::wipe_coeffs(t, s2.as_flattened_mut());
+    U::wipe_coeffs(t, t0.as_flattened_mut());
     seeds.zeroize();
     rho1.zeroize();
 }
@@ -764,9 +784,9 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     ntt_all::<U>(t, &mut sk.s2_hat);
     sk.t0_hat = t0;
     ntt_all::<U>(t, &mut sk.t0_hat);
-    s1.zeroize();
-    s2.zeroize();
-    t0.zeroize();
+    U::wipe_coeffs(t, s1.as_flattened_mut());
+    U::wipe_coeffs(t, s2.as_flattened_mut());
+    U::wipe_coeffs(t, t0.as_flattened_mut());
     // The accept/reject decision is public (the caller returns an error on it).
     public_bool(!bad & (diff == 0) & tr_ok)
 }
@@ -872,7 +892,7 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
                 count += hb.sum();
                 hb.store(poly::chunk_mut(&mut hint[i], u));
             }
-            r.zeroize();
+            U::wipe_coeffs(t, &mut r);
         }
         // The decision (not which check failed) leaves the loop: the iteration count is public.
         if public_bool(!reject & (count as usize <= P::OMEGA)) {
@@ -906,11 +926,11 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
         }
     }
     rho2.zeroize();
-    y.zeroize();
-    z.zeroize();
-    w.zeroize();
-    tmp.zeroize();
-    c.zeroize();
+    U::wipe_coeffs(t, y.as_flattened_mut());
+    U::wipe_coeffs(t, z.as_flattened_mut());
+    U::wipe_coeffs(t, w.as_flattened_mut());
+    U::wipe_coeffs(t, &mut tmp);
+    U::wipe_coeffs(t, &mut c);
     ok
 }
 

@@ -201,45 +201,26 @@ fn ways<const B: usize>(buf: &mut [[u8; B]; 4], len: usize) -> [&mut [u8]; 4] {
     [&mut a[..len], &mut b[..len], &mut c[..len], &mut d[..len]]
 }
 
-/// Runs a sampler over `(key, polynomial)` pairs four at a time: `four(keys, out)` samples four
-/// polynomials into `out` (a batch of two or three repeats its first key in the idle ways,
-/// whose output is dropped), `one(key, p)` samples a polynomial left alone. How the pairs are
-/// grouped depends only on their number (public). `out` is wiped at the end (ExpandS and
-/// ExpandMask sample secrets).
-#[inline(always)]
-fn in_fours<'a>(
-    polys: impl Iterator<Item = (u16, &'a mut Poly)>,
-    one: impl FnMut(u16, &mut Poly),
-    four: impl FnMut([u16; 4], &mut [Poly; 4]),
-) {
-    in_fours_with(polys, &mut Closures(one, four))
-}
-
-/// The two samplers [`in_fours_with`] runs: one polynomial, or four side by side.
+/// The two samplers [`in_fours_with`] runs: one polynomial, or four side by side. Samplers
+/// are structs with `#[inline(always)]` methods, not closures: a closure is compiled as a
+/// function of its own without the calling island's target features (SIMD intrinsics in it
+/// become calls), while inlined trait methods compile into the island.
 trait FourWay {
+    /// Whether the samples are secret (ExpandS, ExpandMask): the batch buffer is wiped.
+    const SECRET: bool;
     fn one(&mut self, key: u16, p: &mut Poly);
     fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]);
+    /// Wipes secret samples (called when `SECRET`).
+    fn wipe(&self, p: &mut [i32]);
 }
 
-/// A [`FourWay`] from two closures.
-struct Closures<A, B>(A, B);
-
-impl<A: FnMut(u16, &mut Poly), B: FnMut([u16; 4], &mut [Poly; 4])> FourWay for Closures<A, B> {
-    #[inline(always)]
-    fn one(&mut self, key: u16, p: &mut Poly) {
-        (self.0)(key, p)
-    }
-    #[inline(always)]
-    fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]) {
-        (self.1)(keys, out)
-    }
-}
-
-/// [`in_fours`] with its samplers as a [`FourWay`]. A closure is compiled as a function of its
-/// own without the calling island's target features (SIMD intrinsics in it become calls when
-/// it is not inlined); `#[inline(always)]` trait methods compile into the island.
+/// Runs a sampler over `(key, polynomial)` pairs four at a time: `s.four(keys, out)` samples
+/// four polynomials into `out` (a batch of two or three repeats its first key in the idle
+/// ways, whose output is dropped), `s.one(key, p)` samples a polynomial left alone. How the
+/// pairs are grouped depends only on their number (public). `out` is wiped at the end when the
+/// samples are secret (ExpandS and ExpandMask).
 #[inline(always)]
-fn in_fours_with<'a>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut impl FourWay) {
+fn in_fours_with<'a, S: FourWay>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut S) {
     let mut polys = polys.peekable();
     let mut out = [[0i32; 256]; 4];
     while polys.peek().is_some() {
@@ -270,7 +251,17 @@ fn in_fours_with<'a>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut i
             }
         }
     }
-    out.zeroize();
+    if S::SECRET {
+        s.wipe(out.as_flattened_mut());
+    }
+}
+
+/// A rejection step for [`rej_x4`] (RejNTTPoly's or RejBoundedPoly's), as a method so that it
+/// compiles into the calling island (see [`in_fours_with`]).
+trait RejStep {
+    fn step(&self, bytes: &[u8], p: &mut Poly, n: &mut usize);
+    /// Wipes a buffer of secret XOF output.
+    fn wipe(&self, b: &mut [u8]);
 }
 
 /// Four rejection samplers on four-way SHAKE: absorbs `seeds`, squeezes `first` bytes per way
@@ -279,13 +270,13 @@ fn in_fours_with<'a>(polys: impl Iterator<Item = (u16, &'a mut Poly)>, s: &mut i
 /// further block is squeezed depends on how many candidates were rejected: as in the one-way
 /// sampler (`while n < 256`), and no other branch on the output is added here.
 #[inline(always)]
-fn rej_x4<const N: usize, const B: usize>(
+fn rej_x4<const N: usize, const B: usize, const SECRET: bool>(
     k4: X4Backend,
     rate: usize,
     seeds: &[[u8; N]; 4],
     first: usize,
     out: &mut [Poly; 4],
-    mut rej: impl FnMut(&[u8], &mut Poly, &mut usize),
+    rej: &impl RejStep,
 ) {
     let mut x = X4::absorb(k4, rate, ins(seeds));
     let mut buf = [[0u8; B]; 4];
@@ -294,14 +285,18 @@ fn rej_x4<const N: usize, const B: usize>(
     loop {
         x.squeeze(ways(&mut buf, len));
         for ((b, p), n) in buf.iter().zip(out.iter_mut()).zip(ns.iter_mut()) {
-            rej(&b[..len], p, n);
+            rej.step(&b[..len], p, n);
         }
         if ns.iter().all(|&n| n >= 256) {
             break;
         }
         len = rate;
     }
-    buf.zeroize();
+    // ExpandA's output is public (the matrix): only secret output is wiped (zeroize writes
+    // byte by byte, 3360 bytes per batch of ExpandA).
+    if SECRET {
+        rej.wipe(buf.as_flattened_mut());
+    }
 }
 
 /// RejNTTPoly (Algorithm 30) of `SHAKE128(rho || IntegerToBytes(key, 2))` on one-way SHAKE.
@@ -343,16 +338,48 @@ pub(crate) fn expand_a<U: Unit, const K: usize, const L: usize>(
         }
         return;
     };
-    in_fours(
+    in_fours_with(
         entries,
-        |key, a| rej_ntt_poly::<U>(t, hs.x1, rho, key, a),
-        |keys, out| {
-            let s = seeds::<34>(rho, keys);
-            rej_x4::<34, { 5 * RATE128 }>(k4, RATE128, &s, 5 * RATE128, out, |b, p, n| {
-                U::rej_uniform(t, b, p, n)
-            });
+        &mut ASampler::<U> {
+            t,
+            x1: hs.x1,
+            k4,
+            rho,
         },
     );
+}
+
+/// ExpandA's samplers, as methods so that the rejection step compiles into the calling island
+/// (see [`in_fours_with`]).
+struct ASampler<'a, U: Unit> {
+    t: U::Token,
+    x1: X1Backend,
+    k4: X4Backend,
+    rho: &'a [u8; 32],
+}
+
+impl<U: Unit> RejStep for ASampler<'_, U> {
+    #[inline(always)]
+    fn step(&self, bytes: &[u8], p: &mut Poly, n: &mut usize) {
+        U::rej_uniform(self.t, bytes, p, n)
+    }
+    #[inline(always)]
+    fn wipe(&self, _b: &mut [u8]) {}
+}
+
+impl<U: Unit> FourWay for ASampler<'_, U> {
+    const SECRET: bool = false;
+    #[inline(always)]
+    fn one(&mut self, key: u16, a: &mut Poly) {
+        rej_ntt_poly::<U>(self.t, self.x1, self.rho, key, a)
+    }
+    #[inline(always)]
+    fn four(&mut self, keys: [u16; 4], out: &mut [Poly; 4]) {
+        let s = seeds::<34>(self.rho, keys);
+        rej_x4::<34, { 5 * RATE128 }, false>(self.k4, RATE128, &s, 5 * RATE128, out, &*self);
+    }
+    #[inline(always)]
+    fn wipe(&self, _p: &mut [i32]) {}
 }
 
 /// RejBoundedPoly (Algorithm 31) of `SHAKE256(rho' || IntegerToBytes(nonce, 2))`.
@@ -379,7 +406,7 @@ fn rej_bounded<U: Unit, P: Params>(
         xof.read(&mut buf[..RATE256]);
         P::rej_eta::<U>(t, &buf[..RATE256], p, &mut n);
     }
-    buf.zeroize();
+    U::wipe_bytes(t, &mut buf);
 }
 
 /// ExpandS (Algorithm 33): `s1[r] = RejBoundedPoly(rho' || r)`, `s2[r] = RejBoundedPoly(rho' ||
@@ -409,17 +436,55 @@ fn expand_s<U: Unit, P: Params, const K: usize, const L: usize>(
         }
         return;
     };
-    in_fours(
+    in_fours_with(
         polys,
-        |nonce, p| rej_bounded::<U, P>(t, hs.x1, rho1, nonce, p),
-        |nonces, out| {
-            let mut s = seeds::<66>(rho1, nonces);
-            rej_x4::<66, { 2 * RATE256 }>(k4, RATE256, &s, 2 * RATE256, out, |b, p, n| {
-                P::rej_eta::<U>(t, b, p, n)
-            });
-            s.zeroize();
+        &mut SSampler::<U, P> {
+            t,
+            x1: hs.x1,
+            k4,
+            rho1,
+            _p: core::marker::PhantomData,
         },
     );
+}
+
+/// ExpandS's samplers, as methods so that the rejection step compiles into the calling island
+/// (see [`in_fours_with`]).
+struct SSampler<'a, U: Unit, P: Params> {
+    t: U::Token,
+    x1: X1Backend,
+    k4: X4Backend,
+    rho1: &'a [u8; 64],
+    _p: core::marker::PhantomData<P>,
+}
+
+impl<U: Unit, P: Params> RejStep for SSampler<'_, U, P> {
+    #[inline(always)]
+    fn step(&self, bytes: &[u8], p: &mut Poly, n: &mut usize) {
+        P::rej_eta::<U>(self.t, bytes, p, n)
+    }
+    #[inline(always)]
+    fn wipe(&self, b: &mut [u8]) {
+        U::wipe_bytes(self.t, b)
+    }
+}
+
+impl<U: Unit, P: Params> FourWay for SSampler<'_, U, P> {
+    const SECRET: bool = true;
+    #[inline(always)]
+    fn one(&mut self, nonce: u16, p: &mut Poly) {
+        rej_bounded::<U, P>(self.t, self.x1, self.rho1, nonce, p)
+    }
+    #[inline(always)]
+    fn four(&mut self, nonces: [u16; 4], out: &mut [Poly; 4]) {
+        let mut s = seeds::<66>(self.rho1, nonces);
+        rej_x4::<66, { 2 * RATE256 }, true>(self.k4, RATE256, &s, 2 * RATE256, out, &*self);
+        s.zeroize();
+    }
+    #[inline(always)]
+    fn wipe(&self, p: &mut [i32]) {
+        U::wipe_coeffs(self.t, p)
+    }
 }
 
 /// ExpandMask (Algorithm 34): `y[r] = BitUnpack(H(rho'' || IntegerToBytes(kappa + r, 2)),
@@ -465,6 +530,7 @@ struct MaskSampler<'a, U: Unit, P: Params> {
 const MASK_BLOCKS: usize = 5;
 
 impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
+    const SECRET: bool = true;
     #[inline(always)]
     fn one(&mut self, nonce: u16, p: &mut Poly) {
         let zb = 32 * P::Z_BITS;
@@ -476,7 +542,7 @@ impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
             &mut buf[..zb],
         );
         P::unpack_z::<U>(self.t, &buf[..zb], p);
-        buf.zeroize();
+        U::wipe_bytes(self.t, &mut buf);
     }
     #[inline(always)]
     fn four(&mut self, nonces: [u16; 4], out: &mut [Poly; 4]) {
@@ -492,8 +558,12 @@ impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
         for (b, p) in buf.iter().zip(out.iter_mut()) {
             P::unpack_z::<U>(self.t, &b[..zb], p);
         }
-        buf.zeroize();
+        U::wipe_bytes(self.t, buf.as_flattened_mut());
         s.zeroize();
+    }
+    #[inline(always)]
+    fn wipe(&self, p: &mut [i32]) {
+        U::wipe_coeffs(self.t, p)
     }
 }
 
@@ -537,7 +607,9 @@ fn ntt_all<U: Unit>(t: U::Token, v: &mut [Poly]) {
 /// `p = caddq(p)`: `(-q, q)` to `[0, q)`.
 #[inline(always)]
 fn caddq<U: Unit>(t: U::Token, p: &mut Poly) {
-    poly::map::<U>(t, p, |x| x.caddq());
+    for u in 0..UNITS {
+        ld::<U>(t, p, u).caddq().store(poly::chunk_mut(p, u));
+    }
 }
 
 /// The public half of key generation from A-hat (already in `vk`), s1-hat and s2:
@@ -567,7 +639,7 @@ fn derive_public<U: Unit, const K: usize, const L: usize>(
             hi.store(poly::chunk_mut(&mut t1[i], u));
             lo.store(poly::chunk_mut(&mut t0[i], u));
         }
-        ti.zeroize();
+        U::wipe_coeffs(t, &mut ti);
     }
     pk[..32].copy_from_slice(rho);
     for (p, o) in t1.iter().zip(pk[32..].chunks_exact_mut(320)) {
@@ -625,9 +697,9 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     ntt_all::<U>(t, &mut sk.s2_hat);
     sk.t0_hat = t0;
     ntt_all::<U>(t, &mut sk.t0_hat);
-    s1.zeroize();
-    s2.zeroize();
-    t0.zeroize();
+    U::wipe_coeffs(t, s1.as_flattened_mut());
+    U::wipe_coeffs(t, s2.as_flattened_mut());
+    U::wipe_coeffs(t, t0.as_flattened_mut());
     seeds.zeroize();
     rho1.zeroize();
 }
@@ -636,8 +708,9 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
 #[inline(always)]
 fn set_t1_hat<U: Unit, const K: usize>(t: U::Token, t1: &[Poly; K], t1_hat: &mut [Poly; K]) {
     for (p, o) in t1.iter().zip(t1_hat.iter_mut()) {
-        *o = *p;
-        poly::map::<U>(t, o, |x| x.shl(13));
+        for u in 0..UNITS {
+            ld::<U>(t, p, u).shl(13).store(poly::chunk_mut(o, u));
+        }
         U::ntt_poly(t, o);
     }
 }
@@ -711,9 +784,9 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     ntt_all::<U>(t, &mut sk.s2_hat);
     sk.t0_hat = t0;
     ntt_all::<U>(t, &mut sk.t0_hat);
-    s1.zeroize();
-    s2.zeroize();
-    t0.zeroize();
+    U::wipe_coeffs(t, s1.as_flattened_mut());
+    U::wipe_coeffs(t, s2.as_flattened_mut());
+    U::wipe_coeffs(t, t0.as_flattened_mut());
     // The accept/reject decision is public (the caller returns an error on it).
     public_bool(!bad & (diff == 0) & tr_ok)
 }
@@ -804,7 +877,10 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             // <<c t0>>, centered.
             poly::pointwise::<U>(t, &c, &sk.t0_hat[i], &mut tmp);
             U::invntt_poly(t, &mut tmp);
-            poly::map::<U>(t, &mut tmp, |x| x.centered());
+            for u in 0..UNITS {
+                let x = ld::<U>(t, &tmp, u).centered();
+                x.store(poly::chunk_mut(&mut tmp, u));
+            }
             reject |= poly::exceeds::<U>(t, &tmp, P::GAMMA2);
             for u in 0..UNITS {
                 let ru = ld::<U>(t, &r, u);
@@ -816,7 +892,7 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
                 count += hb.sum();
                 hb.store(poly::chunk_mut(&mut hint[i], u));
             }
-            r.zeroize();
+            U::wipe_coeffs(t, &mut r);
         }
         // The decision (not which check failed) leaves the loop: the iteration count is public.
         if public_bool(!reject & (count as usize <= P::OMEGA)) {
@@ -850,11 +926,11 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
         }
     }
     rho2.zeroize();
-    y.zeroize();
-    z.zeroize();
-    w.zeroize();
-    tmp.zeroize();
-    c.zeroize();
+    U::wipe_coeffs(t, y.as_flattened_mut());
+    U::wipe_coeffs(t, z.as_flattened_mut());
+    U::wipe_coeffs(t, w.as_flattened_mut());
+    U::wipe_coeffs(t, &mut tmp);
+    U::wipe_coeffs(t, &mut c);
     ok
 }
 
@@ -983,9 +1059,14 @@ mod tests {
             let nonces = [base, base + 1, base + 2, base + 3];
             let s = seeds::<66>(rho1, nonces);
             let mut out = [[0i32; 256]; 4];
-            rej_x4::<66, { 2 * RATE256 }>(k4, RATE256, &s, RATE256, &mut out, |b, p, n| {
-                P::rej_eta::<P8>((), b, p, n)
-            });
+            let step = SSampler::<P8, P> {
+                t: (),
+                x1: X1Backend::Portable,
+                k4,
+                rho1,
+                _p: core::marker::PhantomData,
+            };
+            rej_x4::<66, { 2 * RATE256 }, true>(k4, RATE256, &s, RATE256, &mut out, &step);
             for (nonce, o) in nonces.into_iter().zip(&out) {
                 let mut e = [0i32; 256];
                 rej_bounded::<P8, P>((), X1Backend::Portable, rho1, nonce, &mut e);

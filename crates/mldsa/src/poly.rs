@@ -96,14 +96,6 @@ pub(crate) fn store<U: Unit>(v: &[U; UNITS], p: &mut Poly) {
     }
 }
 
-/// Applies `f` to every unit of `p` in place.
-#[inline(always)]
-pub(crate) fn map<U: Unit>(t: U::Token, p: &mut Poly, f: impl Fn(U) -> U) {
-    for u in 0..UNITS {
-        f(ld(t, p, u)).store(chunk_mut(p, u));
-    }
-}
-
 /// FIPS 204 Algorithm 41 (NTT), without reductions.
 /// In: `|a| < q`. Out: `|a| < 9q`, NTT domain, not Montgomery.
 #[inline(always)]

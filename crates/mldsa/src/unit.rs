@@ -108,6 +108,20 @@ pub(crate) trait Unit: Copy {
     /// Out: `[-ETA, ETA]`.
     fn rej_eta<const ETA: i32>(t: Self::Token, bytes: &[u8], out: &mut [i32; 256], n: &mut usize);
 
+    /// Wipes secret intermediates (coefficients) with volatile stores the compiler cannot
+    /// elide (`zeroize`, in wide stores where the backend overrides this).
+    #[inline(always)]
+    fn wipe_coeffs(t: Self::Token, p: &mut [i32]) {
+        let _ = t;
+        zeroize::Zeroize::zeroize(p);
+    }
+    /// Wipes secret bytes likewise.
+    #[inline(always)]
+    fn wipe_bytes(t: Self::Token, b: &mut [u8]) {
+        let _ = t;
+        zeroize::Zeroize::zeroize(b);
+    }
+
     /// The whole NTT of a polynomial ([`crate::poly::ntt`] on this unit type), compiled once
     /// per backend rather than inlined at every call site.
     fn ntt_poly(t: Self::Token, p: &mut [i32; 256]);

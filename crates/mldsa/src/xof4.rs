@@ -36,10 +36,20 @@ impl X4 {
         let mut state = [[0u64; 4]; 25];
         for (w, inp) in inputs.iter().enumerate() {
             debug_assert!(inp.len() < rate);
-            for (i, &b) in inp.iter().enumerate() {
-                state[i >> 3][w] ^= u64::from(b) << (8 * (i & 7));
-            }
+            // Whole lanes at once, the tail gathered in a register (a byte-wise XOR into
+            // the state chains each byte's load on the previous byte's store).
             let n = inp.len();
+            let full = n >> 3;
+            for (lane, c) in state.iter_mut().zip(inp.chunks_exact(8)) {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(c);
+                lane[w] ^= u64::from_le_bytes(b);
+            }
+            let mut last = 0u64;
+            for (k, &b) in inp[full << 3..].iter().enumerate() {
+                last |= u64::from(b) << (8 * k);
+            }
+            state[full][w] ^= last;
             state[n >> 3][w] ^= SHAKE_DS << (8 * (n & 7));
             state[(rate - 1) >> 3][w] ^= 0x80u64 << (8 * ((rate - 1) & 7));
         }

@@ -24,7 +24,9 @@
 //! bytes of each 128-bit half), odd widths combine the two halves in a `u128`. The rejection
 //! step of RejNTTPoly compacts the accepted candidates with `vpermd` and a table indexed by
 //! the acceptance mask (public data: the matrix is public); the rejection step of
-//! RejBoundedPoly, whose input is secret, is the portable scalar loop.
+//! RejBoundedPoly, whose input is secret, computes its values without a branch and compacts
+//! them the same way, indexed by its accept mask only once that mask (which half-bytes are
+//! rejected, independent of the accepted values) is released as public.
 
 use core::arch::x86_64::*;
 
@@ -394,10 +396,16 @@ impl Unit for V {
         rej_uniform_island(t, bytes, out, n)
     }
     #[inline(always)]
-    fn rej_eta<const ETA: i32>(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
-        // The input is secret: the portable scalar loop (which half-bytes are rejected is
-        // independent of the accepted values; no table indexed by them).
-        P8::rej_eta::<ETA>((), bytes, out, n)
+    fn rej_eta<const ETA: i32>(t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
+        rej_eta::<ETA>(t, bytes, out, n)
+    }
+    #[inline(always)]
+    fn wipe_coeffs(_t: X86Avx2, p: &mut [i32]) {
+        wipe_wide::<i32, 8>(p)
+    }
+    #[inline(always)]
+    fn wipe_bytes(_t: X86Avx2, b: &mut [u8]) {
+        wipe_wide::<u8, 32>(b)
     }
     #[inline(always)]
     fn ntt_poly(t: X86Avx2, p: &mut [i32; 256]) {
@@ -407,6 +415,23 @@ impl Unit for V {
     fn invntt_poly(t: X86Avx2, p: &mut [i32; 256]) {
         invntt_poly(t, p)
     }
+}
+
+/// Wipes `p` with volatile stores of `W` elements each (32 bytes: one ymm register), the
+/// remainder through `zeroize`, so the wipe of a dead buffer is not elided and costs one store
+/// per 32 bytes (`zeroize` stores one element at a time).
+#[inline(always)]
+fn wipe_wide<T: Copy + Default + zeroize::DefaultIsZeroes, const W: usize>(p: &mut [T]) {
+    use zeroize::Zeroize;
+    let mut chunks = p.chunks_exact_mut(W);
+    for c in &mut chunks {
+        let c: &mut [T; W] = c.try_into().unwrap_or_else(|_| unreachable!());
+        // SAFETY: `c` is a valid, aligned, writable `[T; W]` (a volatile store so that the
+        // wipe of a dead buffer is not elided).
+        unsafe { core::ptr::write_volatile(c, [T::default(); W]) };
+    }
+    chunks.into_remainder().zeroize();
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
 }
 
 /// `z * q^-1 mod 2^32` lane-wise: the second operand of [`V::mont_mul_pairs`].
@@ -793,6 +818,112 @@ fn rej_uniform(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
         pos += 24;
     }
     P8::rej_uniform((), &bytes[pos..], out, n)
+}
+
+/// The rejection step of RejBoundedPoly (FIPS 204 Algorithm 31 with CoeffFromHalfByte,
+/// Algorithm 15) on AVX2, the portable loop's results: per 32-byte chunk, 4 bytes (8
+/// half-bytes, low half first) per unit, the values (`2 - z mod 5` or `4 - z`) computed in
+/// every lane without a branch, and the 64-bit accept mask of the chunk assembled from the
+/// lane comparisons. As in the portable loop, the mask (which half-bytes are rejected, not
+/// their values) is released as public (`crate::dsa::public_u64`) before anything branches on
+/// it or indexes with it: the accepted lanes of each unit are then compacted with `vpermd`
+/// and [`REJ_IDX`] indexed by the unit's 8 mask bits and stored with a lane mask (nothing
+/// past the accepted lanes is written); a unit with fewer than 8 free slots left goes lane by
+/// lane (indexed by the public lane number), stopping at 256. Out: `[-ETA, ETA]`.
+#[inline(always)]
+fn rej_eta<const ETA: i32>(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
+    use zeroize::Zeroize;
+    // Half-bytes `>= BOUND` are rejected (15 for eta 2, 9 for eta 4).
+    let bound = if ETA == 2 { 15 } else { 9 };
+    let mut win = [0u8; 32];
+    let mut vals = [[0i32; N]; 8];
+    for chunk in bytes.chunks(32) {
+        if *n >= 256 {
+            break;
+        }
+        let len = chunk.len();
+        win[..len].copy_from_slice(chunk);
+        win[len..].fill(0);
+        let units = len.div_ceil(4);
+        let mut accept = 0u64;
+        for (g, val) in vals.iter_mut().enumerate().take(units) {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&win[4 * g..4 * g + 4]);
+            let w = u32::from_le_bytes(w);
+            // SAFETY: AVX2 proven by `_t`; `val` is 32 writable bytes, unaligned store.
+            let m = unsafe {
+                let z = -1;
+                // Lanes 2i and 2i + 1 take byte i of the 4; the odd lanes its high half.
+                let v = _mm256_shuffle_epi8(
+                    _mm256_set1_epi32(w as i32),
+                    _mm256_setr_epi8(
+                        0, z, z, z, 0, z, z, z, 1, z, z, z, 1, z, z, z, //
+                        2, z, z, z, 2, z, z, z, 3, z, z, z, 3, z, z, z,
+                    ),
+                );
+                let v = _mm256_srlv_epi32(v, _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4));
+                let zv = _mm256_and_si256(v, _mm256_set1_epi32(15));
+                let ok = _mm256_cmpgt_epi32(_mm256_set1_epi32(bound), zv);
+                let r = if ETA == 2 {
+                    // z mod 5 as z - 5 floor(z * 205 / 1024) (z * 205 < 2^16: a 16-bit
+                    // product in the low half of each lane, whose high half is 0).
+                    let q5 =
+                        _mm256_srli_epi32::<10>(_mm256_mullo_epi16(zv, _mm256_set1_epi32(205)));
+                    let m5 = _mm256_add_epi32(q5, _mm256_slli_epi32::<2>(q5));
+                    _mm256_sub_epi32(_mm256_set1_epi32(2), _mm256_sub_epi32(zv, m5))
+                } else {
+                    _mm256_sub_epi32(_mm256_set1_epi32(4), zv)
+                };
+                _mm256_storeu_si256(val.as_mut_ptr().cast(), r);
+                _mm256_movemask_ps(_mm256_castsi256_ps(ok)) as u32
+            };
+            accept |= u64::from(m) << (8 * g);
+        }
+        if len < 32 {
+            accept &= (1u64 << (2 * len)) - 1;
+        }
+        // Which half-bytes are rejected is independent of the accepted values: released as
+        // public (the valgrind check's hook, see `crate::hooks`) before any branch or index.
+        let accept = crate::dsa::public_u64(accept);
+        for (g, val) in vals.iter().enumerate().take(units) {
+            let m = ((accept >> (8 * g)) & 0xFF) as usize;
+            if *n + 8 <= 256 {
+                let k = m.count_ones() as i32;
+                let dst: &mut [i32; 8] = (&mut out[*n..*n + 8])
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!());
+                // SAFETY: AVX2 proven by `_t`; `val` is 32 readable bytes and `dst` 32
+                // writable bytes, unaligned load and masked store.
+                unsafe {
+                    let idx = _mm256_srlv_epi32(
+                        _mm256_set1_epi32(REJ_IDX[m] as i32),
+                        _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28),
+                    );
+                    let idx = _mm256_and_si256(idx, _mm256_set1_epi32(7));
+                    let r =
+                        _mm256_permutevar8x32_epi32(_mm256_loadu_si256(val.as_ptr().cast()), idx);
+                    let keep = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32(k),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                    );
+                    _mm256_maskstore_epi32(dst.as_mut_ptr(), keep, r);
+                }
+                *n += k as usize;
+            } else {
+                for (j, &x) in val.iter().enumerate() {
+                    if *n >= 256 {
+                        break;
+                    }
+                    if (m >> j) & 1 == 1 {
+                        out[*n] = x;
+                        *n += 1;
+                    }
+                }
+            }
+        }
+    }
+    win.zeroize();
+    vals.zeroize();
 }
 
 tessera_cpu::island! {

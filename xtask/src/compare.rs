@@ -215,3 +215,138 @@ pub fn smoke() -> bool {
     }
     ok
 }
+
+/// One ratio of a run: (row, impl, median ratio, tie).
+type Ratio = (String, String, f64, bool);
+
+/// The non-reference ratios of a run's `results.json`.
+fn ratios_of(path: &Path) -> Option<Vec<Ratio>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| eprintln!("stability: cannot read {}: {e}", path.display()))
+        .ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| eprintln!("stability: {} is not JSON: {e}", path.display()))
+        .ok()?;
+    let records = json["records"].as_array()?;
+    Some(
+        records
+            .iter()
+            .filter(|r| r["role"] != "reference")
+            .filter_map(|r| {
+                Some((
+                    r["row"].as_str()?.to_string(),
+                    r["impl"].as_str()?.to_string(),
+                    r["ratio"]["median"].as_f64()?,
+                    r["tie"].as_bool().unwrap_or(false),
+                ))
+            })
+            .collect(),
+    )
+}
+
+/// The comparison of two runs.
+#[derive(Debug, Default, PartialEq)]
+struct Judged {
+    /// Markdown table lines, one per ratio both runs have.
+    lines: Vec<String>,
+    /// Ratios judged (a tie in neither run).
+    judged: usize,
+    /// Ratios that are a tie in one run or both (listed, not judged).
+    ties: usize,
+    /// Judged ratios that moved more than the limit.
+    over: usize,
+    /// Ratios of run 1 that run 2 lacks.
+    missing: usize,
+    /// The largest move of a judged ratio (%).
+    worst: f64,
+}
+
+fn judge(ra: &[Ratio], rb: &[Ratio], percent: f64) -> Judged {
+    let mut j = Judged::default();
+    for (row, imp, r1, t1) in ra {
+        let Some((_, _, r2, t2)) = rb.iter().find(|(r, i, ..)| r == row && i == imp) else {
+            j.missing += 1;
+            continue;
+        };
+        let moved = (r2 / r1 - 1.0).abs() * 100.0;
+        let verdict = if *t1 || *t2 {
+            j.ties += 1;
+            "tie"
+        } else {
+            j.judged += 1;
+            j.worst = j.worst.max(moved);
+            if moved > percent {
+                j.over += 1;
+                "MOVED"
+            } else {
+                "ok"
+            }
+        };
+        j.lines.push(format!(
+            "| {row} | {imp} | {r1:.3} | {r2:.3} | {moved:.1}% | {verdict} |"
+        ));
+    }
+    j
+}
+
+/// `cargo xtask bench --stability RUN1 RUN2 [PERCENT]`: compares the summary ratios of two
+/// runs (their `results.json`, or the directories holding them) and prints one line per
+/// ratio that both runs measured: both medians and how far they moved. A ratio that is a tie
+/// in either run (its interval contains 1.0) is listed but not judged. False (exit status 1)
+/// when a ratio that is not a tie moved more than PERCENT (default 5) or when the runs share
+/// no judged ratio.
+pub fn stability(a: &str, b: &str, percent: f64) -> bool {
+    let file = |p: &str| {
+        let p = PathBuf::from(p);
+        if p.is_dir() {
+            p.join("results.json")
+        } else {
+            p
+        }
+    };
+    let (Some(ra), Some(rb)) = (ratios_of(&file(a)), ratios_of(&file(b))) else {
+        return false;
+    };
+    let j = judge(&ra, &rb, percent);
+    println!("| row | impl | run 1 | run 2 | move | verdict |");
+    println!("|---|---|---|---|---|---|");
+    for l in &j.lines {
+        println!("{l}");
+    }
+    println!(
+        "\n{} ratios judged ({} ties listed, not judged; {} only in run 1): {} moved more than \
+         {percent}%; the largest move of a judged ratio is {:.1}%",
+        j.judged, j.ties, j.missing, j.over, j.worst
+    );
+    j.judged > 0 && j.over == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(row: &str, imp: &str, ratio: f64, tie: bool) -> Ratio {
+        (row.into(), imp.into(), ratio, tie)
+    }
+
+    #[test]
+    fn judge_flags_moves_over_the_limit_and_skips_ties() {
+        let a = [
+            r("x", "ring", 1.50, false),
+            r("x", "sha2", 2.00, false),
+            r("y", "ring", 1.00, true),
+            r("z", "ring", 3.00, false),
+        ];
+        let b = [
+            r("x", "ring", 1.56, false),
+            r("x", "sha2", 2.20, false),
+            r("y", "ring", 1.20, false),
+        ];
+        let j = judge(&a, &b, 5.0);
+        assert_eq!((j.judged, j.ties, j.over, j.missing), (2, 1, 1, 1));
+        assert!((j.worst - 10.0).abs() < 1e-9, "{}", j.worst);
+        assert!(j.lines[0].ends_with("| ok |"), "{}", j.lines[0]);
+        assert!(j.lines[1].ends_with("| MOVED |"), "{}", j.lines[1]);
+        assert!(j.lines[2].ends_with("| tie |"), "{}", j.lines[2]);
+    }
+}

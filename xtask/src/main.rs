@@ -6,6 +6,8 @@
 //! check of the output files. `cargo xtask bench --criterion [--full] [FILTER]`: the criterion
 //! benches' detailed curves, as markdown tables (FILTER `soft`: only Tessera portable against
 //! RustCrypto's software AES-GCM).
+//! `cargo xtask bench --stability RUN1 RUN2 [PERCENT]`: the summary ratios of two runs side by
+//! side (their results.json); fails when a ratio that is not a tie moved more than PERCENT (5).
 //! `cargo xtask vectors`: checks the sha256 of the official vector files against the manifest.
 //!
 //! The crates and the legs that cover them are one table, in `crates.rs`.
@@ -18,7 +20,7 @@ mod matrix;
 mod report;
 mod vectors;
 
-const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | vectors";
+const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | vectors";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +34,22 @@ fn main() {
         Some("test") if flag("--list") => matrix::list(flag("--quick"), only),
         Some("test") => matrix::test(flag("--quick"), only),
         Some("bench") if flag("--smoke") => compare::smoke(),
+        Some("bench") if flag("--stability") => {
+            let files: Vec<&str> = args
+                .iter()
+                .skip(1)
+                .filter(|a| !a.starts_with("--"))
+                .map(String::as_str)
+                .collect();
+            match files[..] {
+                [a, b] => compare::stability(a, b, 5.0),
+                [a, b, p] => compare::stability(a, b, p.parse().unwrap_or(5.0)),
+                _ => {
+                    eprintln!("usage: cargo xtask bench --stability RUN1 RUN2 [PERCENT]");
+                    false
+                }
+            }
+        }
         Some("bench") if !flag("--criterion") => compare::run(
             flag("--full"),
             args.iter()

@@ -110,6 +110,22 @@ struct Leg {
     action: Action,
 }
 
+/// `cargo test --tests` of the whole workspace but the benches: the selection the native leg
+/// builds, which the Haswell leg runs under qemu and the other x86 CPUs reuse.
+const WORKSPACE_TESTS: [&str; 5] = [
+    "test",
+    "--tests",
+    "--workspace",
+    "--exclude",
+    "tessera-benches",
+];
+
+/// `c` (a `cargo test` selection) as the build of an [`Action::RunTests`] leg: compile only,
+/// and list the test executables as JSON.
+fn no_run(c: Cmd) -> Cmd {
+    c.args(["--no-run", "--message-format=json-render-diagnostics"])
+}
+
 fn leg(name: impl Into<String>, action: Action) -> Leg {
     Leg {
         name: name.into(),
@@ -281,27 +297,13 @@ fn plan(quick: bool) -> Vec<Leg> {
         let runner = format!("qemu-x86_64 -cpu {cpu}");
         let action = if every {
             Action::Run(
-                Cmd::cargo(&[
-                    "test",
-                    "--tests",
-                    "--workspace",
-                    "--exclude",
-                    "tessera-benches",
-                ])
-                .env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", runner)
-                .env("TESSERA_EXPECT_BACKENDS", expect),
+                Cmd::cargo(&WORKSPACE_TESTS)
+                    .env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", runner)
+                    .env("TESSERA_EXPECT_BACKENDS", expect),
             )
         } else {
             Action::RunTests {
-                build: Cmd::cargo(&[
-                    "test",
-                    "--tests",
-                    "--workspace",
-                    "--exclude",
-                    "tessera-benches",
-                    "--no-run",
-                    "--message-format=json-render-diagnostics",
-                ]),
+                build: no_run(Cmd::cargo(&WORKSPACE_TESTS)),
                 packages: crates::packages(|c| c.qemu_x86.runs_on(cpu)),
                 runner: runner.split(' ').map(String::from).collect(),
                 env: vec![("TESSERA_EXPECT_BACKENDS".into(), expect.into())],
@@ -365,15 +367,10 @@ fn plan(quick: bool) -> Vec<Leg> {
                 )
             } else {
                 Action::RunTests {
-                    build: Cmd::cargo(&[
-                        "test",
-                        "--tests",
-                        "--target",
-                        AARCH64,
-                        "--no-run",
-                        "--message-format=json-render-diagnostics",
-                    ])
-                    .packages(&max_packages),
+                    build: no_run(
+                        Cmd::cargo(&["test", "--tests", "--target", AARCH64])
+                            .packages(&max_packages),
+                    ),
                     packages,
                     runner: AARCH64_RUNNER.iter().map(|w| w.to_string()).collect(),
                     env: vec![

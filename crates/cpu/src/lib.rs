@@ -336,3 +336,104 @@ impl core::fmt::Display for Features {
         }
     }
 }
+
+/// Wipes `p` with volatile stores of `W` elements at a time (pick `W` so that `W` elements fill
+/// one vector register: 32 bytes on AVX2, 16 on NEON), then the remainder element by element, and
+/// ends with a compiler fence: the wipe of a dead buffer is not elided, and it costs one store
+/// per vector instead of one per element (`zeroize` stores one element at a time). For the
+/// lattice crates' secret polynomials and byte buffers (not a stable API).
+#[doc(hidden)]
+#[inline(always)]
+pub fn wipe_wide<T: zeroize::DefaultIsZeroes, const W: usize>(p: &mut [T]) {
+    use zeroize::Zeroize;
+    let mut chunks = p.chunks_exact_mut(W);
+    for c in &mut chunks {
+        let c: &mut [T; W] = c.try_into().unwrap_or_else(|_| unreachable!());
+        // SAFETY: `c` is a valid, aligned, writable `[T; W]` (a volatile store so that the
+        // wipe of a dead buffer is not elided).
+        unsafe { core::ptr::write_volatile(c, [T::default(); W]) };
+    }
+    chunks.into_remainder().zeroize();
+    core::sync::atomic::compiler_fence(Ordering::SeqCst);
+}
+
+/// The constant-time check's declassification hook, shared by every crate (test builds only:
+/// `--cfg tessera_test_hooks`, which this workspace's `.cargo/config.toml` and xtask set and no
+/// Cargo feature can turn on). The valgrind examples of `tessera-ct-valgrind` install a function
+/// that marks bytes defined; a crate calls [`hooks::declassify`] on exactly the values it
+/// releases by design, right before it branches or indexes on them (each crate's own `hooks`
+/// module lists them). Not a stable API.
+#[cfg(tessera_test_hooks)]
+#[doc(hidden)]
+pub mod hooks {
+    #![forbid(unsafe_code)]
+    use std::sync::OnceLock;
+
+    static DECLASSIFY: OnceLock<fn(&[u8])> = OnceLock::new();
+
+    /// Installs the function that marks bytes public (the first one installed in a process
+    /// stays).
+    pub fn set_declassify(f: fn(&[u8])) {
+        let _ = DECLASSIFY.set(f);
+    }
+
+    /// Runs the installed hook on `b` (nothing when none is installed).
+    #[inline]
+    pub fn declassify(b: &[u8]) {
+        if let Some(f) = DECLASSIFY.get() {
+            f(b);
+        }
+    }
+}
+
+/// Compile-time tables of the compaction step of vectorized rejection sampling (keep the
+/// accepted lanes of a register, in order, at its front), shared by the lattice crates. Their
+/// index is an acceptance mask computed from public XOF output. Not a stable API.
+#[doc(hidden)]
+pub mod compaction {
+    /// The positions of the set bits of `mask` (below 256), lowest first, in the first `count`
+    /// entries of the array (the rest 0): `(positions, count)`.
+    pub const fn lanes(mask: usize) -> ([u8; 8], usize) {
+        let mut pos = [0u8; 8];
+        let (mut k, mut i) = (0, 0);
+        while i < 8 {
+            if (mask >> i) & 1 == 1 {
+                pos[k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        (pos, k)
+    }
+
+    /// Byte-shuffle indices (`vpshufb` within a 128-bit lane, NEON `tbl`) that move the 16-bit
+    /// lanes selected by an 8-bit mask to the front, in order, and zero the rest (index 0x80:
+    /// `vpshufb` zeroes on the top bit, `tbl` on an out-of-range index).
+    pub const PAIRS16: [[u8; 16]; 256] = {
+        let mut tab = [[0x80u8; 16]; 256];
+        let mut m = 0;
+        while m < 256 {
+            let (pos, n) = lanes(m);
+            let mut k = 0;
+            while k < n {
+                tab[m][2 * k] = 2 * pos[k];
+                tab[m][2 * k + 1] = 2 * pos[k] + 1;
+                k += 1;
+            }
+            m += 1;
+        }
+        tab
+    };
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn lanes_and_pairs() {
+            assert_eq!(super::lanes(0b1010_0110), ([1, 2, 5, 7, 0, 0, 0, 0], 4));
+            assert_eq!(super::lanes(0), ([0; 8], 0));
+            let t = super::PAIRS16[0b1000_0001];
+            assert_eq!(&t[..4], &[0, 1, 14, 15]);
+            assert!(t[4..].iter().all(|&b| b == 0x80));
+        }
+    }
+}

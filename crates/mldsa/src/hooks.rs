@@ -3,7 +3,8 @@
 //! crate in a user's dependency graph can enable them in a release build).
 //!
 //! The valgrind constant-time check (`tessera-ct-valgrind`'s `mldsa` example) marks the seed
-//! xi, the expanded signing key and rnd undefined and installs a hook that marks bytes defined.
+//! xi, the expanded signing key and rnd undefined and installs a hook that marks bytes defined
+//! ([`set_declassify`]: the hook is shared by every Tessera crate, it is `tessera_cpu::hooks`'s).
 //! ML-DSA calls it (through [`crate::dsa::public`]) on exactly the values that are public by
 //! design or whose release FIPS 204's security argument allows, right before it branches or
 //! indexes on them:
@@ -19,19 +20,6 @@
 //! - the accept/reject decision of expanded signing-key parsing.
 #![forbid(unsafe_code)]
 
-use std::sync::OnceLock;
+pub use tessera_cpu::hooks::set_declassify;
 
-static DECLASSIFY: OnceLock<fn(&[u8])> = OnceLock::new();
-
-/// Installs the function that marks bytes public (the first one installed in a process stays).
-pub fn set_declassify(f: fn(&[u8])) {
-    let _ = DECLASSIFY.set(f);
-}
-
-/// Runs the installed hook on `b` (nothing when none is installed).
-#[inline]
-pub(crate) fn declassify(b: &[u8]) {
-    if let Some(f) = DECLASSIFY.get() {
-        f(b);
-    }
-}
+pub(crate) use tessera_cpu::hooks::declassify;

@@ -118,23 +118,8 @@ macro_rules! simd_islands {
     };
 }
 
-/// Wipes `p` with volatile stores of `W` elements each (one SIMD register's worth: 32 bytes on
-/// AVX2, 16 on NEON), the remainder through `zeroize`, so the wipe of a dead buffer is not
-/// elided and costs one store per register width.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[inline(always)]
-fn wipe_wide<T: Copy + Default + zeroize::DefaultIsZeroes, const W: usize>(p: &mut [T]) {
-    use zeroize::Zeroize;
-    let mut chunks = p.chunks_exact_mut(W);
-    for c in &mut chunks {
-        let c: &mut [T; W] = c.try_into().unwrap_or_else(|_| unreachable!());
-        // SAFETY: `c` is a valid, aligned, writable `[T; W]` (a volatile store so that the
-        // wipe of a dead buffer is not elided).
-        unsafe { core::ptr::write_volatile(c, [T::default(); W]) };
-    }
-    chunks.into_remainder().zeroize();
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-}
+use tessera_cpu::wipe_wide;
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64_neon;

@@ -744,14 +744,11 @@ const REJ_IDX: [u32; 256] = {
     let mut tab = [0u32; 256];
     let mut m = 0;
     while m < 256 {
+        let (pos, n) = tessera_cpu::compaction::lanes(m);
         let mut k = 0;
-        let mut i = 0;
-        while i < 8 {
-            if (m >> i) & 1 == 1 {
-                tab[m] |= (i as u32) << (4 * k);
-                k += 1;
-            }
-            i += 1;
+        while k < n {
+            tab[m] |= (pos[k] as u32) << (4 * k);
+            k += 1;
         }
         m += 1;
     }

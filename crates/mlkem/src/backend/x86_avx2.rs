@@ -548,25 +548,8 @@ fn cbd3(t: X86Avx2, bytes: &[u8]) -> V {
 
 /// `vpshufb` indices that move the 16-bit lanes selected by an 8-bit mask to the front of a
 /// 128-bit half, in order, and zero the rest (index 0x80): the compaction step of rejection
-/// sampling. Built at compile time.
-const REJ_IDX: [[u8; 16]; 256] = {
-    let mut tab = [[0x80u8; 16]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let mut k = 0;
-        let mut i = 0;
-        while i < 8 {
-            if (m >> i) & 1 == 1 {
-                tab[m][2 * k] = 2 * i as u8;
-                tab[m][2 * k + 1] = 2 * i as u8 + 1;
-                k += 1;
-            }
-            i += 1;
-        }
-        m += 1;
-    }
-    tab
-};
+/// sampling. Built at compile time (`tessera_cpu::compaction`).
+const REJ_IDX: [[u8; 16]; 256] = tessera_cpu::compaction::PAIRS16;
 
 /// The rejection step of FIPS 203 SampleNTT (Algorithm 7, lines 5-13) on AVX2: 24 bytes (16
 /// candidates) per step, the 12-bit candidates split out with `vpshufb` and a blend, compared

@@ -9,8 +9,9 @@
 //! ```
 //!
 //! FILTER is a substring of row ids (`op=sha256,size=64B`). The default run (no filter, no
-//! `--full`) leaves out the HPKE detail rows (see `hpke_in_default_run`) to stay under 10
-//! minutes; `--full` or a filter that matches them runs them. Run without `--bench` (as
+//! `--full`) leaves out the HPKE detail rows (see `hpke_in_default_run`) and the key-parsing
+//! (`-from-bytes`) rows to stay under 10 minutes; `--full` or a filter that matches them runs
+//! them. Run without `--bench` (as
 //! `cargo test --benches` does) it is a smoke run. Built with RUSTFLAGS='--cfg aes_force_soft
 //! --cfg polyval_force_soft --cfg chacha20_force_soft --cfg poly1305_force_soft' (xtask does it
 //! in `target/soft`) it runs only the `-soft` rows (Tessera portable against RustCrypto's software
@@ -512,6 +513,11 @@ fn specs() -> Vec<Spec> {
         build_chacha_soft(n, false)
     });
     hpke_specs(&mut v);
+    // The from-bytes rows (keys parsed on every call) are detail rows: the default run keeps
+    // the reused-key rows and stays under 10 minutes.
+    for s in v.iter_mut().filter(|s| s.op.ends_with("-from-bytes")) {
+        s.full_only = true;
+    }
     v
 }
 
@@ -617,16 +623,14 @@ fn hpke_specs(v: &mut Vec<Spec>) {
     });
 }
 
-/// The HPKE rows of the default run: what a user choosing a suite looks at (every round trip,
-/// the setup rows but P-521's, the X25519 + ChaCha20-Poly1305 context rows at 64 B and 16 KiB
+/// The HPKE rows of the default run: what a user choosing a suite looks at (every round trip
+/// but P-521's, the setup rows but P-521's, the X25519 + ChaCha20-Poly1305 context rows at 64 B and 16 KiB
 /// and its export). The KEM rows (the setup rows' main cost), the other context and export
 /// rows and P-521's setup rows (milliseconds per call: the minimum rounds, not the budget, set
 /// their length) run with `--full` or a filter.
 fn hpke_in_default_run(op: &str, size: usize) -> bool {
     let x25519_chacha = op.ends_with("-x25519-sha256-chacha");
-    if op.starts_with("hpke-round-trip-") {
-        true
-    } else if op.starts_with("hpke-setup-") {
+    if op.starts_with("hpke-round-trip-") || op.starts_with("hpke-setup-") {
         !op.contains("-p521-")
     } else if op.starts_with("hpke-context-") {
         x25519_chacha && (size == 64 || size == 16384)
@@ -1693,8 +1697,8 @@ enum DsaOp {
 
 const MLDSA_NOTES: [&str; 3] = [
     "keygen: Tessera, libcrux, RustCrypto and aws-lc-rs derive the key from a fixed 32-byte seed xi (Tessera's key also caches A-hat and the NTT forms of s1, s2, t0)",
-    "sign: 64-byte messages, empty context, cycling over 64 messages (the rejection loop varies); Tessera, libcrux and RustCrypto sign deterministically (rnd = 0), aws-lc-rs only hedged (its row includes an RNG call); every library reuses its key",
-    "verify: 64-byte messages, empty context, cycling over 64 signatures; Tessera (A-hat, NTT(t1 2^d) and tr cached), RustCrypto and aws-lc-rs (ParsedPublicKey) reuse a parsed key; libcrux takes the encoded key on every call",
+    "sign: 64-byte messages, empty context, cycling over 64 messages, every library on the same message in each round (the rejection loop varies with the message); Tessera, libcrux and RustCrypto sign deterministically (rnd = 0), aws-lc-rs only hedged (its row includes an RNG call); every library reuses its key",
+    "verify: 64-byte messages, empty context, cycling over 64 signatures, every library on the same one in each round; Tessera (A-hat, NTT(t1 2^d) and tr cached), RustCrypto and aws-lc-rs (ParsedPublicKey) reuse a parsed key; libcrux takes the encoded key on every call",
 ];
 
 /// Seed xi and the 64 messages of the ML-DSA rows.
@@ -1741,7 +1745,6 @@ macro_rules! mldsa_builder {
                     Some(be) => SigningKey::from_seed_with_backend(be, s),
                 };
                 let (msgs, sigs) = (msgs.clone(), sigs.clone());
-                let mut n = 0usize;
                 cs.push(match op {
                     DsaOp::KeyGen => {
                         assert_eq!(keygen(&seed).verifying_key().to_bytes(), vk_bytes, "{name}");
@@ -1754,8 +1757,8 @@ macro_rules! mldsa_builder {
                         for (m, s) in msgs.iter().zip(&sigs) {
                             assert!(sk.sign_deterministic(m, &[]).unwrap() == *s, "{name}");
                         }
-                        Contestant::new(name, role, move || {
-                            n = (n + 1) & 63;
+                        Contestant::indexed(name, role, move |n| {
+                            let n = n & 63;
                             black_box(sk.sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
                         })
                     }
@@ -1768,8 +1771,8 @@ macro_rules! mldsa_builder {
                         for (m, s) in msgs.iter().zip(&sigs) {
                             vk.verify(m, &[], s).unwrap();
                         }
-                        Contestant::new(name, role, move || {
-                            n = (n + 1) & 63;
+                        Contestant::indexed(name, role, move |n| {
+                            let n = n & 63;
                             vk.verify(black_box(&msgs[n]), &[], black_box(&sigs[n])).unwrap();
                         })
                     }
@@ -1784,7 +1787,6 @@ macro_rules! mldsa_builder {
             );
             {
                 let (msgs, sigs) = (msgs.clone(), sigs.clone());
-                let mut n = 0usize;
                 cs.push(match op {
                     DsaOp::KeyGen => Contestant::new("ml-dsa", Role::Peer, move || {
                         black_box(ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&black_box(seed).into()));
@@ -1794,8 +1796,8 @@ macro_rules! mldsa_builder {
                             let r = rc.expanded_key().sign_deterministic(m, &[]).unwrap();
                             assert_eq!(r.encode()[..], s.as_bytes()[..], "ml-dsa sign");
                         }
-                        Contestant::new("ml-dsa", Role::Peer, move || {
-                            n = (n + 1) & 63;
+                        Contestant::indexed("ml-dsa", Role::Peer, move |n| {
+                            let n = n & 63;
                             black_box(rc.expanded_key().sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
                         })
                     }
@@ -1811,8 +1813,8 @@ macro_rules! mldsa_builder {
                         for (m, s) in msgs.iter().zip(&rsigs) {
                             assert!(vk.verify_with_context(m, &[], s), "ml-dsa verify");
                         }
-                        Contestant::new("ml-dsa", Role::Peer, move || {
-                            n = (n + 1) & 63;
+                        Contestant::indexed("ml-dsa", Role::Peer, move |n| {
+                            let n = n & 63;
                             assert!(vk.verify_with_context(black_box(&msgs[n]), &[], black_box(&rsigs[n])));
                         })
                     }
@@ -1829,7 +1831,6 @@ macro_rules! mldsa_builder {
             assert_eq!(lc.verification_key.as_slice()[..], vk_bytes[..], "libcrux keygen");
             {
                 let (msgs, sigs) = (msgs.clone(), sigs.clone());
-                let mut n = 0usize;
                 cs.push(match op {
                     DsaOp::KeyGen => Contestant::new("libcrux-ml-dsa", Role::Peer, move || {
                         black_box(libcrux_ml_dsa::$lc::generate_key_pair(black_box(seed)));
@@ -1839,8 +1840,8 @@ macro_rules! mldsa_builder {
                             let r = libcrux_ml_dsa::$lc::sign(&lc.signing_key, m, &[], [0; 32]).unwrap();
                             assert_eq!(r.as_slice(), &s.as_bytes()[..], "libcrux sign");
                         }
-                        Contestant::new("libcrux-ml-dsa", Role::Peer, move || {
-                            n = (n + 1) & 63;
+                        Contestant::indexed("libcrux-ml-dsa", Role::Peer, move |n| {
+                            let n = n & 63;
                             black_box(libcrux_ml_dsa::$lc::sign(&lc.signing_key, black_box(&msgs[n]), &[], [0; 32]).unwrap());
                         })
                     }
@@ -1852,8 +1853,8 @@ macro_rules! mldsa_builder {
                         for (m, s) in msgs.iter().zip(&lsigs) {
                             libcrux_ml_dsa::$lc::verify(&lc.verification_key, m, &[], s).unwrap();
                         }
-                        Contestant::new("libcrux-ml-dsa", Role::Peer, move || {
-                            n = (n + 1) & 63;
+                        Contestant::indexed("libcrux-ml-dsa", Role::Peer, move |n| {
+                            let n = n & 63;
                             libcrux_ml_dsa::$lc::verify(&lc.verification_key, black_box(&msgs[n]), &[], black_box(&lsigs[n])).unwrap();
                         })
                     }
@@ -1878,17 +1879,16 @@ macro_rules! mldsa_builder {
                 }
             }
             let (msgs, sigs) = (msgs.clone(), sigs.clone());
-            let mut n = 0usize;
             cs.push(match op {
                 DsaOp::KeyGen => Contestant::new("aws-lc-rs", Role::Peer, move || {
                     black_box(aws::PqdsaKeyPair::from_seed(&aws::$aws, black_box(&seed)).unwrap());
                 }),
-                DsaOp::Sign => Contestant::new("aws-lc-rs", Role::Peer, move || {
-                    n = (n + 1) & 63;
+                DsaOp::Sign => Contestant::indexed("aws-lc-rs", Role::Peer, move |n| {
+                    let n = n & 63;
                     black_box(akp.sign(black_box(&msgs[n]), &mut asig).unwrap());
                 }),
-                DsaOp::Verify => Contestant::new("aws-lc-rs", Role::Peer, move || {
-                    n = (n + 1) & 63;
+                DsaOp::Verify => Contestant::indexed("aws-lc-rs", Role::Peer, move |n| {
+                    let n = n & 63;
                     apk.verify_sig(black_box(&msgs[n]), black_box(sigs[n].as_bytes())).unwrap();
                 }),
             });

@@ -104,7 +104,9 @@ pub struct Contestant {
     pub name: String,
     /// Its role in the row.
     pub role: Role,
-    run: Box<dyn FnMut(u64)>,
+    /// Runs `n` iterations; the second argument is the index of the first one's input (see
+    /// [`Contestant::indexed`]).
+    run: Box<dyn FnMut(u64, u64)>,
 }
 
 impl Contestant {
@@ -113,9 +115,33 @@ impl Contestant {
         Contestant {
             name: name.into(),
             role,
-            run: Box::new(move |n| {
+            run: Box::new(move |n, _| {
                 for _ in 0..n {
                     op();
+                }
+            }),
+        }
+    }
+
+    /// A contestant whose operation takes an input index: a batch that starts at index `s` runs
+    /// `op(s)`, `op(s + 1)`, ... and round `r` of [`measure`] starts every contestant's batch
+    /// at `s = r` (calibration and warm-up at 0). So in each round every contestant of the row
+    /// works on the same inputs, and the rounds cycle through the inputs the same way in every
+    /// run: for an operation whose time depends on its input (ML-DSA signing's rejection loop
+    /// runs a number of iterations that depends on the message), per-contestant counters would
+    /// pair one library's slow message with another's fast one, a pairing that shifted with
+    /// each run's calibration and moved the row's median by several percent between runs.
+    pub fn indexed(
+        name: impl Into<String>,
+        role: Role,
+        mut op: impl FnMut(usize) + 'static,
+    ) -> Self {
+        Contestant {
+            name: name.into(),
+            role,
+            run: Box::new(move |n, start| {
+                for i in start..start + n {
+                    op(i as usize);
                 }
             }),
         }
@@ -190,10 +216,17 @@ pub struct RowResult {
     pub contestants: Vec<Measured>,
 }
 
-/// Runs `n` iterations of contestant `c`.
+/// Runs `n` iterations of contestant `c`, the first on input index `start` (see
+/// [`Contestant::indexed`]).
+#[inline(always)]
+fn run_at(c: &mut Contestant, n: u64, start: u64) {
+    (c.run)(black_box(n), black_box(start));
+}
+
+/// Runs `n` iterations of contestant `c` from input index 0.
 #[inline(always)]
 fn run(c: &mut Contestant, n: u64) {
-    (c.run)(black_box(n));
+    run_at(c, n, 0);
 }
 
 /// Iterations of `c` that take about `target` ns, and the time of one (ns), from the fastest
@@ -435,9 +468,11 @@ pub fn measure(
             // Each round at another stack offset (all 256 in turn), so that the row's medians
             // cover every offset within a page: see `at_depth`.
             let depth = ((r * 97 + i * 13) % STACK_DEPTHS) as u32;
+            // Every contestant's batch of this round starts at input index `r`.
+            let start = r as u64;
             at_depth(depth, &mut || {
-                run(c, pre);
-                t = cfg.clock.time(|| run(c, n));
+                run_at(c, pre, start);
+                t = cfg.clock.time(|| run_at(c, n, start));
             });
             times[i].push(t / n as f64);
         }
@@ -617,6 +652,18 @@ mod tests {
         let b = AlignedBuf::from_slice(&[1, 2, 3]);
         assert_eq!(b.as_ptr() as usize % 64, 0);
         assert_eq!(&*b, &[1, 2, 3]);
+    }
+
+    #[test]
+    fn indexed_batches_start_where_asked() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let s2 = Rc::clone(&seen);
+        let mut c = Contestant::indexed("a", Role::Reference, move |i| s2.borrow_mut().push(i));
+        run_at(&mut c, 3, 5);
+        run(&mut c, 2);
+        assert_eq!(*seen.borrow(), [5, 6, 7, 0, 1]);
     }
 
     #[test]

@@ -309,7 +309,8 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
     );
     if meta.left_out > 0 {
         out += &format!(
-            "- Left out of this default run: {} detail rows (HPKE KEM, context and export rows; \
+            "- Left out of this default run: {} detail rows (HPKE KEM, context and export rows, P-521 \
+             setup and round trip, the `-from-bytes` rows that parse keys on every call; \
              `cargo xtask bench --full` or a filter such as `cargo xtask bench hpke-` runs them)\n",
             meta.left_out
         );

@@ -8,6 +8,8 @@
 //! RustCrypto's software AES-GCM).
 //! `cargo xtask bench --stability RUN1 RUN2 [PERCENT]`: the summary ratios of two runs side by
 //! side (their results.json); fails when a ratio that is not a tie moved more than PERCENT (5).
+//! `cargo xtask bench --readme [DIR]`: the README's benchmark section regenerated from a run's
+//! report.md (DIR, default target/tessera-bench).
 //! `cargo xtask vectors`: checks the sha256 of the official vector files against the manifest.
 //!
 //! The crates and the legs that cover them are one table, in `crates.rs`.
@@ -20,7 +22,7 @@ mod matrix;
 mod report;
 mod vectors;
 
-const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | vectors";
+const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | bench --readme [DIR] | vectors";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +36,12 @@ fn main() {
         Some("test") if flag("--list") => matrix::list(flag("--quick"), only),
         Some("test") => matrix::test(flag("--quick"), only),
         Some("bench") if flag("--smoke") => compare::smoke(),
+        Some("bench") if flag("--readme") => compare::readme(
+            args.iter()
+                .skip(1)
+                .find(|a| !a.starts_with("--"))
+                .map(String::as_str),
+        ),
         Some("bench") if flag("--stability") => {
             let files: Vec<&str> = args
                 .iter()

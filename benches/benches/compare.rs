@@ -485,6 +485,15 @@ fn specs() -> Vec<Spec> {
     add("mldsa87-verify", &[0], 1, false, |_| {
         build_mldsa87(DsaOp::Verify, false)
     });
+    add("mldsa44-verify-from-bytes", &[0], 1, false, |_| {
+        build_mldsa44(DsaOp::VerifyFromBytes, false)
+    });
+    add("mldsa65-verify-from-bytes", &[0], 1, false, |_| {
+        build_mldsa65(DsaOp::VerifyFromBytes, false)
+    });
+    add("mldsa87-verify-from-bytes", &[0], 1, false, |_| {
+        build_mldsa87(DsaOp::VerifyFromBytes, false)
+    });
     add("mldsa65-keygen-portable", &[0], 1, false, |_| {
         build_mldsa65(DsaOp::KeyGen, true)
     });
@@ -1693,12 +1702,16 @@ enum DsaOp {
     KeyGen,
     Sign,
     Verify,
+    /// Verification with the verifying key and the signature parsed from their bytes on
+    /// every call.
+    VerifyFromBytes,
 }
 
-const MLDSA_NOTES: [&str; 3] = [
-    "keygen: Tessera, libcrux, RustCrypto and aws-lc-rs derive the key from a fixed 32-byte seed xi (Tessera's key also caches A-hat and the NTT forms of s1, s2, t0)",
+const MLDSA_NOTES: [&str; 4] = [
+    "keygen: Tessera, libcrux, RustCrypto and aws-lc-rs derive the key from a fixed 32-byte seed xi (Tessera's key also caches A-hat and the NTT forms of its secret vectors)",
     "sign: 64-byte messages, empty context, cycling over 64 messages, every library on the same message in each round (the rejection loop varies with the message); Tessera, libcrux and RustCrypto sign deterministically (rnd = 0), aws-lc-rs only hedged (its row includes an RNG call); every library reuses its key",
     "verify: 64-byte messages, empty context, cycling over 64 signatures, every library on the same one in each round; Tessera (A-hat, NTT(t1 2^d) and tr cached), RustCrypto and aws-lc-rs (ParsedPublicKey) reuse a parsed key; libcrux takes the encoded key on every call",
+    "verify from bytes: 64-byte messages, empty context, cycling over 64 signatures, every library on the same one in each round; every library parses the 1312/1952/2592-byte verifying key (pkDecode; Tessera and RustCrypto also ExpandA, NTT(t1 2^d) and tr = H(pk)) and decodes the signature on every call (aws-lc-rs through UnparsedPublicKey::verify, libcrux from its encoded key and signature types)",
 ];
 
 /// Seed xi and the 64 messages of the ML-DSA rows.
@@ -1776,6 +1789,22 @@ macro_rules! mldsa_builder {
                             vk.verify(black_box(&msgs[n]), &[], black_box(&sigs[n])).unwrap();
                         })
                     }
+                    DsaOp::VerifyFromBytes => {
+                        let parse = move |b: &[u8]| match be {
+                            None => VerifyingKey::from_bytes(b),
+                            Some(be) => VerifyingKey::from_bytes_with_backend(be, b),
+                        };
+                        let sig_bytes: Vec<Vec<u8>> = sigs.iter().map(|s| s.as_bytes().to_vec()).collect();
+                        for (m, s) in msgs.iter().zip(&sig_bytes) {
+                            parse(&vk_bytes).unwrap().verify(m, &[], &Signature::from_bytes(s).unwrap()).unwrap();
+                        }
+                        Contestant::indexed(name, role, move |n| {
+                            let n = n & 63;
+                            let vk = parse(black_box(&vk_bytes)).unwrap();
+                            let s = Signature::from_bytes(black_box(&sig_bytes[n])).unwrap();
+                            vk.verify(black_box(&msgs[n]), &[], &s).unwrap();
+                        })
+                    }
                 });
             }
             // RustCrypto ml-dsa (portable Rust): in every row.
@@ -1818,6 +1847,24 @@ macro_rules! mldsa_builder {
                             assert!(vk.verify_with_context(black_box(&msgs[n]), &[], black_box(&rsigs[n])));
                         })
                     }
+                    DsaOp::VerifyFromBytes => {
+                        let vkb = ml_dsa::EncodedVerifyingKey::<ml_dsa::$rc>::try_from(&vk_bytes[..]).unwrap();
+                        let esigs: Vec<ml_dsa::EncodedSignature<ml_dsa::$rc>> = sigs
+                            .iter()
+                            .map(|s| ml_dsa::EncodedSignature::<ml_dsa::$rc>::try_from(&s.as_bytes()[..]).unwrap())
+                            .collect();
+                        for (m, s) in msgs.iter().zip(&esigs) {
+                            let vk = ml_dsa::VerifyingKey::<ml_dsa::$rc>::decode(&vkb);
+                            let s = ml_dsa::Signature::<ml_dsa::$rc>::decode(s).unwrap();
+                            assert!(vk.verify_with_context(m, &[], &s), "ml-dsa verify");
+                        }
+                        Contestant::indexed("ml-dsa", Role::Peer, move |n| {
+                            let n = n & 63;
+                            let vk = ml_dsa::VerifyingKey::<ml_dsa::$rc>::decode(black_box(&vkb));
+                            let s = ml_dsa::Signature::<ml_dsa::$rc>::decode(black_box(&esigs[n])).unwrap();
+                            assert!(vk.verify_with_context(black_box(&msgs[n]), &[], &s));
+                        })
+                    }
                 });
             }
             if portable {
@@ -1858,6 +1905,19 @@ macro_rules! mldsa_builder {
                             libcrux_ml_dsa::$lc::verify(&lc.verification_key, black_box(&msgs[n]), &[], black_box(&lsigs[n])).unwrap();
                         })
                     }
+                    DsaOp::VerifyFromBytes => {
+                        // libcrux verifies from the encoded key (parsed inside verify); its
+                        // signature type is built from the bytes on every call.
+                        for (m, s) in msgs.iter().zip(&sigs) {
+                            let s = libcrux_ml_dsa::$lc::$lcsig::new(*s.as_bytes());
+                            libcrux_ml_dsa::$lc::verify(&lc.verification_key, m, &[], &s).unwrap();
+                        }
+                        Contestant::indexed("libcrux-ml-dsa", Role::Peer, move |n| {
+                            let n = n & 63;
+                            let s = libcrux_ml_dsa::$lc::$lcsig::new(*black_box(sigs[n].as_bytes()));
+                            libcrux_ml_dsa::$lc::verify(black_box(&lc.verification_key), black_box(&msgs[n]), &[], &s).unwrap();
+                        })
+                    }
                 });
             }
             // aws-lc-rs (mldsa-native): seed API; hedged signing only.
@@ -1891,11 +1951,26 @@ macro_rules! mldsa_builder {
                     let n = n & 63;
                     apk.verify_sig(black_box(&msgs[n]), black_box(sigs[n].as_bytes())).unwrap();
                 }),
+                DsaOp::VerifyFromBytes => {
+                    let b = vk_bytes.to_vec();
+                    for (m, s) in msgs.iter().zip(&sigs) {
+                        aws::UnparsedPublicKey::new(&aws::$awsv, &b)
+                            .verify(m, s.as_bytes())
+                            .expect("aws-lc-rs verify");
+                    }
+                    Contestant::indexed("aws-lc-rs", Role::Peer, move |n| {
+                        let n = n & 63;
+                        aws::UnparsedPublicKey::new(&aws::$awsv, black_box(&b))
+                            .verify(black_box(&msgs[n]), black_box(sigs[n].as_bytes()))
+                            .unwrap();
+                    })
+                }
             });
             let note = match op {
                 DsaOp::KeyGen => MLDSA_NOTES[0],
                 DsaOp::Sign => MLDSA_NOTES[1],
                 DsaOp::Verify => MLDSA_NOTES[2],
+                DsaOp::VerifyFromBytes => MLDSA_NOTES[3],
             };
             Built {
                 contestants: cs,

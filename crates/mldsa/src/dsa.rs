@@ -121,10 +121,14 @@ impl<const K: usize, const L: usize> VkState<K, L> {
     };
 }
 
-/// What a signing key keeps: NTT forms of s1, s2 and t0, and K. Wiped on drop.
+/// What a signing key keeps: NTT forms of s1 and s2 (packed, see [`set_s_hat`]) and t0, and
+/// K. Wiped on drop.
 #[derive(Clone)]
 pub(crate) struct SkState<const K: usize, const L: usize> {
-    pub(crate) s1_hat: [Poly; L],
+    /// `NTT(s1[r] + 2^S s2[r])` for `r < L` (`S` = [`pack_shift`]): one inverse NTT of its
+    /// product with c gives both `c s1[r]` and `c s2[r]`.
+    pub(crate) s12_hat: [Poly; L],
+    /// `NTT(s2[r])` for `L <= r < K` (the first `L` entries are unused, zero).
     pub(crate) s2_hat: [Poly; K],
     pub(crate) t0_hat: [Poly; K],
     pub(crate) key: [u8; 32],
@@ -132,7 +136,7 @@ pub(crate) struct SkState<const K: usize, const L: usize> {
 
 impl<const K: usize, const L: usize> SkState<K, L> {
     pub(crate) const ZERO: Self = SkState {
-        s1_hat: [[0; 256]; L],
+        s12_hat: [[0; 256]; L],
         s2_hat: [[0; 256]; K],
         t0_hat: [[0; 256]; K],
         key: [0; 32],
@@ -141,10 +145,47 @@ impl<const K: usize, const L: usize> SkState<K, L> {
 
 impl<const K: usize, const L: usize> Drop for SkState<K, L> {
     fn drop(&mut self) {
-        self.s1_hat.zeroize();
+        self.s12_hat.zeroize();
         self.s2_hat.zeroize();
         self.t0_hat.zeroize();
         self.key.zeroize();
+    }
+}
+
+/// The shift `S` that packs `c s2` above `c s1` (FIPS 204 Algorithm 7 lines 17-18 and 21):
+/// every coefficient of `c s` is a sum of `tau` terms `+-s_j` with `|s_j| <= eta`, so
+/// `|c s| <= tau eta`: 39 * 2 = 78 (ML-DSA-44), 49 * 4 = 196 (65), 60 * 2 = 120 (87), below
+/// `2^(S-1)` with S = 8 for eta 2 and 9 for eta 4. The packed product `c s1 + 2^S c s2` is
+/// then below `tau eta (2^S + 1) < 2^(2S) <= 2^18 < (q-1)/2` in absolute value: its centered
+/// representative mod q is the integer itself, and [`Unit::split_low`] recovers both parts.
+#[inline(always)]
+pub(crate) const fn pack_shift<P: Params>() -> u32 {
+    if P::ETA == 2 { 8 } else { 9 }
+}
+
+/// `sk.s12_hat[r] = NTT(s1[r] + 2^S s2[r])` for `r < L` and `sk.s2_hat[r] = NTT(s2[r])` for
+/// `L <= r < K` (every parameter set has `K >= L`). In: `s1`, `s2` in `[-eta, eta]`, so the
+/// packed input is at most `eta (2^S + 1) <= 2052 < q` (the NTT's bound).
+#[inline(always)]
+fn set_s_hat<U: Unit, P: Params, const K: usize, const L: usize>(
+    t: U::Token,
+    s1: &[Poly; L],
+    s2: &[Poly; K],
+    sk: &mut SkState<K, L>,
+) {
+    const { assert!(K >= L) };
+    let sh = pack_shift::<P>();
+    for ((o, a), b) in sk.s12_hat.iter_mut().zip(s1).zip(s2) {
+        for u in 0..UNITS {
+            ld::<U>(t, a, u)
+                .add(ld::<U>(t, b, u).shl(sh))
+                .store(poly::chunk_mut(o, u));
+        }
+        U::ntt_poly(t, o);
+    }
+    for (o, b) in sk.s2_hat.iter_mut().zip(s2).skip(L) {
+        *o = *b;
+        U::ntt_poly(t, o);
     }
 }
 
@@ -319,7 +360,8 @@ fn rej_ntt_poly<U: Unit>(t: U::Token, x1: X1Backend, rho: &[u8; 32], key: u16, a
 }
 
 /// ExpandA (Algorithm 32): `a_hat[r][s] = RejNTTPoly(rho || s || r)`, four entries at a time
-/// when `hs.x4` is set. The XOF output is public (rejections may branch). Out: `[0, q)`.
+/// when `hs.x4` is set and the backend samples four-way ([`Unit::FOUR_WAY`]). The XOF output
+/// is public (rejections may branch). Out: `[0, q)`.
 #[inline(always)]
 pub(crate) fn expand_a<U: Unit, const K: usize, const L: usize>(
     t: U::Token,
@@ -327,26 +369,47 @@ pub(crate) fn expand_a<U: Unit, const K: usize, const L: usize>(
     rho: &[u8; 32],
     a_hat: &mut [[Poly; L]; K],
 ) {
-    let entries = a_hat.iter_mut().enumerate().flat_map(|(r, row)| {
+    match hs.x4 {
+        Some(k4) if U::FOUR_WAY => expand_a_x4::<U, K, L>(t, hs.x1, k4, rho, a_hat),
+        _ => expand_a_x1::<U, K, L>(t, hs.x1, rho, a_hat),
+    }
+}
+
+/// The entries of A-hat with their ExpandA keys `s + 256 r`.
+#[inline(always)]
+fn a_entries<const K: usize, const L: usize>(
+    a_hat: &mut [[Poly; L]; K],
+) -> impl Iterator<Item = (u16, &mut Poly)> {
+    a_hat.iter_mut().enumerate().flat_map(|(r, row)| {
         row.iter_mut()
             .enumerate()
             .map(move |(s, a)| (u16::from_le_bytes([s as u8, r as u8]), a))
-    });
-    let Some(k4) = hs.x4 else {
-        for (key, a) in entries {
-            rej_ntt_poly::<U>(t, hs.x1, rho, key, a);
-        }
-        return;
-    };
-    in_fours_with(
-        entries,
-        &mut ASampler::<U> {
-            t,
-            x1: hs.x1,
-            k4,
-            rho,
-        },
-    );
+    })
+}
+
+/// ExpandA one entry at a time (FIPS 204 as written).
+#[inline(always)]
+fn expand_a_x1<U: Unit, const K: usize, const L: usize>(
+    t: U::Token,
+    x1: X1Backend,
+    rho: &[u8; 32],
+    a_hat: &mut [[Poly; L]; K],
+) {
+    for (key, a) in a_entries(a_hat) {
+        rej_ntt_poly::<U>(t, x1, rho, key, a);
+    }
+}
+
+/// ExpandA four entries at a time on `k4` (a lone last entry on `x1`).
+#[inline(always)]
+fn expand_a_x4<U: Unit, const K: usize, const L: usize>(
+    t: U::Token,
+    x1: X1Backend,
+    k4: X4Backend,
+    rho: &[u8; 32],
+    a_hat: &mut [[Poly; L]; K],
+) {
+    in_fours_with(a_entries(a_hat), &mut ASampler::<U> { t, x1, k4, rho });
 }
 
 /// ExpandA's samplers, as methods so that the rejection step compiles into the calling island
@@ -410,7 +473,8 @@ fn rej_bounded<U: Unit, P: Params>(
 }
 
 /// ExpandS (Algorithm 33): `s1[r] = RejBoundedPoly(rho' || r)`, `s2[r] = RejBoundedPoly(rho' ||
-/// L + r)`, four polynomials at a time when `hs.x4` is set. The output is secret. The
+/// L + r)`, four polynomials at a time when `hs.x4` is set and the backend samples four-way
+/// ([`Unit::FOUR_WAY`]). The output is secret. The
 /// rejection step ([`Params::rej_eta`]) is the same as the one-way sampler's; the four-way
 /// sampler squeezes two blocks per way first (for eta 2 too, where one block falls short about
 /// half the time, so a batch of four nearly always needs the second) and branches only on
@@ -425,22 +489,53 @@ fn expand_s<U: Unit, P: Params, const K: usize, const L: usize>(
     s1: &mut [Poly; L],
     s2: &mut [Poly; K],
 ) {
-    let polys = s1
-        .iter_mut()
+    match hs.x4 {
+        Some(k4) if U::FOUR_WAY => expand_s_x4::<U, P, K, L>(t, hs.x1, k4, rho1, s1, s2),
+        _ => expand_s_x1::<U, P, K, L>(t, hs.x1, rho1, s1, s2),
+    }
+}
+
+/// The polynomials of s1 then s2 with their ExpandS nonces.
+#[inline(always)]
+fn s_entries<'a, const K: usize, const L: usize>(
+    s1: &'a mut [Poly; L],
+    s2: &'a mut [Poly; K],
+) -> impl Iterator<Item = (u16, &'a mut Poly)> {
+    s1.iter_mut()
         .chain(s2.iter_mut())
         .enumerate()
-        .map(|(r, p)| (r as u16, p));
-    let Some(k4) = hs.x4 else {
-        for (nonce, p) in polys {
-            rej_bounded::<U, P>(t, hs.x1, rho1, nonce, p);
-        }
-        return;
-    };
+        .map(|(r, p)| (r as u16, p))
+}
+
+/// ExpandS one polynomial at a time (FIPS 204 as written).
+#[inline(always)]
+fn expand_s_x1<U: Unit, P: Params, const K: usize, const L: usize>(
+    t: U::Token,
+    x1: X1Backend,
+    rho1: &[u8; 64],
+    s1: &mut [Poly; L],
+    s2: &mut [Poly; K],
+) {
+    for (nonce, p) in s_entries(s1, s2) {
+        rej_bounded::<U, P>(t, x1, rho1, nonce, p);
+    }
+}
+
+/// ExpandS four polynomials at a time on `k4` (a lone last one on `x1`).
+#[inline(always)]
+fn expand_s_x4<U: Unit, P: Params, const K: usize, const L: usize>(
+    t: U::Token,
+    x1: X1Backend,
+    k4: X4Backend,
+    rho1: &[u8; 64],
+    s1: &mut [Poly; L],
+    s2: &mut [Poly; K],
+) {
     in_fours_with(
-        polys,
+        s_entries(s1, s2),
         &mut SSampler::<U, P> {
             t,
-            x1: hs.x1,
+            x1,
             k4,
             rho1,
             _p: core::marker::PhantomData,
@@ -488,8 +583,9 @@ impl<U: Unit, P: Params> FourWay for SSampler<'_, U, P> {
 }
 
 /// ExpandMask (Algorithm 34): `y[r] = BitUnpack(H(rho'' || IntegerToBytes(kappa + r, 2)),
-/// gamma1 - 1, gamma1)`, four polynomials at a time when `hs.x4` is set (no rejection: every
-/// polynomial takes the same fixed number of blocks). Out: `(-gamma1, gamma1]`.
+/// gamma1 - 1, gamma1)`, four polynomials at a time when `hs.x4` is set and the backend
+/// samples four-way ([`Unit::FOUR_WAY`]) (no rejection: every polynomial takes the same fixed
+/// number of blocks). Out: `(-gamma1, gamma1]`.
 #[inline(always)]
 fn expand_mask<U: Unit, P: Params, const L: usize>(
     t: U::Token,
@@ -498,30 +594,83 @@ fn expand_mask<U: Unit, P: Params, const L: usize>(
     kappa: u32,
     y: &mut [Poly; L],
 ) {
-    let polys = y
-        .iter_mut()
-        .enumerate()
-        .map(|(r, p)| ((kappa + r as u32) as u16, p));
-    let mut m = MaskSampler::<U, P> {
-        t,
-        hs,
-        rho2,
-        _p: core::marker::PhantomData,
-    };
-    let Some(_) = hs.x4 else {
-        for (nonce, p) in polys {
-            m.one(nonce, p);
-        }
-        return;
-    };
-    in_fours_with(polys, &mut m);
+    match hs.x4 {
+        Some(k4) if U::FOUR_WAY => expand_mask_x4::<U, P, L>(t, hs.x1, k4, rho2, kappa, y),
+        _ => expand_mask_x1::<U, P, L>(t, hs.x1, rho2, kappa, y),
+    }
 }
 
-/// ExpandMask's samplers (z takes 576 or 640 bytes: five SHAKE256 blocks), as methods so that
-/// the unpacking compiles into the calling island (see [`in_fours_with`]).
+/// The polynomials of y with their ExpandMask nonces `kappa + r`.
+#[inline(always)]
+fn mask_entries<const L: usize>(
+    y: &mut [Poly; L],
+    kappa: u32,
+) -> impl Iterator<Item = (u16, &mut Poly)> {
+    y.iter_mut()
+        .enumerate()
+        .map(move |(r, p)| ((kappa + r as u32) as u16, p))
+}
+
+/// ExpandMask one polynomial at a time (FIPS 204 as written).
+#[inline(always)]
+fn expand_mask_x1<U: Unit, P: Params, const L: usize>(
+    t: U::Token,
+    x1: X1Backend,
+    rho2: &[u8; 64],
+    kappa: u32,
+    y: &mut [Poly; L],
+) {
+    for (nonce, p) in mask_entries(y, kappa) {
+        mask_one::<U, P>(t, x1, rho2, nonce, p);
+    }
+}
+
+/// ExpandMask four polynomials at a time on `k4` (a lone last one on `x1`).
+#[inline(always)]
+fn expand_mask_x4<U: Unit, P: Params, const L: usize>(
+    t: U::Token,
+    x1: X1Backend,
+    k4: X4Backend,
+    rho2: &[u8; 64],
+    kappa: u32,
+    y: &mut [Poly; L],
+) {
+    in_fours_with(
+        mask_entries(y, kappa),
+        &mut MaskSampler::<U, P> {
+            t,
+            x1,
+            k4,
+            rho2,
+            _p: core::marker::PhantomData,
+        },
+    );
+}
+
+/// One polynomial of ExpandMask on one-way SHAKE256 (z takes 576 or 640 bytes: at most five
+/// blocks).
+#[inline(always)]
+fn mask_one<U: Unit, P: Params>(
+    t: U::Token,
+    x1: X1Backend,
+    rho2: &[u8; 64],
+    nonce: u16,
+    p: &mut Poly,
+) {
+    let zb = 32 * P::Z_BITS;
+    debug_assert!(zb <= MASK_BLOCKS * RATE256);
+    let mut buf = [0u8; 32 * 20];
+    h(x1, &[rho2, &nonce.to_le_bytes()], &mut buf[..zb]);
+    P::unpack_z::<U>(t, &buf[..zb], p);
+    U::wipe_bytes(t, &mut buf);
+}
+
+/// ExpandMask's four-way samplers (z takes 576 or 640 bytes: five SHAKE256 blocks), as
+/// methods so that the unpacking compiles into the calling island (see [`in_fours_with`]).
 struct MaskSampler<'a, U: Unit, P: Params> {
     t: U::Token,
-    hs: Hashes,
+    x1: X1Backend,
+    k4: X4Backend,
     rho2: &'a [u8; 64],
     _p: core::marker::PhantomData<P>,
 }
@@ -533,26 +682,13 @@ impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
     const SECRET: bool = true;
     #[inline(always)]
     fn one(&mut self, nonce: u16, p: &mut Poly) {
-        let zb = 32 * P::Z_BITS;
-        debug_assert!(zb <= MASK_BLOCKS * RATE256);
-        let mut buf = [0u8; 32 * 20];
-        h(
-            self.hs.x1,
-            &[self.rho2, &nonce.to_le_bytes()],
-            &mut buf[..zb],
-        );
-        P::unpack_z::<U>(self.t, &buf[..zb], p);
-        U::wipe_bytes(self.t, &mut buf);
+        mask_one::<U, P>(self.t, self.x1, self.rho2, nonce, p)
     }
     #[inline(always)]
     fn four(&mut self, nonces: [u16; 4], out: &mut [Poly; 4]) {
         let zb = 32 * P::Z_BITS;
-        // Called only when the backend has four-way Keccak.
-        let Some(k4) = self.hs.x4 else {
-            return;
-        };
         let mut s = seeds::<66>(self.rho2, nonces);
-        let mut x = X4::absorb(k4, RATE256, ins(&s));
+        let mut x = X4::absorb(self.k4, RATE256, ins(&s));
         let mut buf = [[0u8; MASK_BLOCKS * RATE256]; 4];
         x.squeeze(ways(&mut buf, MASK_BLOCKS * RATE256));
         for (b, p) in buf.iter().zip(out.iter_mut()) {
@@ -675,10 +811,11 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     let mut s1 = [[0i32; 256]; L];
     let mut s2 = [[0i32; 256]; K];
     expand_s::<U, P, K, L>(t, hs, &rho1, &mut s1, &mut s2);
-    sk.s1_hat = s1;
-    ntt_all::<U>(t, &mut sk.s1_hat);
+    let mut s1_hat = s1;
+    ntt_all::<U>(t, &mut s1_hat);
     let mut t0 = [[0i32; 256]; K];
-    derive_public::<U, K, L>(t, hs, &rho, &sk.s1_hat, &s2, &mut t0, pk, vk);
+    derive_public::<U, K, L>(t, hs, &rho, &s1_hat, &s2, &mut t0, pk, vk);
+    U::wipe_coeffs(t, s1_hat.as_flattened_mut());
     // skEncode (Algorithm 24).
     sk_bytes[..32].copy_from_slice(&rho);
     sk_bytes[32..64].copy_from_slice(&sk.key);
@@ -693,8 +830,7 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
         poly::pack::<U, 13>(t, p, Some(1 << 12), &mut sk_bytes[off..off + 416]);
         off += 416;
     }
-    sk.s2_hat = s2;
-    ntt_all::<U>(t, &mut sk.s2_hat);
+    set_s_hat::<U, P, K, L>(t, &s1, &s2, sk);
     sk.t0_hat = t0;
     ntt_all::<U>(t, &mut sk.t0_hat);
     U::wipe_coeffs(t, s1.as_flattened_mut());
@@ -766,10 +902,11 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
         off += 416;
     }
     expand_a::<U, K, L>(t, hs, &rho, &mut vk.a_hat);
-    sk.s1_hat = s1;
-    ntt_all::<U>(t, &mut sk.s1_hat);
+    let mut s1_hat = s1;
+    ntt_all::<U>(t, &mut s1_hat);
     let mut t0_derived = [[0i32; 256]; K];
-    derive_public::<U, K, L>(t, hs, &rho, &sk.s1_hat, &s2, &mut t0_derived, pk, vk);
+    derive_public::<U, K, L>(t, hs, &rho, &s1_hat, &s2, &mut t0_derived, pk, vk);
+    U::wipe_coeffs(t, s1_hat.as_flattened_mut());
     let mut diff = 0i32;
     for (a, b) in t0_derived.iter().zip(&t0) {
         for u in 0..UNITS {
@@ -780,8 +917,9 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     }
     t0_derived.zeroize();
     let tr_ok: bool = subtle::ConstantTimeEq::ct_eq(&vk.tr[..], &sk_bytes[64..128]).into();
-    sk.s2_hat = s2;
-    ntt_all::<U>(t, &mut sk.s2_hat);
+    // s1 and s2 are in range when `bad` is false; out of range (a rejected key) the packed
+    // NTT input stays below `(2^ETA_BITS) (2^S + 1) < q` all the same.
+    set_s_hat::<U, P, K, L>(t, &s1, &s2, sk);
     sk.t0_hat = t0;
     ntt_all::<U>(t, &mut sk.t0_hat);
     U::wipe_coeffs(t, s1.as_flattened_mut());
@@ -811,8 +949,10 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
     let mut z = [[0i32; 256]; L];
     let mut w = [[0i32; 256]; K];
     let mut hint = [[0i32; 256]; K];
+    let mut cs2 = [[0i32; 256]; K];
     let mut tmp = [0i32; 256];
     let mut c = [0i32; 256];
+    let sh = pack_shift::<P>();
     let mut c_tilde = [0u8; 64];
     let zb = 32 * P::Z_BITS;
     let mut ok = false;
@@ -849,27 +989,34 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
         public(&c_tilde[..P::CT_LEN]);
         sample_in_ball::<P>(hs.x1, &c_tilde[..P::CT_LEN], &mut c);
         U::ntt_poly(t, &mut c);
-        // z = y + <<c s1>>.
+        // z = y + <<c s1>>, with <<c s2>> from the same inverse NTT for the first L
+        // polynomials (c s1 + 2^S c s2, centered: the exact integer, see `pack_shift`).
         let mut reject = false;
         for r in 0..L {
-            poly::pointwise::<U>(t, &c, &sk.s1_hat[r], &mut tmp);
+            poly::pointwise::<U>(t, &c, &sk.s12_hat[r], &mut tmp);
             U::invntt_poly(t, &mut tmp);
             for u in 0..UNITS {
+                let (cs1, hi) = ld::<U>(t, &tmp, u).centered().split_low(sh);
                 ld::<U>(t, &y[r], u)
-                    .add(ld::<U>(t, &tmp, u).centered())
+                    .add(cs1)
                     .store(poly::chunk_mut(&mut z[r], u));
+                hi.store(poly::chunk_mut(&mut cs2[r], u));
             }
             reject |= poly::exceeds::<U>(t, &z[r], P::GAMMA1 - P::BETA);
         }
+        // The rest of <<c s2>> (|.| < q).
+        for (o, s) in cs2.iter_mut().zip(&sk.s2_hat).skip(L) {
+            poly::pointwise::<U>(t, &c, s, o);
+            U::invntt_poly(t, o);
+        }
         let mut count = 0;
         for i in 0..K {
-            // r = w - <<c s2>> (canonical); (r1, r0) = Decompose(r).
-            poly::pointwise::<U>(t, &c, &sk.s2_hat[i], &mut tmp);
-            U::invntt_poly(t, &mut tmp);
+            // r = w - <<c s2>> (canonical: |w - c s2| < 2q, within reduce32's input bound);
+            // (r1, r0) = Decompose(r).
             let mut r = [0i32; 256];
             for u in 0..UNITS {
                 ld::<U>(t, &w[i], u)
-                    .sub(ld::<U>(t, &tmp, u))
+                    .sub(ld::<U>(t, &cs2[i], u))
                     .reduce32()
                     .caddq()
                     .store(poly::chunk_mut(&mut r, u));
@@ -929,6 +1076,7 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
     U::wipe_coeffs(t, y.as_flattened_mut());
     U::wipe_coeffs(t, z.as_flattened_mut());
     U::wipe_coeffs(t, w.as_flattened_mut());
+    U::wipe_coeffs(t, cs2.as_flattened_mut());
     U::wipe_coeffs(t, &mut tmp);
     U::wipe_coeffs(t, &mut c);
     ok
@@ -1020,35 +1168,27 @@ mod tests {
     use crate::backend::portable::P8;
     use crate::params::{Params44, Params65, Params87};
 
-    const ONE: Hashes = Hashes {
-        x1: X1Backend::Portable,
-        x4: None,
-    };
-
-    fn four(k4: X4Backend) -> Hashes {
-        Hashes {
-            x1: X1Backend::Portable,
-            x4: Some(k4),
-        }
-    }
+    // The four-way samplers are called directly: portable units never take them
+    // (`P8::FOUR_WAY` is false), the one-way ones are FIPS 204 as written.
+    const X1: X1Backend = X1Backend::Portable;
 
     fn mask<P: Params, const L: usize>(k4: X4Backend, rho2: &[u8; 64], kappa: u32) {
         let (mut a, mut b) = ([[0i32; 256]; L], [[1i32; 256]; L]);
-        expand_mask::<P8, P, L>((), ONE, rho2, kappa, &mut a);
-        expand_mask::<P8, P, L>((), four(k4), rho2, kappa, &mut b);
+        expand_mask_x1::<P8, P, L>((), X1, rho2, kappa, &mut a);
+        expand_mask_x4::<P8, P, L>((), X1, k4, rho2, kappa, &mut b);
         assert!(a == b, "ExpandMask L = {L} on {}", k4.name());
     }
 
     fn expand<P: Params, const K: usize, const L: usize>(k4: X4Backend, seed: &[u8; 64]) {
         let (mut a1, mut a2) = ([[[0i32; 256]; L]; K], [[[1i32; 256]; L]; K]);
         let rho: &[u8; 32] = seed[..32].try_into().unwrap_or(&[0; 32]);
-        expand_a::<P8, K, L>((), ONE, rho, &mut a1);
-        expand_a::<P8, K, L>((), four(k4), rho, &mut a2);
+        expand_a_x1::<P8, K, L>((), X1, rho, &mut a1);
+        expand_a_x4::<P8, K, L>((), X1, k4, rho, &mut a2);
         assert!(a1 == a2, "ExpandA {K} x {L} on {}", k4.name());
         let (mut s1, mut s2) = ([[0i32; 256]; L], [[0i32; 256]; K]);
         let (mut u1, mut u2) = ([[1i32; 256]; L], [[1i32; 256]; K]);
-        expand_s::<P8, P, K, L>((), ONE, seed, &mut s1, &mut s2);
-        expand_s::<P8, P, K, L>((), four(k4), seed, &mut u1, &mut u2);
+        expand_s_x1::<P8, P, K, L>((), X1, seed, &mut s1, &mut s2);
+        expand_s_x4::<P8, P, K, L>((), X1, k4, seed, &mut u1, &mut u2);
         assert!(s1 == u1 && s2 == u2, "ExpandS {K}, {L} on {}", k4.name());
     }
 

@@ -193,7 +193,7 @@ macro_rules! parameter_set {
                 }
             }
 
-            #[doc = concat!("An ", $label, " signing key: the NTT forms of s1, s2 and t0, K, the expanded encoding, the verifying key (with A-hat and tr), and the seed xi when built from one. Secrets are wiped on drop.")]
+            #[doc = concat!("An ", $label, " signing key: the NTT forms of s1 + 2^S s2 (packed), the remaining s2 and t0, K, the expanded encoding, the verifying key (with A-hat and tr), and the seed xi when built from one. Secrets are wiped on drop.")]
             #[derive(Clone)]
             pub struct SigningKey {
                 vk: VerifyingKey,

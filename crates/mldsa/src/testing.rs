@@ -21,6 +21,10 @@ pub enum Op {
     RsubConst(i32),
     /// `a << 13`.
     Shl13,
+    /// `a << s` (negative `a` too).
+    Shl(u32),
+    /// `split_low(a, s)`: `lo` to `poly`, `hi` to `poly2`.
+    SplitLow(u32),
     /// Montgomery product of `a` and `b`.
     MontMul,
     /// Montgomery product of `a` and a constant.
@@ -143,6 +147,8 @@ pub(crate) fn apply<U: Unit>(
         Op::Sub => each!(|x, y, u| x.sub(y)),
         Op::RsubConst(c) => each!(|x, y, u| x.rsub_const(c)),
         Op::Shl13 => each!(|x, y, u| x.shl(13)),
+        Op::Shl(s) => each!(|x, y, u| x.shl(s)),
+        Op::SplitLow(s) => each2!(|x, y| x.split_low(s)),
         Op::MontMul => each!(|x, y, u| x.mont_mul(y)),
         Op::MontMulConst(c) => each!(|x, y, u| x.mont_mul_const(c)),
         Op::Reduce32 => each!(|x, y, u| x.reduce32()),

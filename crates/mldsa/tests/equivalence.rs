@@ -64,6 +64,11 @@ proptest! {
         check(Op::Sub, &a, &b, &[]);
         check(Op::RsubConst(1 << 19), &r, &r, &[]);
         check(Op::Shl13, &t1, &t1, &[]);
+        check(Op::Shl(9), &r.map(|v| v >> 9), &r, &[]);
+        for s in [1, 8, 9, 16] {
+            check(Op::SplitLow(s), &a.map(|v| v >> 1), &a, &[]);
+            check(Op::SplitLow(s), &r, &r, &[]);
+        }
         check(Op::MontMul, &m, &m, &[]);
         check(Op::MontMulConst(c), &a, &a, &[]);
         check(Op::Reduce32, &big, &big, &[]);

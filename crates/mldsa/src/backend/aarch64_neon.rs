@@ -269,6 +269,21 @@ impl Unit for V {
         self.map(|_, x| unsafe { vshlq_s32(x, sv) })
     }
     #[inline(always)]
+    fn split_low(self, s: u32) -> (Self, Self) {
+        let t = self.2;
+        let (up, down, back) = (
+            dup(t, 32 - s as i32),
+            dup(t, s as i32 - 32),
+            dup(t, -(s as i32)),
+        );
+        // SAFETY: NEON proven by the token in `self` (`sshl` by a negative count is an
+        // arithmetic shift right).
+        let lo = self.map(|_, x| unsafe { vshlq_s32(vshlq_s32(x, up), down) });
+        // SAFETY: as above.
+        let hi = self.zip(lo, |_, x, l| unsafe { vshlq_s32(vsubq_s32(x, l), back) });
+        (lo, hi)
+    }
+    #[inline(always)]
     fn mont_mul(self, b: Self) -> Self {
         self.zip(b, mont4)
     }

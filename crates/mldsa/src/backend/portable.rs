@@ -144,6 +144,7 @@ impl P8 {
 
 impl Unit for P8 {
     type Token = ();
+    const FOUR_WAY: bool = false;
 
     #[inline(always)]
     fn load(_t: (), a: &[i32; N]) -> Self {
@@ -168,9 +169,18 @@ impl Unit for P8 {
     #[inline(always)]
     fn shl(self, s: u32) -> Self {
         self.map(|x| {
-            debug_assert!(x >= 0 && x < 1 << (31 - s));
+            debug_assert!(x.unsigned_abs() < 1 << (31 - s));
             x << s
         })
+    }
+    #[inline(always)]
+    fn split_low(self, s: u32) -> (Self, Self) {
+        debug_assert!((1..=16).contains(&s));
+        let lo = self.map(|x| {
+            debug_assert!(x.unsigned_abs() < 1 << 30);
+            ((x as u32) << (32 - s)) as i32 >> (32 - s)
+        });
+        (lo, self.zip(lo, |x, l| (x - l) >> s))
     }
     #[inline(always)]
     fn mont_mul(self, b: Self) -> Self {

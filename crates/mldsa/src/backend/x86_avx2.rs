@@ -222,6 +222,16 @@ impl Unit for V {
         self.with(unsafe { _mm256_sll_epi32(self.0, c) })
     }
     #[inline(always)]
+    fn split_low(self, s: u32) -> (Self, Self) {
+        let (up, down) = (count(self.1, 32 - s), count(self.1, s));
+        // SAFETY: AVX2 proven by the token in `self`.
+        let (lo, hi) = unsafe {
+            let lo = _mm256_sra_epi32(_mm256_sll_epi32(self.0, up), up);
+            (lo, _mm256_sra_epi32(_mm256_sub_epi32(self.0, lo), down))
+        };
+        (self.with(lo), self.with(hi))
+    }
+    #[inline(always)]
     fn mont_mul(self, b: Self) -> Self {
         // SAFETY: AVX2 proven by the token in `self`.
         let (pe, po, te, to) = unsafe {

@@ -427,22 +427,7 @@ impl Unit for V {
     }
 }
 
-/// Wipes `p` with volatile stores of `W` elements each (32 bytes: one ymm register), the
-/// remainder through `zeroize`, so the wipe of a dead buffer is not elided and costs one store
-/// per 32 bytes (`zeroize` stores one element at a time).
-#[inline(always)]
-fn wipe_wide<T: Copy + Default + zeroize::DefaultIsZeroes, const W: usize>(p: &mut [T]) {
-    use zeroize::Zeroize;
-    let mut chunks = p.chunks_exact_mut(W);
-    for c in &mut chunks {
-        let c: &mut [T; W] = c.try_into().unwrap_or_else(|_| unreachable!());
-        // SAFETY: `c` is a valid, aligned, writable `[T; W]` (a volatile store so that the
-        // wipe of a dead buffer is not elided).
-        unsafe { core::ptr::write_volatile(c, [T::default(); W]) };
-    }
-    chunks.into_remainder().zeroize();
-    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
-}
+use tessera_cpu::wipe_wide;
 
 /// `z * q^-1 mod 2^32` lane-wise: the second operand of [`V::mont_mul_pairs`].
 #[inline(always)]

@@ -1709,10 +1709,15 @@ enum DsaOp {
 
 const MLDSA_NOTES: [&str; 4] = [
     "keygen: Tessera, libcrux, RustCrypto and aws-lc-rs derive the key from a fixed 32-byte seed xi (Tessera's key also caches A-hat and the NTT forms of its secret vectors)",
-    "sign: 64-byte messages, empty context, cycling over 64 messages, every library on the same message in each round (the rejection loop varies with the message); Tessera, libcrux and RustCrypto sign deterministically (rnd = 0), aws-lc-rs only hedged (its row includes an RNG call); every library reuses its key",
+    "sign: 64-byte messages, empty context, cycling over 64 messages, every library on the same 4 messages in each round (the rejection loop varies with the message); Tessera, libcrux and RustCrypto sign deterministically (rnd = 0), aws-lc-rs only hedged (its row includes an RNG call); every library reuses its key",
     "verify: 64-byte messages, empty context, cycling over 64 signatures, every library on the same one in each round; Tessera (A-hat, NTT(t1 2^d) and tr cached), RustCrypto and aws-lc-rs (ParsedPublicKey) reuse a parsed key; libcrux takes the encoded key on every call",
     "verify from bytes: 64-byte messages, empty context, cycling over 64 signatures, every library on the same one in each round; every library parses the 1312/1952/2592-byte verifying key (pkDecode; Tessera and RustCrypto also ExpandA, NTT(t1 2^d) and tr = H(pk)) and decodes the signature on every call (aws-lc-rs through UnparsedPublicKey::verify, libcrux from its encoded key and signature types)",
 ];
+
+/// Messages each library signs per round in the ML-DSA sign rows: the same 4 for every library
+/// (`Contestant::fixed_batch`), 16 windows of 4 over the 64 messages, so each round compares
+/// the same work (the signing loop's iteration count depends on the message).
+const SIGN_BATCH: u64 = 4;
 
 /// Seed xi and the 64 messages of the ML-DSA rows.
 fn mldsa_inputs() -> ([u8; 32], Vec<[u8; 64]>) {
@@ -1774,6 +1779,7 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             black_box(sk.sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
                         })
+                        .fixed_batch(SIGN_BATCH)
                     }
                     DsaOp::Verify => {
                         let vk = match be {
@@ -1829,6 +1835,7 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             black_box(rc.expanded_key().sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
                         })
+                        .fixed_batch(SIGN_BATCH)
                     }
                     DsaOp::Verify => {
                         let vk = rc.expanded_key().verifying_key();
@@ -1891,6 +1898,7 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             black_box(libcrux_ml_dsa::$lc::sign(&lc.signing_key, black_box(&msgs[n]), &[], [0; 32]).unwrap());
                         })
+                        .fixed_batch(SIGN_BATCH)
                     }
                     DsaOp::Verify => {
                         let lsigs: Vec<_> = sigs
@@ -1946,7 +1954,8 @@ macro_rules! mldsa_builder {
                 DsaOp::Sign => Contestant::indexed("aws-lc-rs", Role::Peer, move |n| {
                     let n = n & 63;
                     black_box(akp.sign(black_box(&msgs[n]), &mut asig).unwrap());
-                }),
+                })
+                .fixed_batch(SIGN_BATCH),
                 DsaOp::Verify => Contestant::indexed("aws-lc-rs", Role::Peer, move |n| {
                     let n = n & 63;
                     apk.verify_sig(black_box(&msgs[n]), black_box(sigs[n].as_bytes())).unwrap();

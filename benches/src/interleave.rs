@@ -107,6 +107,9 @@ pub struct Contestant {
     /// Runs `n` iterations; the second argument is the index of the first one's input (see
     /// [`Contestant::indexed`]).
     run: Box<dyn FnMut(u64, u64)>,
+    /// Iterations per timed batch when fixed (see [`Contestant::fixed_batch`]); calibrated
+    /// when `None`.
+    fixed: Option<u64>,
 }
 
 impl Contestant {
@@ -120,6 +123,7 @@ impl Contestant {
                     op();
                 }
             }),
+            fixed: None,
         }
     }
 
@@ -144,7 +148,18 @@ impl Contestant {
                     op(i as usize);
                 }
             }),
+            fixed: None,
         }
+    }
+
+    /// Times exactly `n` iterations per batch (at least 1) instead of a calibrated count, with a
+    /// one-iteration pre-roll, and starts round `r`'s batch at input index `r * n`. Give every
+    /// contestant of a row the same `n`: then each round times every library on the same `n`
+    /// inputs (for [`Contestant::indexed`] operations whose time depends on the input, such as
+    /// ML-DSA signing), so the per-round ratio is a ratio of times over identical work.
+    pub fn fixed_batch(mut self, n: u64) -> Self {
+        self.fixed = Some(n.max(1));
+        self
     }
 }
 
@@ -424,14 +439,20 @@ pub fn measure(
     }
     let (batch, per_iter): (Vec<u64>, Vec<f64>) = contestants
         .iter_mut()
-        .map(|c| calibrate(c, cfg.batch_ns, cfg.clock))
+        .map(|c| {
+            let (n, t) = calibrate(c, cfg.batch_ns, cfg.clock);
+            (c.fixed.unwrap_or(n), t)
+        })
         .unzip();
     // A quarter batch of pre-roll, and at least ~20 µs: longer than the AVX power-up of the
-    // cores that have one.
-    let preroll: Vec<u64> = batch
+    // cores that have one. One iteration for a fixed batch.
+    let preroll: Vec<u64> = contestants
         .iter()
-        .zip(&per_iter)
-        .map(|(&b, &t)| (b / 4).max((20_000.0 / t).ceil() as u64).max(1))
+        .zip(batch.iter().zip(&per_iter))
+        .map(|(c, (&b, &t))| match c.fixed {
+            Some(_) => 1,
+            None => (b / 4).max((20_000.0 / t).ceil() as u64).max(1),
+        })
         .collect();
     let round_ns: f64 = (0..k)
         .map(|i| (batch[i] + preroll[i]) as f64 * per_iter[i])
@@ -468,8 +489,9 @@ pub fn measure(
             // Each round at another stack offset (all 256 in turn), so that the row's medians
             // cover every offset within a page: see `at_depth`.
             let depth = ((r * 97 + i * 13) % STACK_DEPTHS) as u32;
-            // Every contestant's batch of this round starts at input index `r`.
-            let start = r as u64;
+            // Every contestant's batch of this round starts at input index `r` (`r * n` for a
+            // fixed batch of `n`).
+            let start = r as u64 * c.fixed.unwrap_or(1);
             at_depth(depth, &mut || {
                 run_at(c, pre, start);
                 t = cfg.clock.time(|| run_at(c, n, start));
@@ -664,6 +686,33 @@ mod tests {
         run_at(&mut c, 3, 5);
         run(&mut c, 2);
         assert_eq!(*seen.borrow(), [5, 6, 7, 0, 1]);
+    }
+
+    #[test]
+    fn fixed_batches_tile_the_inputs() {
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        let cfg = Config {
+            batch_ns: 20_000.0,
+            warmup_ns: 0.0,
+            row_ns: 0.0,
+            min_rounds: 3,
+            max_rounds: 3,
+            resamples: 10,
+            clock: Clock::Wall,
+        };
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let s2 = Rc::clone(&seen);
+        let mut cs = vec![
+            Contestant::indexed("a", Role::Reference, move |i| s2.borrow_mut().push(i))
+                .fixed_batch(4),
+        ];
+        let samples = measure(&mut cs, &cfg, |_| {});
+        assert_eq!(samples.batch, [4]);
+        // The last 3 rounds: a one-iteration pre-roll at `4 r`, then the batch `4 r .. 4 r + 4`.
+        let seen = seen.borrow();
+        let tail = &seen[seen.len() - 15..];
+        assert_eq!(tail, [0, 0, 1, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9, 10, 11]);
     }
 
     #[test]

@@ -284,13 +284,17 @@ their interquartile range and a 95% interval of the median from a moving-block b
 (blocks of consecutive rounds, fixed seed). A row whose interval contains 1.0 is a tie. Times
 are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) unless the report says `wall`.
 Inputs pass through `black_box`, buffers are 64-byte aligned, inputs are generated once from a
-fixed seed outside the timed loop, and nothing allocates in a timed loop. Before a row is timed,
-every contestant's output is checked against Tessera's.
+fixed seed outside the timed loop, and nothing allocates in a timed loop. Rows whose time depends
+on the input give every contestant the same inputs in each round: ML-DSA verification the same
+message, ML-DSA signing the same 4 messages (a fixed batch: the signing loop's iteration count
+depends on the message). Before a row is timed, every contestant's output is checked against
+Tessera's.
 
 What this cannot remove: where the linker puts code and static data in one binary (a rebuild that
-changed no measured code moved one row, aws-lc-rs SHA3-256 of 64 bytes, by 11%; two runs of one
-binary agree within 3% on every row), and neighbours competing for the same core's caches and
-execution units on a shared host. The interval covers the noise within one run only.";
+changed no measured code moved one row, aws-lc-rs SHA3-256 of 64 bytes, by 11%), and neighbours
+competing for the same core's caches and execution units on a shared host. The interval covers
+the noise within one run only; `cargo xtask bench --stability RUN1 RUN2` shows how far each ratio
+moved between two runs.";
 
 /// The markdown report: header, summary (ratios against peers), per-backend table, plots,
 /// per-row details, method.

@@ -44,33 +44,62 @@ impl Sponge {
     }
 
     pub(crate) fn absorb(&mut self, mut data: &[u8]) {
-        // Finish a partial block byte by byte.
-        while self.pos != 0 && !data.is_empty() {
+        // Up to a lane boundary, byte by byte.
+        while !self.pos.is_multiple_of(8) && !data.is_empty() {
             xor_byte(&mut self.state, self.pos, data[0]);
             data = &data[1..];
             self.pos += 1;
             if self.pos == self.rate {
-                self.backend.permute(&mut self.state, self.rounds);
-                self.pos = 0;
+                self.permute();
             }
         }
-        // Whole blocks, a lane at a time.
-        let done = self
-            .backend
-            .absorb_blocks(&mut self.state, data, self.rate, self.rounds);
-        data = &data[done..];
-        while data.len() >= self.rate {
-            let (block, rest) = data.split_at(self.rate);
-            for (l, c) in self.state.iter_mut().zip(block.chunks_exact(8)) {
-                *l ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        // The rest of a partial block, a lane at a time (rates are whole lanes).
+        if self.pos != 0 {
+            self.xor_lanes(&mut data);
+            if self.pos == self.rate {
+                self.permute();
             }
-            self.backend.permute(&mut self.state, self.rounds);
-            data = rest;
         }
+        if self.pos == 0 {
+            // Whole blocks: the backend's block loop, then a lane at a time.
+            let done = self
+                .backend
+                .absorb_blocks(&mut self.state, data, self.rate, self.rounds);
+            data = &data[done..];
+            while data.len() >= self.rate {
+                self.xor_lanes(&mut data);
+                self.permute();
+            }
+            // A final partial block (fewer than `rate` bytes: `pos` stays below `rate`).
+            self.xor_lanes(&mut data);
+        }
+        // Fewer than 8 bytes, at a lane boundary below `rate`.
         for &b in data {
             xor_byte(&mut self.state, self.pos, b);
             self.pos += 1;
         }
+    }
+
+    /// XORs whole lanes of `data` into the state from `pos` (a lane boundary) up to the end
+    /// of the block or of the whole lanes in `data`, advancing both.
+    #[inline(always)]
+    fn xor_lanes(&mut self, data: &mut &[u8]) {
+        let lanes = ((self.rate - self.pos) / 8).min(data.len() / 8);
+        let (head, rest) = data.split_at(8 * lanes);
+        for (l, c) in self.state[self.pos / 8..]
+            .iter_mut()
+            .zip(head.chunks_exact(8))
+        {
+            *l ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        }
+        self.pos += 8 * lanes;
+        *data = rest;
+    }
+
+    #[inline(always)]
+    fn permute(&mut self) {
+        self.backend.permute(&mut self.state, self.rounds);
+        self.pos = 0;
     }
 
     /// Appends the domain-separation bits `ds` (which include the first padding bit) and the
@@ -83,14 +112,25 @@ impl Sponge {
     }
 
     /// Squeezes after [`Sponge::pad`]; `pos` counts bytes already read from the current block.
-    pub(crate) fn squeeze(&mut self, out: &mut [u8]) {
-        for o in out {
+    pub(crate) fn squeeze(&mut self, mut out: &mut [u8]) {
+        while !out.is_empty() {
             if self.pos == self.rate {
-                self.backend.permute(&mut self.state, self.rounds);
-                self.pos = 0;
+                self.permute();
             }
-            *o = (self.state[self.pos / 8] >> (8 * (self.pos % 8))) as u8;
-            self.pos += 1;
+            if self.pos.is_multiple_of(8) && out.len() >= 8 {
+                // Whole lanes up to the end of the block or of `out`.
+                let lanes = ((self.rate - self.pos) / 8).min(out.len() / 8);
+                let (head, rest) = core::mem::take(&mut out).split_at_mut(8 * lanes);
+                for (o, l) in head.chunks_exact_mut(8).zip(&self.state[self.pos / 8..]) {
+                    o.copy_from_slice(&l.to_le_bytes());
+                }
+                self.pos += 8 * lanes;
+                out = rest;
+            } else {
+                out[0] = (self.state[self.pos / 8] >> (8 * (self.pos % 8))) as u8;
+                self.pos += 1;
+                out = &mut core::mem::take(&mut out)[1..];
+            }
         }
     }
 }

@@ -121,6 +121,9 @@ impl<const K: usize, const L: usize> VkState<K, L> {
     };
 }
 
+/// The most `s2` polynomials without an `s1` partner (`K - L`) of any parameter set.
+pub(crate) const S2_TAIL: usize = 1;
+
 /// What a signing key keeps: NTT forms of s1 and s2 (packed, see [`set_s_hat`]) and t0, and
 /// K. Wiped on drop.
 #[derive(Clone)]
@@ -128,8 +131,10 @@ pub(crate) struct SkState<const K: usize, const L: usize> {
     /// `NTT(s1[r] + 2^S s2[r])` for `r < L` (`S` = [`pack_shift`]): one inverse NTT of its
     /// product with c gives both `c s1[r]` and `c s2[r]`.
     pub(crate) s12_hat: [Poly; L],
-    /// `NTT(s2[r])` for `L <= r < K` (the first `L` entries are unused, zero).
-    pub(crate) s2_hat: [Poly; K],
+    /// `NTT(s2[L + i])` for `L + i < K`: the `s2` polynomials without an `s1` partner (one
+    /// for ML-DSA-65 and -87, none for ML-DSA-44, whose entry stays zero; stable Rust cannot
+    /// size an array `K - L`).
+    pub(crate) s2_tail: [Poly; S2_TAIL],
     pub(crate) t0_hat: [Poly; K],
     pub(crate) key: [u8; 32],
 }
@@ -137,7 +142,7 @@ pub(crate) struct SkState<const K: usize, const L: usize> {
 impl<const K: usize, const L: usize> SkState<K, L> {
     pub(crate) const ZERO: Self = SkState {
         s12_hat: [[0; 256]; L],
-        s2_hat: [[0; 256]; K],
+        s2_tail: [[0; 256]; S2_TAIL],
         t0_hat: [[0; 256]; K],
         key: [0; 32],
     };
@@ -146,7 +151,7 @@ impl<const K: usize, const L: usize> SkState<K, L> {
 impl<const K: usize, const L: usize> Drop for SkState<K, L> {
     fn drop(&mut self) {
         self.s12_hat.zeroize();
-        self.s2_hat.zeroize();
+        self.s2_tail.zeroize();
         self.t0_hat.zeroize();
         self.key.zeroize();
     }
@@ -163,8 +168,8 @@ pub(crate) const fn pack_shift<P: Params>() -> u32 {
     if P::ETA == 2 { 8 } else { 9 }
 }
 
-/// `sk.s12_hat[r] = NTT(s1[r] + 2^S s2[r])` for `r < L` and `sk.s2_hat[r] = NTT(s2[r])` for
-/// `L <= r < K` (every parameter set has `K >= L`). In: `s1`, `s2` in `[-eta, eta]`, so the
+/// `sk.s12_hat[r] = NTT(s1[r] + 2^S s2[r])` for `r < L` and `sk.s2_tail[r - L] = NTT(s2[r])`
+/// for `L <= r < K` (every parameter set has `L <= K <= L + S2_TAIL`). In: `s1`, `s2` in `[-eta, eta]`, so the
 /// packed input is at most `eta (2^S + 1) <= 2052 < q` (the NTT's bound).
 #[inline(always)]
 fn set_s_hat<U: Unit, P: Params, const K: usize, const L: usize>(
@@ -173,7 +178,7 @@ fn set_s_hat<U: Unit, P: Params, const K: usize, const L: usize>(
     s2: &[Poly; K],
     sk: &mut SkState<K, L>,
 ) {
-    const { assert!(K >= L) };
+    const { assert!(K >= L && K - L <= S2_TAIL) };
     let sh = pack_shift::<P>();
     for ((o, a), b) in sk.s12_hat.iter_mut().zip(s1).zip(s2) {
         for u in 0..UNITS {
@@ -183,7 +188,7 @@ fn set_s_hat<U: Unit, P: Params, const K: usize, const L: usize>(
         }
         U::ntt_poly(t, o);
     }
-    for (o, b) in sk.s2_hat.iter_mut().zip(s2).skip(L) {
+    for (o, b) in sk.s2_tail.iter_mut().zip(&s2[L..]) {
         *o = *b;
         U::ntt_poly(t, o);
     }
@@ -1005,7 +1010,7 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             reject |= poly::exceeds::<U>(t, &z[r], P::GAMMA1 - P::BETA);
         }
         // The rest of <<c s2>> (|.| < q).
-        for (o, s) in cs2.iter_mut().zip(&sk.s2_hat).skip(L) {
+        for (o, s) in cs2[L..].iter_mut().zip(&sk.s2_tail) {
             poly::pointwise::<U>(t, &c, s, o);
             U::invntt_poly(t, o);
         }
@@ -1029,6 +1034,8 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
                 x.store(poly::chunk_mut(&mut tmp, u));
             }
             reject |= poly::exceeds::<U>(t, &tmp, P::GAMMA2);
+            // The hint bits summed lane-wise (at most 32 per lane), added up once.
+            let mut ones = U::load(t, &[0; 8]);
             for u in 0..UNITS {
                 let ru = ld::<U>(t, &r, u);
                 let (r1, r0) = P::decompose(ru);
@@ -1036,9 +1043,10 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
                 // h = MakeHint(-ct0, r + ct0) = HighBits(r + ct0) != HighBits(r).
                 let v = ru.add(ld(t, &tmp, u)).reduce32().caddq();
                 let hb = r1.ne_mask01(P::decompose(v).0);
-                count += hb.sum();
+                ones = ones.add(hb);
                 hb.store(poly::chunk_mut(&mut hint[i], u));
             }
+            count += ones.sum();
             U::wipe_coeffs(t, &mut r);
         }
         // The decision (not which check failed) leaves the loop: the iteration count is public.

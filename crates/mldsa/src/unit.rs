@@ -96,7 +96,7 @@ pub(crate) trait Unit: Copy {
     /// Whether some lane has `|a| >= bound` (FIPS 204 infinity-norm check), computed on every
     /// lane without a branch. In: `|a| < 2^31 - 1`, `0 < bound`.
     fn exceeds(self, bound: i32) -> bool;
-    /// Sum of the lanes (counts hint bits). In: lanes in `{0, 1}`.
+    /// Sum of the lanes (counts hint bits). In: lanes in `[0, 2^24)`.
     fn sum(self) -> i32;
 
     /// FIPS 204 SimpleBitPack (Algorithm 16) of the 8 coefficients into `BITS` bytes.
@@ -114,6 +114,7 @@ pub(crate) trait Unit: Copy {
     /// 15), `ETA` in {2, 4}: appends the accepted half-bytes of `bytes` to `out[*n..]`. Which
     /// half-bytes are rejected (`>= 15` or `>= 9`) is independent of the accepted values; the
     /// values themselves (`b mod 5` for eta 2) are computed without division or branch.
+    /// Coefficients of `out` past the final `*n` may be overwritten with zeros.
     /// Out: `[-ETA, ETA]`.
     fn rej_eta<const ETA: i32>(t: Self::Token, bytes: &[u8], out: &mut [i32; 256], n: &mut usize);
 

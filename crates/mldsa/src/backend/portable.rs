@@ -358,23 +358,27 @@ impl Unit for P8 {
                 accept |= (lo << (2 * i)) | (hi << (2 * i + 1));
             }
             let accept = crate::dsa::public_u64(accept);
+            // Every half-byte is written at `out[*n]` and `*n` advances by its accept bit (no
+            // branch to mispredict): a rejected one is overwritten by the next.
             for (i, &b) in chunk.iter().enumerate() {
                 for (k, z) in [(2 * i, b & 15), (2 * i + 1, b >> 4)] {
                     if *n >= 256 {
                         return;
                     }
-                    if (accept >> k) & 1 == 1 {
-                        let z = i32::from(z);
-                        out[*n] = if ETA == 2 {
-                            // z mod 5 as z - 5 floor(z * 205 / 1024), exact for z < 15.
-                            2 - (z - 5 * ((z * 205) >> 10))
-                        } else {
-                            4 - z
-                        };
-                        *n += 1;
-                    }
+                    let z = i32::from(z);
+                    out[*n] = if ETA == 2 {
+                        // z mod 5 as z - 5 floor(z * 205 / 1024), exact for z < 15.
+                        2 - (z - 5 * ((z * 205) >> 10))
+                    } else {
+                        4 - z
+                    };
+                    *n += ((accept >> k) & 1) as usize;
                 }
             }
+        }
+        // The slot past the last accepted one may hold a rejected half-byte's value.
+        if let Some(x) = out.get_mut(*n) {
+            *x = 0;
         }
     }
     #[inline(always)]

@@ -703,6 +703,37 @@ fn decode<const BITS: u32>(t: X86Avx2, bytes: &[u8]) -> V {
         return V::load(t, &P8::decode::<BITS>((), bytes).0);
     }
     let b = BITS as usize;
+    let (c2, c2r) = (count(t, 2 * BITS), count(t, 64 - 2 * BITS));
+    // 128 bits -> (low 2 BITS bits, next 2 BITS bits) in the two qwords. Only the low
+    // `BITS / 2` bytes of each 128-bit half of `v` are used (odd `BITS`: its first 8).
+    let split = |v: __m256i| {
+        // SAFETY: AVX2 proven by `t`.
+        unsafe {
+            let next = _mm256_or_si256(
+                _mm256_bslli_epi128::<8>(_mm256_srl_epi64(v, c2)),
+                _mm256_sll_epi64(v, c2r),
+            );
+            let q = _mm256_blend_epi32::<0xCC>(v, next);
+            _mm256_and_si256(q, _mm256_set1_epi64x((1i64 << (2 * BITS)) - 1))
+        }
+    };
+    if BITS & 1 == 0 && b >= 16 {
+        // z (18 and 20 bits): two 16-byte loads straight from `bytes` (the first and the
+        // last 16 of its `BITS`; a byte shuffle brings the second half's start to byte 0),
+        // no store-to-load forwarding stall through a stack buffer.
+        let h = b >> 1;
+        let idx: [u8; 16] = core::array::from_fn(|i| ((16 - h + i) & 15) as u8);
+        let bytes = &bytes[..b];
+        // SAFETY: AVX2 proven by `t`; `bytes` has `b >= 16` bytes, so both unaligned 16-byte
+        // loads (at 0 and at `b - 16`) are in bounds; `idx` is 16 readable bytes.
+        let v = unsafe {
+            let lo = _mm_loadu_si128(bytes.as_ptr().cast());
+            let hi = _mm_loadu_si128(bytes[b - 16..].as_ptr().cast());
+            let hi = _mm_shuffle_epi8(hi, _mm_loadu_si128(idx.as_ptr().cast()));
+            _mm256_set_m128i(hi, lo)
+        };
+        return qwords_to_pairs::<BITS>(t, split(v));
+    }
     let mut tmp = [0u8; 32];
     if BITS & 1 == 0 {
         let h = b >> 1;
@@ -717,19 +748,9 @@ fn decode<const BITS: u32>(t: X86Avx2, bytes: &[u8]) -> V {
         tmp[..8].copy_from_slice(&lo.to_le_bytes());
         tmp[16..24].copy_from_slice(&hi.to_le_bytes());
     }
-    let (c2, c2r) = (count(t, 2 * BITS), count(t, 64 - 2 * BITS));
     // SAFETY: AVX2 proven by `t`; `tmp` is 32 readable bytes, unaligned load.
-    let q = unsafe {
-        let v = _mm256_loadu_si256(tmp.as_ptr().cast());
-        // 128 bits -> (low 2 BITS bits, next 2 BITS bits) in the two qwords.
-        let next = _mm256_or_si256(
-            _mm256_bslli_epi128::<8>(_mm256_srl_epi64(v, c2)),
-            _mm256_sll_epi64(v, c2r),
-        );
-        let q = _mm256_blend_epi32::<0xCC>(v, next);
-        _mm256_and_si256(q, _mm256_set1_epi64x((1i64 << (2 * BITS)) - 1))
-    };
-    qwords_to_pairs::<BITS>(t, q)
+    let v = unsafe { _mm256_loadu_si256(tmp.as_ptr().cast()) };
+    qwords_to_pairs::<BITS>(t, split(v))
 }
 
 /// `vpermd` indices that move the lanes selected by an 8-bit mask to the front, in order, as

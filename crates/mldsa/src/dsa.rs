@@ -124,7 +124,7 @@ impl<const K: usize, const L: usize> VkState<K, L> {
 /// The most `s2` polynomials without an `s1` partner (`K - L`) of any parameter set.
 pub(crate) const S2_TAIL: usize = 1;
 
-/// What a signing key keeps: NTT forms of s1 and s2 (packed, see [`set_s_hat`]) and t0, and
+/// What a signing key keeps: NTT forms of s1 and s2 (packed, see [`derive_keys`]) and t0, and
 /// K. Wiped on drop.
 #[derive(Clone)]
 pub(crate) struct SkState<const K: usize, const L: usize> {
@@ -166,32 +166,6 @@ impl<const K: usize, const L: usize> Drop for SkState<K, L> {
 #[inline(always)]
 pub(crate) const fn pack_shift<P: Params>() -> u32 {
     if P::ETA == 2 { 8 } else { 9 }
-}
-
-/// `sk.s12_hat[r] = NTT(s1[r] + 2^S s2[r])` for `r < L` and `sk.s2_tail[r - L] = NTT(s2[r])`
-/// for `L <= r < K` (every parameter set has `L <= K <= L + S2_TAIL`). In: `s1`, `s2` in `[-eta, eta]`, so the
-/// packed input is at most `eta (2^S + 1) <= 2052 < q` (the NTT's bound).
-#[inline(always)]
-fn set_s_hat<U: Unit, P: Params, const K: usize, const L: usize>(
-    t: U::Token,
-    s1: &[Poly; L],
-    s2: &[Poly; K],
-    sk: &mut SkState<K, L>,
-) {
-    const { assert!(K >= L && K - L <= S2_TAIL) };
-    let sh = pack_shift::<P>();
-    for ((o, a), b) in sk.s12_hat.iter_mut().zip(s1).zip(s2) {
-        for u in 0..UNITS {
-            ld::<U>(t, a, u)
-                .add(ld::<U>(t, b, u).shl(sh))
-                .store(poly::chunk_mut(o, u));
-        }
-        U::ntt_poly(t, o);
-    }
-    for (o, b) in sk.s2_tail.iter_mut().zip(&s2[L..]) {
-        *o = *b;
-        U::ntt_poly(t, o);
-    }
 }
 
 /// H = SHAKE256 over the concatenation of `parts` (FIPS 204 section 3.7), `out.len()` bytes.
@@ -753,26 +727,48 @@ fn caddq<U: Unit>(t: U::Token, p: &mut Poly) {
     }
 }
 
-/// The public half of key generation from A-hat (already in `vk`), s1-hat and s2:
-/// `t = NTT^-1(A-hat o s1-hat) + s2` split by Power2Round into t1 and `t0` (Algorithm 6, lines
-/// 5-6), `pk = pkEncode(rho, t1)` (Algorithm 22), `vk.tr = H(pk)` and `vk.t1_hat`. Key
-/// generation keeps `t0`; parsing an expanded key compares it with the stored one.
+/// `2^64 mod q`: a Montgomery product with it multiplies by `2^32`.
+const R2: i32 = 2_365_951;
+
+/// The key states from A-hat (already in `vk`), s1 and s2: `t = NTT^-1(A-hat o NTT(s1)) + s2`
+/// split by Power2Round into t1 and `t0` (Algorithm 6, lines 5-6), `pk = pkEncode(rho, t1)`
+/// (Algorithm 22), `vk.tr = H(pk)`, and the NTT forms the keys keep. NTT(t) is A-hat o
+/// NTT(s1) + NTT(s2), so `vk.t1_hat = NTT(t1 2^d)` is NTT(t) - NTT(t0) and the packed
+/// `sk.s12_hat` is NTT(s1) + 2^S NTT(s2) (NTT is linear mod q), without transforms of their
+/// own: L + 2K forward transforms in all. Key generation keeps `t0`; parsing an expanded key
+/// compares it with the stored one. In: `|s1|, |s2| < q` (at most 11 for a rejected expanded
+/// key).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn derive_public<U: Unit, const K: usize, const L: usize>(
+fn derive_keys<U: Unit, P: Params, const K: usize, const L: usize>(
     t: U::Token,
     hs: Hashes,
     rho: &[u8; 32],
-    s1_hat: &[Poly; L],
+    s1: &[Poly; L],
     s2: &[Poly; K],
     t0: &mut [Poly; K],
     pk: &mut [u8],
     vk: &mut VkState<K, L>,
+    sk: &mut SkState<K, L>,
 ) {
+    const { assert!(K >= L && K - L <= S2_TAIL) };
+    let mut s1_hat = *s1;
+    ntt_all::<U>(t, &mut s1_hat);
+    let mut s2_hat = *s2;
+    ntt_all::<U>(t, &mut s2_hat);
     let mut t1 = [[0i32; 256]; K];
     for i in 0..K {
         let mut ti = [0i32; 256];
-        poly::dot::<U>(t, &vk.a_hat[i], s1_hat, &mut ti);
+        poly::dot::<U>(t, &vk.a_hat[i], &s1_hat, &mut ti);
+        // NTT(t)[i] (the dot product carries 2^-32; |.| < q + 9q before reduce32), kept in
+        // `vk.t1_hat` until NTT(t0) is known.
+        for u in 0..UNITS {
+            ld::<U>(t, &ti, u)
+                .mont_mul_const(R2)
+                .add(ld(t, &s2_hat[i], u))
+                .reduce32()
+                .store(poly::chunk_mut(&mut vk.t1_hat[i], u));
+        }
         U::invntt_poly(t, &mut ti);
         for u in 0..UNITS {
             let x = ld::<U>(t, &ti, u).add(ld(t, &s2[i], u)).reduce32().caddq();
@@ -787,7 +783,48 @@ fn derive_public<U: Unit, const K: usize, const L: usize>(
         poly::pack::<U, 10>(t, p, None, o);
     }
     h(hs.x1, &[pk], &mut vk.tr);
-    set_t1_hat::<U, K>(t, &t1, &mut vk.t1_hat);
+    // NTT(t0), then NTT(t1 2^d) = NTT(t) - NTT(t0) (|.| < q + 9q before reduce32).
+    sk.t0_hat = *t0;
+    ntt_all::<U>(t, &mut sk.t0_hat);
+    for (o, z) in vk.t1_hat.iter_mut().zip(&sk.t0_hat) {
+        for u in 0..UNITS {
+            ld::<U>(t, o, u)
+                .sub(ld(t, z, u))
+                .reduce32()
+                .store(poly::chunk_mut(o, u));
+        }
+    }
+    // s12-hat = NTT(s1) + 2^S NTT(s2) (the Montgomery product with 2^(S+32) mod q gives
+    // 2^S NTT(s2) with |.| < q; the sum is below 10q before reduce32); the unpaired NTT(s2)
+    // as they are.
+    let c = const { mod_q_i64(1i64 << (32 + pack_shift::<P>())) };
+    for (r, o) in sk.s12_hat.iter_mut().enumerate() {
+        for u in 0..UNITS {
+            ld::<U>(t, &s1_hat[r], u)
+                .add(ld::<U>(t, &s2_hat[r], u).mont_mul_const(c))
+                .reduce32()
+                .store(poly::chunk_mut(o, u));
+        }
+    }
+    for (o, b) in sk.s2_tail.iter_mut().zip(&s2_hat[L..]) {
+        *o = *b;
+    }
+    U::wipe_coeffs(t, s1_hat.as_flattened_mut());
+    U::wipe_coeffs(t, s2_hat.as_flattened_mut());
+}
+
+/// `x mod q` for `0 <= x < 2^43` (the constants of [`derive_keys`], `2^40` and `2^41`,
+/// evaluated at compile time): subtraction of `q 2^k` for k from 20 down, no division.
+const fn mod_q_i64(mut x: i64) -> i32 {
+    const Q: i64 = 8_380_417;
+    let mut k = 20;
+    while k >= 0 {
+        if x >= Q << k {
+            x -= Q << k;
+        }
+        k -= 1;
+    }
+    x as i32
 }
 
 /// ML-DSA.KeyGen_internal (Algorithm 6). Writes `pk` and the expanded `sk` and fills the
@@ -816,11 +853,8 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
     let mut s1 = [[0i32; 256]; L];
     let mut s2 = [[0i32; 256]; K];
     expand_s::<U, P, K, L>(t, hs, &rho1, &mut s1, &mut s2);
-    let mut s1_hat = s1;
-    ntt_all::<U>(t, &mut s1_hat);
     let mut t0 = [[0i32; 256]; K];
-    derive_public::<U, K, L>(t, hs, &rho, &s1_hat, &s2, &mut t0, pk, vk);
-    U::wipe_coeffs(t, s1_hat.as_flattened_mut());
+    derive_keys::<U, P, K, L>(t, hs, &rho, &s1, &s2, &mut t0, pk, vk, sk);
     // skEncode (Algorithm 24).
     sk_bytes[..32].copy_from_slice(&rho);
     sk_bytes[32..64].copy_from_slice(&sk.key);
@@ -835,9 +869,6 @@ pub(crate) fn keygen<U: Unit, P: Params, const K: usize, const L: usize>(
         poly::pack::<U, 13>(t, p, Some(1 << 12), &mut sk_bytes[off..off + 416]);
         off += 416;
     }
-    set_s_hat::<U, P, K, L>(t, &s1, &s2, sk);
-    sk.t0_hat = t0;
-    ntt_all::<U>(t, &mut sk.t0_hat);
     U::wipe_coeffs(t, s1.as_flattened_mut());
     U::wipe_coeffs(t, s2.as_flattened_mut());
     U::wipe_coeffs(t, t0.as_flattened_mut());
@@ -907,11 +938,11 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
         off += 416;
     }
     expand_a::<U, K, L>(t, hs, &rho, &mut vk.a_hat);
-    let mut s1_hat = s1;
-    ntt_all::<U>(t, &mut s1_hat);
+    // The states (sk.t0_hat from the derived t0, equal to the stored one when the key is
+    // accepted). s1 and s2 are in range when `bad` is false; out of range (a rejected key)
+    // they stay within `[-11, 4]`, far inside the NTT's input bound.
     let mut t0_derived = [[0i32; 256]; K];
-    derive_public::<U, K, L>(t, hs, &rho, &s1_hat, &s2, &mut t0_derived, pk, vk);
-    U::wipe_coeffs(t, s1_hat.as_flattened_mut());
+    derive_keys::<U, P, K, L>(t, hs, &rho, &s1, &s2, &mut t0_derived, pk, vk, sk);
     let mut diff = 0i32;
     for (a, b) in t0_derived.iter().zip(&t0) {
         for u in 0..UNITS {
@@ -922,11 +953,6 @@ pub(crate) fn parse_sk<U: Unit, P: Params, const K: usize, const L: usize>(
     }
     t0_derived.zeroize();
     let tr_ok: bool = subtle::ConstantTimeEq::ct_eq(&vk.tr[..], &sk_bytes[64..128]).into();
-    // s1 and s2 are in range when `bad` is false; out of range (a rejected key) the packed
-    // NTT input stays below `(2^ETA_BITS) (2^S + 1) < q` all the same.
-    set_s_hat::<U, P, K, L>(t, &s1, &s2, sk);
-    sk.t0_hat = t0;
-    ntt_all::<U>(t, &mut sk.t0_hat);
     U::wipe_coeffs(t, s1.as_flattened_mut());
     U::wipe_coeffs(t, s2.as_flattened_mut());
     U::wipe_coeffs(t, t0.as_flattened_mut());

@@ -44,7 +44,9 @@ impl X1Backend {
         rounds: usize,
     ) -> usize {
         match self {
-            X1Backend::Portable => crate::keccak::absorb_blocks(state, data, rate, rounds),
+            X1Backend::Portable => {
+                crate::keccak::absorb_blocks_complemented(state, data, rate, rounds)
+            }
             #[cfg(target_arch = "x86_64")]
             X1Backend::X86Bmi(t) => x86_bmi::absorb_blocks(t, state, data, rate, rounds),
             #[cfg(target_arch = "aarch64")]

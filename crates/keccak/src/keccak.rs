@@ -180,6 +180,157 @@ pub(crate) fn keccak_p_unrolled<L: Lane>(state: &mut [L; 25], rounds: usize) {
     *state = a;
 }
 
+/// The lanes kept complemented by [`keccak_p_complemented`] (`(x, y)` = (1, 0), (2, 0),
+/// (3, 1), (2, 2), (2, 3), (0, 4): the lane-complementing transform of the Keccak
+/// implementation overview, section 2.2).
+const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
+
+/// Keccak-p[1600, rounds] for a CPU without an AND-NOT instruction: the state is held with
+/// the [`COMPLEMENTED`] lanes inverted, which turns chi's 25 NOTs per round into 5 (each
+/// output plane mixes AND and OR instead); the six lanes are inverted on entry and on exit.
+/// Same results as [`keccak_p_unrolled`].
+#[inline(always)]
+pub(crate) fn keccak_p_complemented(state: &mut [u64; 25], rounds: usize) {
+    let mut a = *state;
+    complement(&mut a);
+    permute_complemented(&mut a, rounds);
+    complement(&mut a);
+    *state = a;
+}
+
+/// Inverts the [`COMPLEMENTED`] lanes.
+#[inline(always)]
+fn complement(a: &mut [u64; 25]) {
+    for i in COMPLEMENTED {
+        a[i] = !a[i];
+    }
+}
+
+/// The rounds of [`keccak_p_complemented`] on a state already in complemented form.
+#[inline(always)]
+fn permute_complemented(a: &mut [u64; 25], rounds: usize) {
+    let mut e = *a;
+    let mut r = 24 - rounds;
+    while r < 24 {
+        round_complemented(a, &mut e, RC[r]);
+        round_complemented(&e, a, RC[r + 1]);
+        r += 2;
+    }
+}
+
+/// [`round_unrolled`] on complemented states. Theta, rho and pi are XORs and rotations, so
+/// the inversions only move: with the [`COMPLEMENTED`] lanes inverted at the input, the chi
+/// inputs `B` of each output plane arrive with a known set inverted, and each plane's chi
+/// below (one explicit NOT per plane) writes its outputs with the same six lanes inverted.
+#[inline(always)]
+fn round_complemented(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
+    let c = parities(a);
+    let d = [
+        c[4] ^ c[1].rotate_left(1),
+        c[0] ^ c[2].rotate_left(1),
+        c[1] ^ c[3].rotate_left(1),
+        c[2] ^ c[4].rotate_left(1),
+        c[3] ^ c[0].rotate_left(1),
+    ];
+    // Plane 0: B0, B2, B3 arrive inverted; E1, E2 leave inverted.
+    let b0 = a[0] ^ d[0];
+    let b1 = (a[6] ^ d[1]).rotate_left(44);
+    let b2 = (a[12] ^ d[2]).rotate_left(43);
+    let b3 = (a[18] ^ d[3]).rotate_left(21);
+    let b4 = (a[24] ^ d[4]).rotate_left(14);
+    e[0] = b0 ^ (b1 | b2) ^ rc;
+    e[1] = b1 ^ (!b2 | b3);
+    e[2] = b2 ^ (b3 & b4);
+    e[3] = b3 ^ (b4 | b0);
+    e[4] = b4 ^ (b0 & b1);
+    // Plane 1: B0, B2 inverted in; E3 out.
+    let b0 = (a[3] ^ d[3]).rotate_left(28);
+    let b1 = (a[9] ^ d[4]).rotate_left(20);
+    let b2 = (a[10] ^ d[0]).rotate_left(3);
+    let b3 = (a[16] ^ d[1]).rotate_left(45);
+    let b4 = (a[22] ^ d[2]).rotate_left(61);
+    e[5] = b0 ^ (b1 | b2);
+    e[6] = b1 ^ (b2 & b3);
+    e[7] = b2 ^ (b3 | !b4);
+    e[8] = b3 ^ (b4 | b0);
+    e[9] = b4 ^ (b0 & b1);
+    // Plane 2: B0, B2 inverted in; E2 out.
+    let b0 = (a[1] ^ d[1]).rotate_left(1);
+    let b1 = (a[7] ^ d[2]).rotate_left(6);
+    let b2 = (a[13] ^ d[3]).rotate_left(25);
+    let b3 = (a[19] ^ d[4]).rotate_left(8);
+    let b4 = (a[20] ^ d[0]).rotate_left(18);
+    let n3 = !b3;
+    e[10] = b0 ^ (b1 | b2);
+    e[11] = b1 ^ (b2 & b3);
+    e[12] = b2 ^ (n3 & b4);
+    e[13] = n3 ^ (b4 | b0);
+    e[14] = b4 ^ (b0 & b1);
+    // Plane 3: B1, B3, B4 inverted in; E2 out.
+    let b0 = (a[4] ^ d[4]).rotate_left(27);
+    let b1 = (a[5] ^ d[0]).rotate_left(36);
+    let b2 = (a[11] ^ d[1]).rotate_left(10);
+    let b3 = (a[17] ^ d[2]).rotate_left(15);
+    let b4 = (a[23] ^ d[3]).rotate_left(56);
+    let n3 = !b3;
+    e[15] = b0 ^ (b1 & b2);
+    e[16] = b1 ^ (b2 | b3);
+    e[17] = b2 ^ (n3 | b4);
+    e[18] = n3 ^ (b4 & b0);
+    e[19] = b4 ^ (b0 | b1);
+    // Plane 4: B0, B3 inverted in; E0 out.
+    let b0 = (a[2] ^ d[2]).rotate_left(62);
+    let b1 = (a[8] ^ d[3]).rotate_left(55);
+    let b2 = (a[14] ^ d[4]).rotate_left(39);
+    let b3 = (a[15] ^ d[0]).rotate_left(41);
+    let b4 = (a[21] ^ d[1]).rotate_left(2);
+    let n1 = !b1;
+    e[20] = b0 ^ (n1 & b2);
+    e[21] = n1 ^ (b2 | b3);
+    e[22] = b2 ^ (b3 & b4);
+    e[23] = b3 ^ (b4 | b0);
+    e[24] = b4 ^ (b0 & b1);
+}
+
+/// [`absorb_blocks`] on [`keccak_p_complemented`] (the portable backend): the state stays
+/// complemented from the first block to the last (XOR of input commutes with the inversion).
+#[inline(always)]
+pub(crate) fn absorb_blocks_complemented(
+    state: &mut [u64; 25],
+    data: &[u8],
+    rate: usize,
+    rounds: usize,
+) -> usize {
+    match rate {
+        168 => absorb_rate_complemented::<168>(state, data, rounds),
+        144 => absorb_rate_complemented::<144>(state, data, rounds),
+        136 => absorb_rate_complemented::<136>(state, data, rounds),
+        104 => absorb_rate_complemented::<104>(state, data, rounds),
+        72 => absorb_rate_complemented::<72>(state, data, rounds),
+        _ => 0,
+    }
+}
+
+#[inline(always)]
+fn absorb_rate_complemented<const R: usize>(
+    state: &mut [u64; 25],
+    data: &[u8],
+    rounds: usize,
+) -> usize {
+    let mut a = *state;
+    complement(&mut a);
+    let mut blocks = data.chunks_exact(R);
+    for block in &mut blocks {
+        for (l, c) in a.iter_mut().zip(block.chunks_exact(8)) {
+            *l ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        }
+        permute_complemented(&mut a, rounds);
+    }
+    complement(&mut a);
+    *state = a;
+    data.len() - blocks.remainder().len()
+}
+
 /// [`absorb_rate`] for the rate of any Keccak function of this crate (SHAKE128/256, SHA3-224
 /// ... SHA3-512, TurboSHAKE), as a constant; returns 0 for any other rate, leaving the caller's
 /// generic block loop to do it.
@@ -344,5 +495,33 @@ mod tests {
     #[test]
     fn unrolled_matches_reference() {
         matches_reference(keccak_p_unrolled::<u64>, 3, 0xD6E8_FEB8_6659_FD93);
+    }
+
+    #[test]
+    fn complemented_matches_reference() {
+        for (start, mul) in [(5, 0xA076_1D64_78BD_642F), (0, 0), (0, 1), (1, u64::MAX)] {
+            matches_reference(keccak_p_complemented, start, mul);
+        }
+    }
+
+    /// The complemented block loop against XOR-then-permute on the reference, for every rate.
+    #[test]
+    fn complemented_absorb_matches_reference() {
+        let data: [u8; 3 * 168 + 5] = core::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5C);
+        for rate in [168, 144, 136, 104, 72] {
+            for rounds in [12, 24] {
+                let mut x = [7u64; 25];
+                let mut y = x;
+                let done = absorb_blocks_complemented(&mut x, &data, rate, rounds);
+                assert_eq!(done, data.len() / rate * rate);
+                for block in data.chunks_exact(rate) {
+                    for (l, c) in y.iter_mut().zip(block.chunks_exact(8)) {
+                        *l ^= u64::from_le_bytes(c.try_into().unwrap());
+                    }
+                    keccak_p(&mut y, rounds);
+                }
+                assert_eq!(x, y, "rate {rate} rounds {rounds}");
+            }
+        }
     }
 }

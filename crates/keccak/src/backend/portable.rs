@@ -1,12 +1,12 @@
 //! Portable backend: one state at a time.
 #![forbid(unsafe_code)]
 
-use crate::keccak::keccak_p_unrolled;
+use crate::keccak::keccak_p_complemented;
 
-/// Keccak-p on one state.
+/// Keccak-p on one state, in the lane-complemented form (no AND-NOT instruction is assumed).
 #[inline]
 pub(crate) fn permute(state: &mut [u64; 25], rounds: usize) {
-    keccak_p_unrolled(state, rounds);
+    keccak_p_complemented(state, rounds);
 }
 
 /// Keccak-p on the first `ways` of four interleaved states, one after the other (the idle ways
@@ -18,7 +18,7 @@ pub(crate) fn permute_x4(state: &mut [[u64; 4]; 25], rounds: usize, ways: usize)
         for (d, l) in s.iter_mut().zip(state.iter()) {
             *d = l[w];
         }
-        keccak_p_unrolled(&mut s, rounds);
+        keccak_p_complemented(&mut s, rounds);
         for (l, v) in state.iter_mut().zip(s) {
             l[w] = v;
         }

@@ -168,16 +168,13 @@ pub(crate) fn invntt<U: Unit>(t: U::Token, p: &mut Poly) {
     store(&v, p);
 }
 
-/// `out = reduce32(sum_j a[j] * b[j] * 2^-32)`: one row of a matrix-vector product in the NTT
-/// domain. In: `|a|, |b| < 9q`, at most 8 terms. Out: `|r| < q`.
+/// `out = sum_j a[j] * b[j] * 2^-32` reduced ([`Unit::dot_unit`]): one row of a
+/// matrix-vector product in the NTT domain. In: `0 <= a < q` (A-hat), `|b| < 9q`, at most 8
+/// terms. Out: `|r| < q`.
 #[inline(always)]
 pub(crate) fn dot<U: Unit>(t: U::Token, a: &[Poly], b: &[Poly], out: &mut Poly) {
     for u in 0..UNITS {
-        let mut acc = ld::<U>(t, &a[0], u).mont_mul(ld(t, &b[0], u));
-        for j in 1..a.len() {
-            acc = acc.add(ld::<U>(t, &a[j], u).mont_mul(ld(t, &b[j], u)));
-        }
-        acc.reduce32().store(chunk_mut(out, u));
+        U::dot_unit(t, a, b, u).store(chunk_mut(out, u));
     }
 }
 

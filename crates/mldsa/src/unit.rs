@@ -118,6 +118,20 @@ pub(crate) trait Unit: Copy {
     /// Out: `[-ETA, ETA]`.
     fn rej_eta<const ETA: i32>(t: Self::Token, bytes: &[u8], out: &mut [i32; 256], n: &mut usize);
 
+    /// Unit `u` of `reduce(sum_j a[j] * b[j] * 2^-32)`: one row of a matrix-vector product in
+    /// the NTT domain (A-hat times a vector). In: `0 <= a < q`, `|b| < 9q`, at most 8 terms.
+    /// Out: `|r| < q`, some representative (the default: a Montgomery product per term,
+    /// summed, then reduce32; a backend may reduce the exact sum once instead).
+    #[inline(always)]
+    fn dot_unit(t: Self::Token, a: &[[i32; 256]], b: &[[i32; 256]], u: usize) -> Self {
+        use crate::poly::ld;
+        let mut acc = ld::<Self>(t, &a[0], u).mont_mul(ld(t, &b[0], u));
+        for j in 1..a.len() {
+            acc = acc.add(ld::<Self>(t, &a[j], u).mont_mul(ld(t, &b[j], u)));
+        }
+        acc.reduce32()
+    }
+
     /// Wipes secret intermediates (coefficients) with volatile stores the compiler cannot
     /// elide (`zeroize`, in wide stores where the backend overrides this).
     #[inline(always)]

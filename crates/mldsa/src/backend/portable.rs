@@ -190,6 +190,19 @@ impl Unit for P8 {
     fn mont_mul_const(self, c: i32) -> Self {
         self.map(|x| fqmul(x, c))
     }
+    /// The exact sum of the products, one Montgomery reduction per coefficient: at most
+    /// `8 * q * 9q < q * 2^31` (within `mont_reduce`'s bound), so `|r| <= 72 q^2 / 2^32 + q / 2
+    /// < q`.
+    #[inline(always)]
+    fn dot_unit(_t: (), a: &[[i32; 256]], b: &[[i32; 256]], u: usize) -> Self {
+        let mut acc = [0i64; N];
+        for (x, y) in a.iter().zip(b) {
+            for (i, s) in acc.iter_mut().enumerate() {
+                *s += i64::from(x[N * u + i]) * i64::from(y[N * u + i]);
+            }
+        }
+        P8(acc.map(mont_reduce))
+    }
     #[inline(always)]
     fn reduce32(self) -> Self {
         self.map(reduce32)

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 /// A 64-bit Keccak lane, or several independent lanes packed in one SIMD register.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
 pub(crate) trait Lane: Copy {
     fn xor(self, o: Self) -> Self;
     /// `!self & o`
@@ -135,6 +136,7 @@ macro_rules! plane {
 /// (pi maps `(x, y)` to `(y, 2x + 3y)`), so each output plane reads one lane of every input
 /// plane. Written out with literal indices and rotation counts (a loop over planes is not
 /// always unrolled, and then the arrays stay in memory and the rotations stay generic).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
 #[inline(always)]
 fn round_unrolled<L: Lane>(a: &[L; 25], e: &mut [L; 25], rc: u64) {
     let c = parities(a);
@@ -167,6 +169,7 @@ fn round_unrolled<L: Lane>(a: &[L; 25], e: &mut [L; 25], rc: u64) {
 /// Keccak-p[1600, rounds] for `rounds` 24 (Keccak-f) or 12 (TurboSHAKE): the last `rounds`
 /// round constants, as Keccak-p specifies. Two rounds per iteration, so the state alternates
 /// between two sets of locals instead of being copied back after every round.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
 #[inline(always)]
 pub(crate) fn keccak_p_unrolled<L: Lane>(state: &mut [L; 25], rounds: usize) {
     let mut a = *state;
@@ -334,6 +337,7 @@ fn absorb_rate_complemented<const R: usize>(
 /// [`absorb_rate`] for the rate of any Keccak function of this crate (SHAKE128/256, SHA3-224
 /// ... SHA3-512, TurboSHAKE), as a constant; returns 0 for any other rate, leaving the caller's
 /// generic block loop to do it.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
 #[inline(always)]
 pub(crate) fn absorb_blocks(
     state: &mut [u64; 25],
@@ -353,6 +357,7 @@ pub(crate) fn absorb_blocks(
 
 /// Absorbs every whole `R`-byte block of `data` (XOR then permute), keeping the state in
 /// registers from one block to the next. Returns the number of bytes absorbed.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
 #[inline(always)]
 pub(crate) fn absorb_rate<const R: usize>(
     state: &mut [u64; 25],

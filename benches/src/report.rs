@@ -285,10 +285,11 @@ their interquartile range and a 95% interval of the median from a moving-block b
 are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) unless the report says `wall`.
 Inputs pass through `black_box`, buffers are 64-byte aligned, inputs are generated once from a
 fixed seed outside the timed loop, and nothing allocates in a timed loop. Rows whose time depends
-on the input give every contestant the same inputs in each round: ML-DSA verification the same
-message, ML-DSA signing the same 4 messages (a fixed batch: the signing loop's iteration count
-depends on the message). Before a row is timed, every contestant's output is checked against
-Tessera's.
+on the input give every contestant the same inputs in each round, in a fixed batch: ML-DSA
+verification the same 4 signatures, ML-DSA signing the same 4 messages, every library
+deterministically (the signing loop's iteration count depends on the message and rnd; aws-lc-rs,
+whose API signs only hedged, through AWS-LC's exported deterministic signing function). Before a
+row is timed, every contestant's output is checked against Tessera's.
 
 What this cannot remove: where the linker puts code and static data in one binary (a rebuild that
 changed no measured code moved one row, aws-lc-rs SHA3-256 of 64 bytes, by 11%), and neighbours

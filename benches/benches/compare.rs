@@ -2046,41 +2046,31 @@ macro_rules! mldsa_builder {
 // AWS-LC's deterministic ML-DSA signing (`ml_dsa_*_sign_internal` of
 // crypto/fipsmodule/ml_dsa/ml_dsa.h, exported from the library aws-lc-sys links, under its
 // symbol prefix; aws-lc-sys has no binding for it). See the aws-lc-rs sign contestant.
-unsafe extern "C" {
-    #[link_name = "aws_lc_0_47_0_ml_dsa_44_sign_internal"]
-    fn aws_lc_ml_dsa_44_sign_internal(
-        sk: *const u8,
-        sig: *mut u8,
-        sig_len: *mut usize,
-        msg: *const u8,
-        msg_len: usize,
-        pre: *const u8,
-        pre_len: usize,
-        rnd: *const u8,
-    ) -> core::ffi::c_int;
-    #[link_name = "aws_lc_0_47_0_ml_dsa_65_sign_internal"]
-    fn aws_lc_ml_dsa_65_sign_internal(
-        sk: *const u8,
-        sig: *mut u8,
-        sig_len: *mut usize,
-        msg: *const u8,
-        msg_len: usize,
-        pre: *const u8,
-        pre_len: usize,
-        rnd: *const u8,
-    ) -> core::ffi::c_int;
-    #[link_name = "aws_lc_0_47_0_ml_dsa_87_sign_internal"]
-    fn aws_lc_ml_dsa_87_sign_internal(
-        sk: *const u8,
-        sig: *mut u8,
-        sig_len: *mut usize,
-        msg: *const u8,
-        msg_len: usize,
-        pre: *const u8,
-        pre_len: usize,
-        rnd: *const u8,
-    ) -> core::ffi::c_int;
+/// Declares AWS-LC's `ml_dsa_*_sign_internal` functions under their prefixed symbols.
+macro_rules! aws_lc_sign_internal {
+    ($($name:ident = $sym:literal),* $(,)?) => {
+        unsafe extern "C" {
+            $(
+                #[link_name = $sym]
+                fn $name(
+                    sk: *const u8,
+                    sig: *mut u8,
+                    sig_len: *mut usize,
+                    msg: *const u8,
+                    msg_len: usize,
+                    pre: *const u8,
+                    pre_len: usize,
+                    rnd: *const u8,
+                ) -> core::ffi::c_int;
+            )*
+        }
+    };
 }
+aws_lc_sign_internal!(
+    aws_lc_ml_dsa_44_sign_internal = "aws_lc_0_47_0_ml_dsa_44_sign_internal",
+    aws_lc_ml_dsa_65_sign_internal = "aws_lc_0_47_0_ml_dsa_65_sign_internal",
+    aws_lc_ml_dsa_87_sign_internal = "aws_lc_0_47_0_ml_dsa_87_sign_internal",
+);
 
 mldsa_builder!(
     build_mldsa44,

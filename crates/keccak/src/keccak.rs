@@ -304,12 +304,33 @@ pub(crate) fn absorb_blocks_complemented(
     rate: usize,
     rounds: usize,
 ) -> usize {
+    absorb_blocks_with::<true>(state, data, rate, rounds)
+}
+
+/// The block loop for the rate of any Keccak function of this crate (SHAKE128/256, SHA3-224
+/// ... SHA3-512, TurboSHAKE) as a constant, on the lane-complemented permutation (`C`) or the
+/// plain one; returns 0 for any other rate, leaving the caller's generic block loop to do it.
+#[inline(always)]
+fn absorb_blocks_with<const C: bool>(
+    state: &mut [u64; 25],
+    data: &[u8],
+    rate: usize,
+    rounds: usize,
+) -> usize {
+    #[inline(always)]
+    fn at<const R: usize, const C: bool>(s: &mut [u64; 25], d: &[u8], rounds: usize) -> usize {
+        if C {
+            absorb_rate_complemented::<R>(s, d, rounds)
+        } else {
+            absorb_rate::<R>(s, d, rounds)
+        }
+    }
     match rate {
-        168 => absorb_rate_complemented::<168>(state, data, rounds),
-        144 => absorb_rate_complemented::<144>(state, data, rounds),
-        136 => absorb_rate_complemented::<136>(state, data, rounds),
-        104 => absorb_rate_complemented::<104>(state, data, rounds),
-        72 => absorb_rate_complemented::<72>(state, data, rounds),
+        168 => at::<168, C>(state, data, rounds),
+        144 => at::<144, C>(state, data, rounds),
+        136 => at::<136, C>(state, data, rounds),
+        104 => at::<104, C>(state, data, rounds),
+        72 => at::<72, C>(state, data, rounds),
         _ => 0,
     }
 }
@@ -334,9 +355,8 @@ fn absorb_rate_complemented<const R: usize>(
     data.len() - blocks.remainder().len()
 }
 
-/// [`absorb_rate`] for the rate of any Keccak function of this crate (SHAKE128/256, SHA3-224
-/// ... SHA3-512, TurboSHAKE), as a constant; returns 0 for any other rate, leaving the caller's
-/// generic block loop to do it.
+/// [`absorb_rate`] for the rate of any Keccak function of this crate, as a constant (see
+/// [`absorb_blocks_with`]); returns 0 for any other rate.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
 #[inline(always)]
 pub(crate) fn absorb_blocks(
@@ -345,14 +365,7 @@ pub(crate) fn absorb_blocks(
     rate: usize,
     rounds: usize,
 ) -> usize {
-    match rate {
-        168 => absorb_rate::<168>(state, data, rounds),
-        144 => absorb_rate::<144>(state, data, rounds),
-        136 => absorb_rate::<136>(state, data, rounds),
-        104 => absorb_rate::<104>(state, data, rounds),
-        72 => absorb_rate::<72>(state, data, rounds),
-        _ => 0,
-    }
+    absorb_blocks_with::<false>(state, data, rate, rounds)
 }
 
 /// Absorbs every whole `R`-byte block of `data` (XOR then permute), keeping the state in

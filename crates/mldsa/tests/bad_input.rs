@@ -21,7 +21,7 @@ const ALL_PREHASHES: [PreHash; 12] = [
 ];
 
 macro_rules! bad_input {
-    ($fn:ident, $m:ident, $eta_bits:expr, $omega:expr, $k:expr, $l:expr, $flip_all:expr) => {
+    ($fn:ident, $m:ident, $eta_bits:expr, $omega:expr, $k:expr, $l:expr) => {
         #[test]
         fn $fn() {
             use tessera_mldsa::$m::*;
@@ -175,10 +175,8 @@ macro_rules! bad_input {
                 reject(b, "repeated");
             }
 
-            // Every single-bit flip of the signature is rejected (a sample of positions for
-            // the larger sets, to keep the test short).
-            let step = if $flip_all { 1 } else { 7 };
-            for bit in (0..8 * SIG_LEN).step_by(step) {
+            // Every single-bit flip of the signature is rejected.
+            for bit in 0..8 * SIG_LEN {
                 let mut b = bytes;
                 b[bit >> 3] ^= 1 << (bit & 7);
                 let s = Signature::from_bytes(&b).unwrap();
@@ -221,6 +219,6 @@ fn tessera_testkit_rng() -> TestRng {
     TestRng(42)
 }
 
-bad_input!(bad_input_44, ml_dsa_44, 3, 80, 4, 4, true);
-bad_input!(bad_input_65, ml_dsa_65, 4, 55, 6, 5, false);
-bad_input!(bad_input_87, ml_dsa_87, 3, 75, 8, 7, false);
+bad_input!(bad_input_44, ml_dsa_44, 3, 80, 4, 4);
+bad_input!(bad_input_65, ml_dsa_65, 4, 55, 6, 5);
+bad_input!(bad_input_87, ml_dsa_87, 3, 75, 8, 7);

@@ -295,8 +295,7 @@ fn round_complemented(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
     e[24] = b4 ^ (b0 & b1);
 }
 
-/// [`absorb_blocks`] on [`keccak_p_complemented`] (the portable backend): the state stays
-/// complemented from the first block to the last (XOR of input commutes with the inversion).
+/// [`absorb_blocks`] on [`keccak_p_complemented`] (the portable backend).
 #[inline(always)]
 pub(crate) fn absorb_blocks_complemented(
     state: &mut [u64; 25],
@@ -317,46 +316,18 @@ fn absorb_blocks_with<const C: bool>(
     rate: usize,
     rounds: usize,
 ) -> usize {
-    #[inline(always)]
-    fn at<const R: usize, const C: bool>(s: &mut [u64; 25], d: &[u8], rounds: usize) -> usize {
-        if C {
-            absorb_rate_complemented::<R>(s, d, rounds)
-        } else {
-            absorb_rate::<R>(s, d, rounds)
-        }
-    }
     match rate {
-        168 => at::<168, C>(state, data, rounds),
-        144 => at::<144, C>(state, data, rounds),
-        136 => at::<136, C>(state, data, rounds),
-        104 => at::<104, C>(state, data, rounds),
-        72 => at::<72, C>(state, data, rounds),
+        168 => absorb_rate::<168, C>(state, data, rounds),
+        144 => absorb_rate::<144, C>(state, data, rounds),
+        136 => absorb_rate::<136, C>(state, data, rounds),
+        104 => absorb_rate::<104, C>(state, data, rounds),
+        72 => absorb_rate::<72, C>(state, data, rounds),
         _ => 0,
     }
 }
 
-#[inline(always)]
-fn absorb_rate_complemented<const R: usize>(
-    state: &mut [u64; 25],
-    data: &[u8],
-    rounds: usize,
-) -> usize {
-    let mut a = *state;
-    complement(&mut a);
-    let mut blocks = data.chunks_exact(R);
-    for block in &mut blocks {
-        for (l, c) in a.iter_mut().zip(block.chunks_exact(8)) {
-            *l ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-        }
-        permute_complemented(&mut a, rounds);
-    }
-    complement(&mut a);
-    *state = a;
-    data.len() - blocks.remainder().len()
-}
-
-/// [`absorb_rate`] for the rate of any Keccak function of this crate, as a constant (see
-/// [`absorb_blocks_with`]); returns 0 for any other rate.
+/// The block loop on [`keccak_p_unrolled`] (the x86 single-state backend; see
+/// [`absorb_blocks_with`]).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
 #[inline(always)]
 pub(crate) fn absorb_blocks(
@@ -369,15 +340,19 @@ pub(crate) fn absorb_blocks(
 }
 
 /// Absorbs every whole `R`-byte block of `data` (XOR then permute), keeping the state in
-/// registers from one block to the next. Returns the number of bytes absorbed.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // x86 backends only (and tests)
+/// registers from one block to the next, on [`keccak_p_complemented`]'s rounds when `C` (the
+/// state stays complemented from the first block to the last: XOR of input commutes with the
+/// inversion) or on [`keccak_p_unrolled`]. Returns the number of bytes absorbed.
 #[inline(always)]
-pub(crate) fn absorb_rate<const R: usize>(
+fn absorb_rate<const R: usize, const C: bool>(
     state: &mut [u64; 25],
     data: &[u8],
     rounds: usize,
 ) -> usize {
     let mut a = *state;
+    if C {
+        complement(&mut a);
+    }
     let mut blocks = data.chunks_exact(R);
     for block in &mut blocks {
         let mut i = 0;
@@ -387,7 +362,14 @@ pub(crate) fn absorb_rate<const R: usize>(
             a[i] ^= u64::from_le_bytes(lane);
             i += 1;
         }
-        keccak_p_unrolled(&mut a, rounds);
+        if C {
+            permute_complemented(&mut a, rounds);
+        } else {
+            keccak_p_unrolled(&mut a, rounds);
+        }
+    }
+    if C {
+        complement(&mut a);
     }
     *state = a;
     data.len() - blocks.remainder().len()

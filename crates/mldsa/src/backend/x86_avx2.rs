@@ -694,6 +694,23 @@ fn encode<const BITS: u32>(x: V, out: &mut [u8]) {
     }
 }
 
+/// Each 128-bit half of `v` -> (its low `2 BITS` bits, its next `2 BITS` bits) in its two
+/// qwords. Only the low `BITS / 2` bytes of each half are used (odd `BITS`: its first 8). A
+/// function, not a closure, so it compiles into the caller's AVX2 island.
+#[inline(always)]
+fn split_halves<const BITS: u32>(t: X86Avx2, v: __m256i) -> __m256i {
+    let (c2, c2r) = (count(t, 2 * BITS), count(t, 64 - 2 * BITS));
+    // SAFETY: AVX2 proven by `t`.
+    unsafe {
+        let next = _mm256_or_si256(
+            _mm256_bslli_epi128::<8>(_mm256_srl_epi64(v, c2)),
+            _mm256_sll_epi64(v, c2r),
+        );
+        let q = _mm256_blend_epi32::<0xCC>(v, next);
+        _mm256_and_si256(q, _mm256_set1_epi64x((1i64 << (2 * BITS)) - 1))
+    }
+}
+
 /// FIPS 204 SimpleBitUnpack (Algorithm 18) of `BITS` bytes into 8 lanes, the inverse of
 /// [`encode`]. Out: `[0, 2^BITS)`. No data-dependent branch or index.
 #[inline(always)]
@@ -703,20 +720,6 @@ fn decode<const BITS: u32>(t: X86Avx2, bytes: &[u8]) -> V {
         return V::load(t, &P8::decode::<BITS>((), bytes).0);
     }
     let b = BITS as usize;
-    let (c2, c2r) = (count(t, 2 * BITS), count(t, 64 - 2 * BITS));
-    // 128 bits -> (low 2 BITS bits, next 2 BITS bits) in the two qwords. Only the low
-    // `BITS / 2` bytes of each 128-bit half of `v` are used (odd `BITS`: its first 8).
-    let split = |v: __m256i| {
-        // SAFETY: AVX2 proven by `t`.
-        unsafe {
-            let next = _mm256_or_si256(
-                _mm256_bslli_epi128::<8>(_mm256_srl_epi64(v, c2)),
-                _mm256_sll_epi64(v, c2r),
-            );
-            let q = _mm256_blend_epi32::<0xCC>(v, next);
-            _mm256_and_si256(q, _mm256_set1_epi64x((1i64 << (2 * BITS)) - 1))
-        }
-    };
     if BITS & 1 == 0 && b >= 16 {
         // z (18 and 20 bits): two 16-byte loads straight from `bytes` (the first and the
         // last 16 of its `BITS`; a byte shuffle brings the second half's start to byte 0),
@@ -732,7 +735,7 @@ fn decode<const BITS: u32>(t: X86Avx2, bytes: &[u8]) -> V {
             let hi = _mm_shuffle_epi8(hi, _mm_loadu_si128(idx.as_ptr().cast()));
             _mm256_set_m128i(hi, lo)
         };
-        return qwords_to_pairs::<BITS>(t, split(v));
+        return qwords_to_pairs::<BITS>(t, split_halves::<BITS>(t, v));
     }
     let mut tmp = [0u8; 32];
     if BITS & 1 == 0 {
@@ -750,7 +753,7 @@ fn decode<const BITS: u32>(t: X86Avx2, bytes: &[u8]) -> V {
     }
     // SAFETY: AVX2 proven by `t`; `tmp` is 32 readable bytes, unaligned load.
     let v = unsafe { _mm256_loadu_si256(tmp.as_ptr().cast()) };
-    qwords_to_pairs::<BITS>(t, split(v))
+    qwords_to_pairs::<BITS>(t, split_halves::<BITS>(t, v))
 }
 
 /// `vpermd` indices that move the lanes selected by an 8-bit mask to the front, in order, as

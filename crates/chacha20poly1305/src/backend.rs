@@ -23,8 +23,9 @@ tessera_cpu::backends! {
     pub enum Backend {
         /// Plain Rust: the u32 block function one block at a time, Poly1305 in radix 2^64.
         Portable = "portable",
-        /// x86_64 AVX-512 (F/VL): sixteen blocks in flight (four per zmm register, `vprold`
-        /// rotations); tails on the AVX2 code; scalar Poly1305 stitched into the same loop.
+        /// x86_64 AVX-512 (F/VL): sixteen blocks in flight (vertical: one word of sixteen
+        /// blocks per zmm register, `vprold` rotations); tails on ymm; 8-way Poly1305 in the
+        /// same loop.
         #[cfg(target_arch = "x86_64")]
         X86Avx512(X86Avx512) = "x86_avx512",
         /// x86_64 AVX2: eight blocks in flight (two per ymm register); scalar Poly1305

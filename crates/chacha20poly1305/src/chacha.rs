@@ -107,26 +107,28 @@ pub(crate) trait Row: Copy {
     fn rot_words3(self) -> Self;
 }
 
-/// Twenty rounds over `S` independent groups of rows (`a`, `b`, `c`, `d` are rows 0..4 of each
-/// group): the quarter rounds of all groups interleaved, for instruction-level parallelism.
+/// Rows `a`, `b`, `c`, `d` of `S` groups of blocks (see [`Row`]).
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code)
 )] // used by the SIMD backends
-#[inline(always)]
-pub(crate) fn rounds_rows<R: Row, const S: usize>(
-    a: &mut [R; S],
-    b: &mut [R; S],
-    c: &mut [R; S],
-    d: &mut [R; S],
-) {
+pub(crate) struct Rows<'a, R: Row, const S: usize> {
+    pub(crate) a: &'a mut [R; S],
+    pub(crate) b: &'a mut [R; S],
+    pub(crate) c: &'a mut [R; S],
+    pub(crate) d: &'a mut [R; S],
+}
+
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the SIMD backends
+impl<R: Row, const S: usize> Rows<'_, R, S> {
+    /// The four quarter rounds of a column (or, after [`Rows::diagonalize`], diagonal) round
+    /// on every group, the groups interleaved for instruction-level parallelism.
     #[inline(always)]
-    fn half<R: Row, const S: usize>(
-        a: &mut [R; S],
-        b: &mut [R; S],
-        c: &mut [R; S],
-        d: &mut [R; S],
-    ) {
+    fn half(&mut self) {
+        let Rows { a, b, c, d } = self;
         for i in 0..S {
             a[i] = a[i].add(b[i]);
             d[i] = d[i].xor(a[i]).rotl16();
@@ -144,19 +146,101 @@ pub(crate) fn rounds_rows<R: Row, const S: usize>(
             b[i] = b[i].xor(c[i]).rotl7();
         }
     }
+
+    /// Moves the diagonals into the columns (`UNDO`: back).
+    #[inline(always)]
+    fn diagonalize<const UNDO: bool>(&mut self) {
+        for i in 0..S {
+            if UNDO {
+                self.b[i] = self.b[i].rot_words3();
+                self.d[i] = self.d[i].rot_words1();
+            } else {
+                self.b[i] = self.b[i].rot_words1();
+                self.d[i] = self.d[i].rot_words3();
+            }
+            self.c[i] = self.c[i].rot_words2();
+        }
+    }
+
+    /// One double round (column round, diagonal round).
+    #[inline(always)]
+    fn double_round(&mut self) {
+        self.half();
+        self.diagonalize::<false>();
+        self.half();
+        self.diagonalize::<true>();
+    }
+}
+
+/// Twenty rounds over `S` independent groups of rows (`a`, `b`, `c`, `d` are rows 0..4 of each
+/// group): the quarter rounds of all groups interleaved, for instruction-level parallelism.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the SIMD backends
+#[inline(always)]
+pub(crate) fn rounds_rows<R: Row, const S: usize>(
+    a: &mut [R; S],
+    b: &mut [R; S],
+    c: &mut [R; S],
+    d: &mut [R; S],
+) {
+    let mut rows = Rows { a, b, c, d };
     for _ in 0..10 {
-        half(a, b, c, d);
-        for i in 0..S {
-            b[i] = b[i].rot_words1();
-            c[i] = c[i].rot_words2();
-            d[i] = d[i].rot_words3();
-        }
-        half(a, b, c, d);
-        for i in 0..S {
-            b[i] = b[i].rot_words3();
-            c[i] = c[i].rot_words2();
-            d[i] = d[i].rot_words1();
-        }
+        rows.double_round();
+    }
+}
+
+/// The quarter rounds on words `a[i]`, `b[i]`, `c[i]`, `d[i]` of `x` for `i` in 0..4, in
+/// lockstep.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the AVX-512 backend
+#[inline(always)]
+fn quarter4<R: Row>(x: &mut [R; 16], a: [usize; 4], b: [usize; 4], c: [usize; 4], d: [usize; 4]) {
+    for i in 0..4 {
+        x[a[i]] = x[a[i]].add(x[b[i]]);
+        x[d[i]] = x[d[i]].xor(x[a[i]]).rotl16();
+    }
+    for i in 0..4 {
+        x[c[i]] = x[c[i]].add(x[d[i]]);
+        x[b[i]] = x[b[i]].xor(x[c[i]]).rotl12();
+    }
+    for i in 0..4 {
+        x[a[i]] = x[a[i]].add(x[b[i]]);
+        x[d[i]] = x[d[i]].xor(x[a[i]]).rotl8();
+    }
+    for i in 0..4 {
+        x[c[i]] = x[c[i]].add(x[d[i]]);
+        x[b[i]] = x[b[i]].xor(x[c[i]]).rotl7();
+    }
+}
+
+/// Twenty rounds over sixteen vectors in the "vertical" layout: vector `w` holds word `w` of
+/// as many blocks as it has 32-bit lanes, so a diagonal round only picks other vectors and no
+/// word moves within a vector (no shuffles in the rounds; the caller transposes once at the
+/// end). Alongside, in the same loop, twenty rounds over `S` groups of rows in the horizontal
+/// layout (`S = 0`: none), independent work that fills the gaps of the vertical rounds.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the AVX-512 backend
+#[inline(always)]
+pub(crate) fn rounds_words<R: Row, const S: usize>(x: &mut [R; 16], mut rows: Rows<'_, R, S>) {
+    for _ in 0..10 {
+        quarter4(
+            x,
+            [0, 1, 2, 3],
+            [4, 5, 6, 7],
+            [8, 9, 10, 11],
+            [12, 13, 14, 15],
+        );
+        rows.half();
+        rows.diagonalize::<false>();
+        quarter4(
+            x,
+            [0, 1, 2, 3],
+            [5, 6, 7, 4],
+            [10, 11, 8, 9],
+            [15, 12, 13, 14],
+        );
+        rows.half();
+        rows.diagonalize::<true>();
     }
 }
 

@@ -136,7 +136,7 @@ fn all_ones() {
 
 /// Every length of the short and medium paths and their boundaries (0..=1300: the 2-block group
 /// up to 64 bytes, the 4-block group up to 192, AVX-512's one-pass medium path (key block and
-/// message from one call, 2 to 5 zmm groups) up to 1216, the one-pass loop above), with several
+/// message from one call: 2 or 3 horizontal zmm groups, the vertical 16-block group, or both) up to 1216, the one-pass loop above), with several
 /// AAD lengths, on
 /// every backend: seal, open, and the XChaCha20 seal, deterministically (proptest samples
 /// these lengths only now and then).

@@ -23,6 +23,10 @@ tessera_cpu::backends! {
     pub enum Backend {
         /// Plain Rust: the u32 block function one block at a time, Poly1305 in radix 2^64.
         Portable = "portable",
+        /// x86_64 AVX-512 (F/VL) with IFMA: as `x86_avx512`, with Poly1305 in radix 2^44 on
+        /// the 52-bit multiply-adds.
+        #[cfg(target_arch = "x86_64")]
+        X86Avx512Ifma(X86Avx512Ifma) = "x86_avx512_ifma",
         /// x86_64 AVX-512 (F/VL): sixteen blocks in flight (vertical: one word of sixteen
         /// blocks per zmm register, `vprold` rotations); tails on ymm; 8-way Poly1305 in the
         /// same loop.
@@ -56,6 +60,8 @@ impl Backend {
             Backend::X86Avx2(t) => x86_avx2::aead::<SEAL>(t, key, nonce, aad, buf),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx512(t) => x86_avx512::aead::<SEAL>(t, key, nonce, aad, buf),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512Ifma(t) => x86_avx512::aead_ifma::<SEAL>(t, key, nonce, aad, buf),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::aead::<SEAL>(t, key, nonce, aad, buf),
         }
@@ -72,6 +78,8 @@ impl Backend {
             Backend::X86Avx2(t) => x86_avx2::keystream(t, state, data),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Avx512(t) => x86_avx512::keystream(t, state, data),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512Ifma(t) => x86_avx512::keystream(t.avx512(), state, data),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64Neon(t) => aarch64_neon::keystream(t, state, data),
         }

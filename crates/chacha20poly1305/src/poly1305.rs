@@ -153,6 +153,32 @@ pub(crate) fn to_limbs26(lo: u64, hi: u64, top: u64) -> [u64; 5] {
 
 /// One carry pass over five limbs `< 2^63`, folding bits 130 and up back in times 5: on exit
 /// every limb is `< 2^26` except limb 1, `< 2^26 + 2^(k-26)` for inputs `< 2^k`.
+/// The value `lo + 2^64 hi + 2^128 top` of radix-2^26 limbs (after one carry pass).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
+#[inline(always)]
+pub(crate) fn value26(l: &[u64; 5]) -> (u64, u64, u64) {
+    let l = carry26(*l);
+    let t = l[0] as u128 + ((l[1] as u128) << 26) + ((l[2] as u128) << 52);
+    let t2 = (t >> 64) + ((l[3] as u128) << 14) + ((l[4] as u128) << 40);
+    (t as u64, t2 as u64, (t2 >> 64) as u64)
+}
+
+/// The 44-bit limb mask of radix 2^44.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
+pub(crate) const M44: u64 = (1 << 44) - 1;
+
+/// Limbs in radix 2^44 (44, 44 and 42 bits, the top one `< 2^42 + 2^40 top`) of
+/// `lo + 2^64 hi + 2^128 top`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
+#[inline(always)]
+pub(crate) fn to_limbs44(lo: u64, hi: u64, top: u64) -> [u64; 3] {
+    [
+        lo & M44,
+        ((lo >> 44) | (hi << 20)) & M44,
+        (hi >> 24) | (top << 40),
+    ]
+}
+
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 #[inline(always)]
 pub(crate) fn carry26(mut d: [u64; 5]) -> [u64; 5] {
@@ -204,10 +230,29 @@ impl State {
     /// to `h2 <= 4` (the bound [`State::block`] expects).
     #[inline(always)]
     pub(crate) fn set_h26(&mut self, l: &[u64; 5]) {
-        let l = carry26(*l);
-        let t = l[0] as u128 + ((l[1] as u128) << 26) + ((l[2] as u128) << 52);
-        let t2 = (t >> 64) + ((l[3] as u128) << 14) + ((l[4] as u128) << 40);
-        let (h0, h1, h2) = (t as u64, t2 as u64, (t2 >> 64) as u64);
+        let (h0, h1, h2) = value26(l);
+        self.set_h(h0, h1, h2);
+    }
+
+    /// The accumulator in radix 2^44 (limbs of 44, 44 and 42 bits; the top one may exceed).
+    #[inline(always)]
+    pub(crate) fn h44(&self) -> [u64; 3] {
+        to_limbs44(self.h0, self.h1, self.h2)
+    }
+
+    /// Replaces the accumulator with a radix-2^44 value (limbs `< 2^63`), partially reduced to
+    /// `h2 <= 4`.
+    #[inline(always)]
+    pub(crate) fn set_h44(&mut self, l: &[u64; 3]) {
+        let a = l[0] as u128 + ((l[1] as u128) << 44);
+        let t2 = (a >> 64) + ((l[2] as u128) << 24);
+        self.set_h(a as u64, t2 as u64, (t2 >> 64) as u64);
+    }
+
+    /// Sets the accumulator to `h0 + 2^64 h1 + 2^128 h2` (`h2 < 2^62`), folding the bits from
+    /// 130 up back in (times 5).
+    #[inline(always)]
+    fn set_h(&mut self, h0: u64, h1: u64, h2: u64) {
         let c = (h2 >> 2) * 5;
         let (h0, k) = h0.overflowing_add(c);
         let (h1, k) = h1.overflowing_add(k as u64);

@@ -30,6 +30,22 @@ pub(crate) trait Lanes: Copy {
     fn block_of_lane(j: usize) -> usize;
 }
 
+/// `r^1..=r^n` (`n` = 4 or 8) of `poly`'s key in radix 2^26 (limbs after one carry pass; the
+/// rest zero): r^2, then r^3 and r^4 from it, then r^5..r^8 from r^4, three multiplies deep.
+#[inline(always)]
+pub(crate) fn powers26(poly: &poly1305::State, n: usize) -> [[u64; 5]; 8] {
+    let r1 = poly.r26();
+    let mut pw = [[0u64; 5]; 8];
+    pw[0] = r1;
+    pw[1] = mul26(&r1, &r1);
+    pw[2] = mul26(&pw[1], &r1);
+    pw[3] = mul26(&pw[1], &pw[1]);
+    for i in 4..n {
+        pw[i] = mul26(&pw[3], &pw[i - 4]);
+    }
+    pw
+}
+
 /// `h * r mod 2^130 - 5` lane-wise in radix 2^26 (`h` limbs `< 2^27`, `r` limbs `< 2^26 + 2^8`,
 /// `s = 5 r`), one carry pass: limbs on exit `< 2^26` except limb 1 (`< 2^26 + 2^8`).
 #[inline(always)]
@@ -99,16 +115,7 @@ pub(crate) struct Wide<Q: Lanes> {
 impl<Q: Lanes> Wide<Q> {
     #[inline(always)]
     pub(crate) fn new(t: Q::Token, poly: &poly1305::State) -> Self {
-        let r1 = poly.r26();
-        let mut pw = [[0u64; 5]; 8];
-        pw[0] = r1;
-        // r^2, then r^3 and r^4 from it, then r^5..r^8 from r^4: three multiplies deep.
-        pw[1] = mul26(&r1, &r1);
-        pw[2] = mul26(&pw[1], &r1);
-        pw[3] = mul26(&pw[1], &pw[1]);
-        for i in 4..Q::N {
-            pw[i] = mul26(&pw[3], &pw[i - 4]);
-        }
+        let mut pw = powers26(poly, Q::N);
         let h0 = poly.h26();
         // (Loops, not closures: a closure does not inherit the island's target features.)
         let zero = Q::splat(t, 0);

@@ -210,6 +210,9 @@ tokens! {
     /// x86_64 AVX-512 F + VL (with AVX2): 32 vector registers, rotates (VPROLQ) and
     /// three-input logic (VPTERNLOGQ) on 256-bit vectors. The OS must have enabled the ZMM state.
     X86Avx512;
+    /// x86_64 AVX-512 F + VL + IFMA (52-bit multiply-add, `VPMADD52LUQ`/`VPMADD52HUQ`), with
+    /// everything [`X86Avx512`] stands for.
+    X86Avx512Ifma;
     /// aarch64 Advanced SIMD (baseline on every aarch64 Linux target).
     Aarch64Neon;
     /// aarch64 AES + PMULL.
@@ -232,6 +235,7 @@ pub(crate) const X86_TOKENS: &[(&str, &[&str])] = &[
     ("X86Bmi", X86Bmi::FEATURES),
     ("X86Avx2Bmi", X86Avx2Bmi::FEATURES),
     ("X86Avx512", X86Avx512::FEATURES),
+    ("X86Avx512Ifma", X86Avx512Ifma::FEATURES),
 ];
 
 /// `a` is a subset of `b` (compile-time check of the narrowing conversions).
@@ -294,6 +298,7 @@ macro_rules! implies {
 implies!(X86Vaes512: vaes_clmul -> X86VaesClmul, aes_clmul -> X86AesClmul, avx512 -> X86Avx512);
 implies!(X86VaesClmul: aes_clmul -> X86AesClmul, avx2 -> X86Avx2);
 implies!(X86Avx512: avx2 -> X86Avx2);
+implies!(X86Avx512Ifma: avx512 -> X86Avx512, avx2 -> X86Avx2);
 implies!(X86Avx2Bmi: avx2 -> X86Avx2, bmi -> X86Bmi);
 implies!(Aarch64Sha3: sha2 -> Aarch64Sha2, neon -> Aarch64Neon);
 implies!(Aarch64AesPmull: neon -> Aarch64Neon);
@@ -313,13 +318,14 @@ impl core::fmt::Display for Features {
         if cfg!(target_arch = "x86_64") {
             write!(
                 f,
-                "x86_64: AVX2 {}, AES-NI {}, VAES {}, SHA-NI {}, BMI2/ADX {}, AVX-512 {}, VAES-512 {}",
+                "x86_64: AVX2 {}, AES-NI {}, VAES {}, SHA-NI {}, BMI2/ADX {}, AVX-512 {}, AVX-512 IFMA {}, VAES-512 {}",
                 yn(X86Avx2::detect().is_some()),
                 yn(X86AesClmul::detect().is_some()),
                 yn(X86VaesClmul::detect().is_some()),
                 yn(X86ShaNi::detect().is_some()),
                 yn(X86Bmi2Adx::detect().is_some()),
                 yn(X86Avx512::detect().is_some()),
+                yn(X86Avx512Ifma::detect().is_some()),
                 yn(X86Vaes512::detect().is_some())
             )
         } else if cfg!(target_arch = "aarch64") {

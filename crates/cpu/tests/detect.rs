@@ -47,6 +47,10 @@ fn x86_tokens_match_std_detection() {
         has!("avx2") && has!("avx512f") && has!("avx512vl")
     );
     assert_eq!(
+        X86Avx512Ifma::detect().is_some(),
+        has!("avx2") && has!("avx512f") && has!("avx512vl") && has!("avx512ifma")
+    );
+    assert_eq!(
         X86Avx2Bmi::detect().is_some(),
         has!("avx2") && has!("bmi1") && has!("bmi2")
     );
@@ -72,7 +76,7 @@ fn aarch64_tokens_match_std_detection() {
 /// empty list, no duplicate, and (through `ALL_TOKENS`) every token is listed.
 #[test]
 fn token_feature_lists_are_well_formed() {
-    assert_eq!(tessera_cpu::ALL_TOKENS.len(), 13);
+    assert_eq!(tessera_cpu::ALL_TOKENS.len(), 14);
     for (name, feats) in tessera_cpu::ALL_TOKENS {
         assert!(!feats.is_empty(), "{name}");
         for (i, f) in feats.iter().enumerate() {
@@ -91,6 +95,7 @@ fn forced_portable_detects_nothing() {
     assert!(X86Bmi2Adx::detect().is_none());
     assert!(X86Bmi::detect().is_none());
     assert!(X86Avx512::detect().is_none());
+    assert!(X86Avx512Ifma::detect().is_none());
     assert!(X86Avx2Bmi::detect().is_none());
     assert!(X86Vaes512::detect().is_none());
     assert!(Aarch64Neon::detect().is_none());

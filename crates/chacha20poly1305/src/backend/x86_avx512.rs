@@ -11,9 +11,9 @@ use core::arch::x86_64::*;
 use super::x86_avx2;
 use crate::chacha::{Row, Rows, rounds_rows, rounds_words};
 use crate::construction::{self, Keystream, MEDIUM_BUF};
-use crate::poly1305;
+use crate::poly1305::{self, M44};
 use crate::wide::{Lanes, Wide};
-use tessera_cpu::X86Avx512;
+use tessera_cpu::{X86Avx512, X86Avx512Ifma};
 
 /// A zmm register holding one row of four blocks; carries the AVX-512 token (see
 /// `x86_avx2::Ymm`).
@@ -289,25 +289,80 @@ fn xor_stream(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
     zeroize::Zeroize::zeroize(&mut s);
 }
 
-/// The AVX-512 keystream of the one-pass AEAD loop; messages up to 192 bytes run the ymm code
-/// with `vprold`, messages up to 1216 bytes the medium path (see [`construction::run`]).
-struct Ops(X86Avx512);
+/// The vectorized Poly1305 of a token: radix 2^26 (`vpmuludq`, [`Wide`]) on AVX-512 F/VL,
+/// radix 2^44 ([`Wide52`]) with IFMA.
+trait WideMac: Copy {
+    type Wide;
+    fn avx512(self) -> X86Avx512;
+    fn wide_new(self, poly: &poly1305::State) -> Self::Wide;
+    fn wide_blocks(self, w: &mut Self::Wide, data: &[u8]);
+    fn wide_finish(self, w: Self::Wide, poly: &mut poly1305::State);
+}
 
-impl Keystream for Ops {
+impl WideMac for X86Avx512 {
     type Wide = Wide<Q>;
+    #[inline(always)]
+    fn avx512(self) -> X86Avx512 {
+        self
+    }
+    #[inline(always)]
+    fn wide_new(self, poly: &poly1305::State) -> Wide<Q> {
+        Wide::new(self, poly)
+    }
+    #[inline(always)]
+    fn wide_blocks(self, w: &mut Wide<Q>, data: &[u8]) {
+        // SAFETY: `wide_blocks_tf` is compiled for the features of `X86Avx512`, which `self`
+        // proves.
+        unsafe { wide_blocks_tf(w, data) }
+    }
+    #[inline(always)]
+    fn wide_finish(self, w: Wide<Q>, poly: &mut poly1305::State) {
+        w.finish(poly)
+    }
+}
+
+impl WideMac for X86Avx512Ifma {
+    type Wide = Wide52;
+    #[inline(always)]
+    fn avx512(self) -> X86Avx512 {
+        X86Avx512Ifma::avx512(self)
+    }
+    #[inline(always)]
+    fn wide_new(self, poly: &poly1305::State) -> Wide52 {
+        Wide52::new(self, poly)
+    }
+    #[inline(always)]
+    fn wide_blocks(self, w: &mut Wide52, data: &[u8]) {
+        // SAFETY: `wide52_blocks_tf` is compiled for the features of `X86Avx512Ifma`, which
+        // `self` proves.
+        unsafe { wide52_blocks_tf(w, data) }
+    }
+    #[inline(always)]
+    fn wide_finish(self, w: Wide52, poly: &mut poly1305::State) {
+        w.finish(poly)
+    }
+}
+
+/// The AVX-512 keystream of the one-pass AEAD loop; messages up to 192 bytes run the ymm code
+/// with `vprold`, messages up to 1216 bytes the medium path (see [`construction::run`]). The
+/// token `T` picks the vectorized Poly1305.
+struct Ops<T>(T);
+
+impl<T: WideMac> Keystream for Ops<T> {
+    type Wide = T::Wide;
     const CHUNK: usize = 1024;
 
     #[inline(always)]
     fn xor(&self, state: &[u32; 16], data: &mut [u8]) {
         // SAFETY: `xor_stream_tf` is compiled for the features of `X86Avx512`, which the token
         // in `self` proves.
-        unsafe { xor_stream_tf(self.0, state, data) }
+        unsafe { xor_stream_tf(self.0.avx512(), state, data) }
     }
 
     #[inline(always)]
     fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
         let mut b = [0u8; 32];
-        x86_avx2::xor_tail_vl(self.0, state, &mut b);
+        x86_avx2::xor_tail_vl(self.0.avx512(), state, &mut b);
         b
     }
 
@@ -315,7 +370,7 @@ impl Keystream for Ops {
 
     #[inline(always)]
     fn short<const N: usize>(&self, state: &[u32; 16], ks: &mut [u8; N]) {
-        x86_avx2::xor_tail_vl(self.0, state, ks)
+        x86_avx2::xor_tail_vl(self.0.avx512(), state, ks)
     }
 
     const MEDIUM: usize = MEDIUM_MAX;
@@ -324,28 +379,26 @@ impl Keystream for Ops {
     fn medium(&self, state: &[u32; 16], ks: &mut [u8; MEDIUM_BUF], len: usize) {
         // SAFETY: `medium_tf` is compiled for the features of `X86Avx512`, which the token in
         // `self` proves.
-        unsafe { medium_tf(self.0, state, ks, len) }
+        unsafe { medium_tf(self.0.avx512(), state, ks, len) }
     }
 
     #[inline(always)]
-    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Wide<Q>> {
+    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<T::Wide> {
         if len >= WIDE_MIN_LEN {
-            Some(Wide::new(self.0, poly))
+            Some(self.0.wide_new(poly))
         } else {
             None
         }
     }
 
     #[inline(always)]
-    fn wide_blocks(&self, w: &mut Wide<Q>, data: &[u8]) {
-        // SAFETY: `wide_blocks_tf` is compiled for the features of `X86Avx512`, which the
-        // token in `self` proves.
-        unsafe { wide_blocks_tf(w, data) }
+    fn wide_blocks(&self, w: &mut T::Wide, data: &[u8]) {
+        self.0.wide_blocks(w, data)
     }
 
     #[inline(always)]
-    fn wide_finish(&self, w: Wide<Q>, poly: &mut poly1305::State) {
-        w.finish(poly)
+    fn wide_finish(&self, w: T::Wide, poly: &mut poly1305::State) {
+        self.0.wide_finish(w, poly)
     }
 
     /// One 64-byte volatile store per block (`N` is a multiple of 64: 128, 256 or
@@ -354,13 +407,13 @@ impl Keystream for Ops {
     fn wipe<const N: usize>(&self, ks: &mut [u8; N]) {
         const { assert!(N.is_multiple_of(64)) };
         for c in ks.chunks_exact_mut(64) {
-            wipe64(self.0, c.try_into().unwrap());
+            wipe64(self.0.avx512(), c.try_into().unwrap());
         }
     }
 
     #[inline(always)]
     fn wipe_state(&self, st: &mut [u32; 16]) {
-        x86_avx2::wipe_state(self.0.avx2(), st)
+        x86_avx2::wipe_state(self.0.avx512().avx2(), st)
     }
 }
 
@@ -496,6 +549,220 @@ tessera_cpu::island! {
         buf: &mut [u8],
     ) -> [u8; 16] {
         construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
+    }
+}
+
+tessera_cpu::island! {
+    /// The AEAD with the radix-2^44 IFMA Poly1305 ([`Wide52`]).
+    pub(crate) fn aead_ifma<const SEAL: bool>(
+        t: X86Avx512Ifma,
+        key: &[u32; 8],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
+    }
+}
+
+tessera_cpu::with_features! { X86Avx512Ifma;
+    /// [`Wide52::blocks`] out of line (as [`wide_blocks_tf`]).
+    #[inline(never)]
+    fn wide52_blocks_tf(w: &mut Wide52, data: &[u8]) {
+        w.blocks(data)
+    }
+}
+
+/// Poly1305 over eight blocks at a time in radix 2^44 with AVX-512 IFMA, regrouped as in
+/// [`Wide`] (lane `j` accumulates blocks `8i + j`, times `r^8` per group; the finish multiplies
+/// lane `j` by `r^(8 - j)` and sums the lanes): three limbs of 44, 44 and 42 bits per lane,
+/// each limb product one `vpmadd52luq` (bits 0..52) and one `vpmadd52huq` (bits 52..104).
+pub(crate) struct Wide52 {
+    t: X86Avx512Ifma,
+    h: [__m512i; 3],
+    /// `r^8` in every lane, and `20 r^8` of limbs 1 and 2 (`2^132 = 20 mod p`).
+    r8: [__m512i; 3],
+    s8: [__m512i; 2],
+    /// The lane of block `j`: `r^(8 - j)`, and 20 times limbs 1 and 2.
+    rl: [__m512i; 3],
+    sl: [__m512i; 2],
+    /// No group absorbed yet: the first one is added without multiplying.
+    first: bool,
+}
+
+impl Wide52 {
+    /// `h * r + m mod 2^130 - 5` lane-wise (`h` and `m` limbs `< 2^46`; `r` limbs `< 2^44`,
+    /// `2^44`, `2^43`; `s = 20 r` of limbs 1 and 2), one parallel carry pass: limbs on exit
+    /// `< 2^44 + 2^19`, `2^44 + 2^15`, `2^42 + 2^15`.
+    ///
+    /// Bounds: the multiply-adds read 52 bits of `h`, `r` and `s` (all `< 2^49`); every product
+    /// is `< 2^95`, its high half `< 2^43`, and a limb's sum (three low halves, `m`, a shifted
+    /// sum of three high halves) `< 2^56`: no lane overflows, and each carry is `< 2^15`
+    /// (limb 0's times 5 `< 2^19`). A product at weight `2^(44 k)` has its high half at
+    /// `2^(44 k + 52) = 2^8 2^(44 (k + 1))`; for `k = 2` that is `2^140 = 5 2^10 mod p`.
+    ///
+    /// Latency (the loop carries `h`): the three multiply-adds of a limb half are a chain of two
+    /// beside a single one (two deep, not three), and the carries of the three limbs are taken
+    /// at once rather than one after another.
+    #[inline(always)]
+    fn mul(
+        t: X86Avx512Ifma,
+        h: &[__m512i; 3],
+        r: &[__m512i; 3],
+        s: &[__m512i; 2],
+        m: &[__m512i; 3],
+    ) -> [__m512i; 3] {
+        let _ = t;
+        // SAFETY: AVX-512 F and IFMA proven by `t`.
+        unsafe {
+            // (Functions, not closures: see `x86_avx2::xor_groups`.)
+            #[inline(always)]
+            unsafe fn lo(a: __m512i, x: __m512i, y: __m512i) -> __m512i {
+                // SAFETY: IFMA proven by the caller's token.
+                unsafe { _mm512_madd52lo_epu64(a, x, y) }
+            }
+            #[inline(always)]
+            unsafe fn hi(a: __m512i, x: __m512i, y: __m512i) -> __m512i {
+                // SAFETY: IFMA proven by the caller's token.
+                unsafe { _mm512_madd52hi_epu64(a, x, y) }
+            }
+            let z = _mm512_setzero_si512();
+            #[inline(always)]
+            unsafe fn add(a: __m512i, b: __m512i) -> __m512i {
+                // SAFETY: AVX-512F proven by the caller's token.
+                unsafe { _mm512_add_epi64(a, b) }
+            }
+            let l0 = add(lo(m[0], h[0], r[0]), lo(lo(z, h[1], s[1]), h[2], s[0]));
+            let h0 = add(hi(z, h[0], r[0]), hi(hi(z, h[1], s[1]), h[2], s[0]));
+            let l1 = add(lo(m[1], h[0], r[1]), lo(lo(z, h[1], r[0]), h[2], s[1]));
+            let h1 = add(hi(z, h[0], r[1]), hi(hi(z, h[1], r[0]), h[2], s[1]));
+            let l2 = add(lo(m[2], h[0], r[2]), lo(lo(z, h[1], r[1]), h[2], r[0]));
+            let h2 = add(hi(z, h[0], r[2]), hi(hi(z, h[1], r[1]), h[2], r[0]));
+            let m44 = _mm512_set1_epi64(M44 as i64);
+            let m42 = _mm512_set1_epi64(((1u64 << 42) - 1) as i64);
+            let d0 = add(
+                l0,
+                add(_mm512_slli_epi64::<12>(h2), _mm512_slli_epi64::<10>(h2)),
+            );
+            let d1 = add(l1, _mm512_slli_epi64::<8>(h0));
+            let d2 = add(l2, _mm512_slli_epi64::<8>(h1));
+            let c0 = _mm512_srli_epi64::<44>(d0);
+            let c1 = _mm512_srli_epi64::<44>(d1);
+            let c2 = _mm512_srli_epi64::<42>(d2);
+            [
+                add(
+                    _mm512_and_si512(d0, m44),
+                    add(c2, _mm512_slli_epi64::<2>(c2)),
+                ),
+                add(_mm512_and_si512(d1, m44), c0),
+                add(_mm512_and_si512(d2, m42), c1),
+            ]
+        }
+    }
+
+    /// Limbs in radix 2^44 of `r^1..=r^8`, and the vectors of `r^8` and of `r^(8 - j)` in
+    /// lane `j`.
+    #[inline(always)]
+    fn new(t: X86Avx512Ifma, poly: &poly1305::State) -> Self {
+        let mut pw = crate::wide::powers26(poly, 8);
+        let mut p44 = [[0u64; 3]; 8];
+        for (o, p) in p44.iter_mut().zip(&pw) {
+            let (lo, hi, top) = poly1305::value26(p);
+            *o = poly1305::to_limbs44(lo, hi, top);
+        }
+        let h0 = poly.h44();
+        // SAFETY: AVX-512F proven by `t`; every array read is 64 bytes.
+        let w = unsafe {
+            let mut lane = [[0u64; 8]; 3];
+            for (j, p) in p44.iter().rev().enumerate() {
+                for k in 0..3 {
+                    lane[k][j] = p[k];
+                }
+            }
+            let z = _mm512_setzero_si512();
+            let (mut rl, mut r8, mut h) = ([z; 3], [z; 3], [z; 3]);
+            for k in 0..3 {
+                rl[k] = _mm512_loadu_si512(lane[k].as_ptr().cast());
+                r8[k] = _mm512_set1_epi64(p44[7][k] as i64);
+                lane[k] = [0; 8];
+                lane[k][0] = h0[k];
+                h[k] = _mm512_loadu_si512(lane[k].as_ptr().cast());
+            }
+            zeroize::Zeroize::zeroize(lane.as_flattened_mut());
+            // 20 v = 16 v + 4 v.
+            let mut s = [[z; 2]; 2];
+            for (o, v) in s.iter_mut().zip([&r8, &rl]) {
+                for k in 0..2 {
+                    o[k] = _mm512_add_epi64(
+                        _mm512_slli_epi64::<4>(v[k + 1]),
+                        _mm512_slli_epi64::<2>(v[k + 1]),
+                    );
+                }
+            }
+            Wide52 {
+                t,
+                h,
+                r8,
+                s8: s[0],
+                rl,
+                sl: s[1],
+                first: true,
+            }
+        };
+        zeroize::Zeroize::zeroize(pw.as_flattened_mut());
+        zeroize::Zeroize::zeroize(p44.as_flattened_mut());
+        w
+    }
+
+    /// Absorbs `data` (a multiple of 128 bytes).
+    #[inline(always)]
+    fn blocks(&mut self, data: &[u8]) {
+        let t = self.t;
+        for g in data.chunks_exact(128) {
+            let (lo, hi) = Q::load_blocks(t.avx512(), g);
+            let (lo, hi) = (lo.0, hi.0);
+            // SAFETY: AVX-512F proven by `t`.
+            let m = unsafe {
+                let m44 = _mm512_set1_epi64(M44 as i64);
+                [
+                    _mm512_and_si512(lo, m44),
+                    _mm512_and_si512(
+                        _mm512_or_si512(_mm512_srli_epi64::<44>(lo), _mm512_slli_epi64::<20>(hi)),
+                        m44,
+                    ),
+                    _mm512_or_si512(_mm512_srli_epi64::<24>(hi), _mm512_set1_epi64(1 << 40)),
+                ]
+            };
+            if self.first {
+                self.first = false;
+                for (h, m) in self.h.iter_mut().zip(m) {
+                    // SAFETY: AVX-512F proven by `t`.
+                    *h = unsafe { _mm512_add_epi64(*h, m) };
+                }
+            } else {
+                self.h = Self::mul(t, &self.h, &self.r8, &self.s8, &m);
+            }
+        }
+    }
+
+    /// Multiplies the lane of block `j` by `r^(8 - j)`, sums the lanes into `poly`'s
+    /// accumulator.
+    #[inline(always)]
+    fn finish(self, poly: &mut poly1305::State) {
+        if self.first {
+            return;
+        }
+        // SAFETY: AVX-512F proven by `self.t`.
+        let z = unsafe { _mm512_setzero_si512() };
+        let h = Self::mul(self.t, &self.h, &self.rl, &self.sl, &[z; 3]);
+        let mut l = [0u64; 3];
+        for (o, v) in l.iter_mut().zip(h) {
+            // SAFETY: AVX-512F proven by `self.t`. Each lane is `< 2^45`, so the sum of eight is
+            // `< 2^48`.
+            *o = unsafe { _mm512_reduce_add_epi64(v) } as u64;
+        }
+        poly.set_h44(&l);
+        zeroize::Zeroize::zeroize(&mut l);
     }
 }
 

@@ -13,6 +13,8 @@ pub(crate) mod aarch64;
 pub(crate) mod fe64;
 pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_avx512_ifma;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_bmi2_adx;
 
 use portable::Portable;
@@ -23,6 +25,10 @@ tessera_cpu::backends! {
     pub enum Backend {
         /// Radix 2^51 with `u128` products (any target; Miri; forced builds).
         Portable = "portable",
+        /// x86_64 AVX-512 IFMA: the ladder's multiplications four at a time (one field element
+        /// per lane, radix 2^51, 52-bit multiply-adds); the fixed-base path is BMI2/ADX's.
+        #[cfg(target_arch = "x86_64")]
+        X86Avx512Ifma(X86Avx512Ifma) = "x86_avx512_ifma",
         /// x86_64 BMI2 + ADX: four 64-bit limbs, MULX/ADCX/ADOX multiplication and squaring.
         #[cfg(target_arch = "x86_64")]
         X86Bmi2Adx(X86Bmi2Adx) = "x86_bmi2_adx",
@@ -40,6 +46,8 @@ impl Backend {
             Backend::Portable => portable_x25519(k, u),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Bmi2Adx(t) => x86_bmi2_adx::x25519(t, k, u),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512Ifma(t) => x86_avx512_ifma::x25519(t, k, u),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64(t) => aarch64::x25519(t, k, u),
         }
@@ -52,6 +60,8 @@ impl Backend {
             Backend::Portable => portable_x25519_base(k),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Bmi2Adx(t) => x86_bmi2_adx::x25519_base(t, k),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512Ifma(t) => x86_avx512_ifma::x25519_base(t, k),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64(t) => aarch64::x25519_base(t, k),
         }
@@ -64,6 +74,8 @@ impl Backend {
             Backend::Portable => field_op_generic(Portable, op, a, b),
             #[cfg(target_arch = "x86_64")]
             Backend::X86Bmi2Adx(t) => x86_bmi2_adx::field_op(t, op, a, b),
+            #[cfg(target_arch = "x86_64")]
+            Backend::X86Avx512Ifma(t) => x86_avx512_ifma::field_op(t, op, a, b),
             #[cfg(target_arch = "aarch64")]
             Backend::Aarch64(t) => aarch64::field_op(t, op, a, b),
         }

@@ -103,7 +103,7 @@ fn madd<F: Field>(
 /// The 64 signed radix-16 digits of a clamped scalar (`< 2^255`): `e_i in [-8, 7]` for
 /// `i < 63`, `e_63 in [0, 8]`. Arithmetic only (no branch on the scalar).
 #[inline(always)]
-fn recode(s: &[u8; 32]) -> [i8; 64] {
+pub(crate) fn recode(s: &[u8; 32]) -> [i8; 64] {
     let mut e = [0i8; 64];
     for (i, b) in s.iter().enumerate() {
         e[2 * i] = (b & 15) as i8;

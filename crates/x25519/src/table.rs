@@ -198,6 +198,36 @@ pub(crate) static TABLE51: Table<Fe51> = build();
 )]
 pub(crate) static TABLE64: Table<[u64; 4]> = to64(&TABLE51);
 
+/// The table for four-way arithmetic (AVX-512 IFMA backend): entry `[j][k]` is five groups of
+/// four words, group `l` holding limb `l` (radix 2^51, canonical: `< 2^51`) of `y + x`,
+/// `y - x`, `2 d x y` and of the constant 2 (the factor of `Z` in a mixed addition).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static TABLE_X4: [[[u64; 20]; 8]; 32] = to_x4(&TABLE51);
+
+#[cfg(target_arch = "x86_64")]
+const fn to_x4(t: &Table<Fe51>) -> [[[u64; 20]; 8]; 32] {
+    let mut out = [[[0u64; 20]; 8]; 32];
+    let mut j = 0;
+    while j < 32 {
+        let mut k = 0;
+        while k < 8 {
+            let e = &t[j][k];
+            let mut l = 0;
+            while l < 5 {
+                assert!(e.ypx[l] < 1 << 51 && e.ymx[l] < 1 << 51 && e.xy2d[l] < 1 << 51);
+                out[j][k][4 * l] = e.ypx[l];
+                out[j][k][4 * l + 1] = e.ymx[l];
+                out[j][k][4 * l + 2] = e.xy2d[l];
+                out[j][k][4 * l + 3] = if l == 0 { 2 } else { 0 };
+                l += 1;
+            }
+            k += 1;
+        }
+        j += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

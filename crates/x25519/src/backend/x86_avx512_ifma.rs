@@ -312,15 +312,131 @@ tessera_cpu::island! {
     }
 }
 
-tessera_cpu::island! {
-    /// `X25519(k, 9)`: the fixed-base path of the BMI2/ADX backend when the CPU has it (every
-    /// IFMA CPU does), else the portable one.
-    pub(crate) fn x25519_base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
-        let _ = t;
-        match tessera_cpu::X86Bmi2Adx::detect() {
-            Some(b) => super::x86_bmi2_adx::x25519_base(b, k),
-            None => crate::base::x25519_base(Portable, k),
+/// Lanes `[X1, Y1, Z1, T1]` of a completed point (ref10's "p1p1") to `[X, Y, Z, T]` in
+/// extended coordinates: `[X1, Y1, Z1, X1] * [T1, Z1, T1, Y1]`.
+#[inline(always)]
+fn completed_to_extended(t: X86Avx512Ifma, c: &F4) -> F4 {
+    mul4(
+        t,
+        &perm::<{ lanes(0, 1, 2, 0) }>(t, c),
+        &perm::<{ lanes(3, 2, 3, 1) }>(t, c),
+    )
+}
+
+/// `P + Q` as a completed point, `P = [X, Y, Z, T]` extended, `Q = [y + x, y - x, 2 d x y, 2]`
+/// (madd-2008-hwcd-3, as the scalar `crate::base`): `[a, b, c, d] = [Y + X, Y - X, T, Z] * Q`,
+/// then `[a - b, a + b, d + c, d - c]`.
+#[inline(always)]
+fn madd(t: X86Avx512Ifma, p: &F4, q: &F4) -> F4 {
+    let yytz = perm::<{ lanes(1, 1, 3, 2) }>(t, p);
+    let xx = keep(
+        t,
+        0b0011,
+        &neg_lanes(t, 0b0010, &perm::<{ lanes(0, 0, 0, 0) }>(t, p)),
+    );
+    let m = mul4(t, &carry(t, &add(t, &yytz, &xx)), q);
+    let aadd = perm::<{ lanes(0, 0, 3, 3) }>(t, &m);
+    let bbcc = neg_lanes(t, 0b1001, &perm::<{ lanes(1, 1, 2, 2) }>(t, &m));
+    carry(t, &add(t, &aadd, &bbcc))
+}
+
+/// `2 P` as a completed point, `P = [X, Y, Z, ..]` (dbl-2008-hwcd, as the scalar
+/// `crate::base`): `[XX, YY, ZZ, AA] = [X, Y, Z, X + Y]^2`, then `[AA - XX - YY, YY + XX,
+/// YY - XX, 2 ZZ - YY + XX]`.
+#[inline(always)]
+fn dbl(t: X86Avx512Ifma, p: &F4) -> F4 {
+    let xyzx = perm::<{ lanes(0, 1, 2, 0) }>(t, p);
+    let y3 = keep(t, 0b1000, &perm::<{ lanes(1, 1, 1, 1) }>(t, p));
+    let v = carry(t, &add(t, &xyzx, &y3));
+    let m = mul4(t, &v, &v);
+    let t1 = perm::<{ lanes(3, 1, 1, 2) }>(t, &m);
+    let t2 = neg_lanes(t, 0b0101, &perm::<{ lanes(0, 0, 0, 0) }>(t, &m));
+    let t3 = neg_lanes(
+        t,
+        0b1001,
+        &keep(t, 0b1001, &perm::<{ lanes(1, 1, 1, 1) }>(t, &m)),
+    );
+    let t4 = keep(t, 0b1000, &perm::<{ lanes(2, 2, 2, 2) }>(t, &m));
+    carry(t, &add(t, &add(t, &t1, &t2), &add(t, &t3, &t4)))
+}
+
+/// `[y + x, y - x, 2 d x y, 2]` of `d 256^j B` from row `row` of the four-way table, `d` in
+/// `[-8, 8]`: every entry is loaded and the match kept by mask, then negated by mask for
+/// `d < 0` (swap the first two lanes, negate the third); `d = 0` gives the identity
+/// `[1, 1, 0, 2]`. No branch or address depends on `d`.
+#[inline(always)]
+fn select_x4(t: X86Avx512Ifma, row: &[[u64; 20]; 8], d: i8) -> F4 {
+    use subtle::ConstantTimeEq;
+    let m = d >> 7; // 0 or -1
+    let abs = (d ^ m).wrapping_sub(m) as u8;
+    let mut q = load(
+        t,
+        &[[1, 0, 0, 0, 0], [1, 0, 0, 0, 0], [0; 5], [2, 0, 0, 0, 0]],
+    );
+    for (k, e) in row.iter().enumerate() {
+        let hit = 0u8.wrapping_sub(abs.ct_eq(&(k as u8 + 1)).unwrap_u8()) & 0x0f;
+        for (l, v) in q.iter_mut().enumerate() {
+            // SAFETY: AVX-512 F/VL proven by `t`; `e[4 l..4 l + 4]` is 32 readable bytes
+            // (`l < 5`, 20 words), unaligned load.
+            *v = unsafe {
+                _mm256_mask_mov_epi64(*v, hit, _mm256_loadu_si256(e[4 * l..].as_ptr().cast()))
+            };
         }
+    }
+    let neg = 0u8.wrapping_sub((m & 1) as u8) & 0x0f;
+    let minus = neg_lanes(t, 0b0100, &perm::<{ lanes(1, 0, 2, 3) }>(t, &q));
+    select(t, &q, neg, &minus)
+}
+
+/// `X25519(k, 9)` on edwards25519 with the four-way arithmetic: the schedule of
+/// [`crate::base::x25519_base`] (64 signed radix-16 digits, 64 mixed additions of table
+/// entries, four doublings), each addition and doubling two four-way multiplications; the
+/// Montgomery `u = (T + Y) / (T - Y)` of the last completed point with the portable field.
+#[inline(always)]
+fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
+    let f = Portable;
+    let table = &crate::table::TABLE_X4;
+    let mut sc = crate::ladder::clamp(k);
+    let mut e = crate::base::recode(&sc);
+    let (zero, one) = (f.zero(), f.one());
+    let mut h = load(t, &[zero, one, one, zero]);
+    for (j, row) in table.iter().enumerate() {
+        let q = select_x4(t, row, e[2 * j + 1]);
+        h = completed_to_extended(t, &madd(t, &h, &q));
+    }
+    for _ in 0..4 {
+        h = completed_to_extended(t, &dbl(t, &h));
+    }
+    let mut c = h;
+    for (j, row) in table.iter().enumerate() {
+        let q = select_x4(t, row, e[2 * j]);
+        c = madd(t, &h, &q);
+        if j < 31 {
+            h = completed_to_extended(t, &c);
+        }
+    }
+    let mut l = store(t, &c);
+    let (mut num, mut den) = (zero, zero);
+    f.add(&mut num, &l[3], &l[1]);
+    f.sub(&mut den, &l[3], &l[1]);
+    let mut u = crate::field::invert(f, &den);
+    f.mul_assign(&mut u, &num);
+    let out = f.encode(&u);
+    zeroize::Zeroize::zeroize(&mut sc);
+    zeroize::Zeroize::zeroize(&mut e);
+    zeroize::Zeroize::zeroize(l.as_flattened_mut());
+    for v in [&mut num, &mut den, &mut u] {
+        zeroize::Zeroize::zeroize(v);
+    }
+    wipe(t, &mut h);
+    wipe(t, &mut c);
+    out
+}
+
+tessera_cpu::island! {
+    /// `X25519(k, 9)`: the fixed-base path with the four-way arithmetic.
+    pub(crate) fn x25519_base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
+        base(t, k)
     }
 }
 

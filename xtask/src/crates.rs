@@ -228,6 +228,7 @@ pub const CRATES: &[Crate] = &[
             },
             // Valgrind hides ADX from the program's CPUID but executes ADCX/ADOX; the example
             // takes the BMI2/ADX token after checking /proc/cpuinfo itself.
+            // Valgrind cannot run AVX-512 code (x86_avx512_ifma).
             CtExample {
                 example: "x25519",
                 args: &["portable", "x86_bmi2_adx"],

@@ -151,8 +151,6 @@ pub(crate) fn to_limbs26(lo: u64, hi: u64, top: u64) -> [u64; 5] {
     ]
 }
 
-/// One carry pass over five limbs `< 2^63`, folding bits 130 and up back in times 5: on exit
-/// every limb is `< 2^26` except limb 1, `< 2^26 + 2^(k-26)` for inputs `< 2^k`.
 /// The value `lo + 2^64 hi + 2^128 top` of radix-2^26 limbs (after one carry pass).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 #[inline(always)]
@@ -167,7 +165,7 @@ pub(crate) fn value26(l: &[u64; 5]) -> (u64, u64, u64) {
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 pub(crate) const M44: u64 = (1 << 44) - 1;
 
-/// Limbs in radix 2^44 (44, 44 and 42 bits, the top one `< 2^42 + 2^40 top`) of
+/// Limbs in radix 2^44 (44, 44 and 40 bits plus `2^40 top`: the top one `< 2^40 (1 + top)`) of
 /// `lo + 2^64 hi + 2^128 top`.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 #[inline(always)]
@@ -179,6 +177,8 @@ pub(crate) fn to_limbs44(lo: u64, hi: u64, top: u64) -> [u64; 3] {
     ]
 }
 
+/// One carry pass over five limbs `< 2^63`, folding bits 130 and up back in times 5: on exit
+/// every limb is `< 2^26` except limb 1, `< 2^26 + 2^(k-26)` for inputs `< 2^k`.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the SIMD backends
 #[inline(always)]
 pub(crate) fn carry26(mut d: [u64; 5]) -> [u64; 5] {

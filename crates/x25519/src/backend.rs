@@ -26,7 +26,8 @@ tessera_cpu::backends! {
         /// Radix 2^51 with `u128` products (any target; Miri; forced builds).
         Portable = "portable",
         /// x86_64 AVX-512 IFMA: the ladder's multiplications four at a time (one field element
-        /// per lane, radix 2^51, 52-bit multiply-adds); the fixed-base path is BMI2/ADX's.
+        /// per lane, radix 2^51, 52-bit multiply-adds), and the fixed-base path's mixed
+        /// additions and doublings likewise.
         #[cfg(target_arch = "x86_64")]
         X86Avx512Ifma(X86Avx512Ifma) = "x86_avx512_ifma",
         /// x86_64 BMI2 + ADX: four 64-bit limbs, MULX/ADCX/ADOX multiplication and squaring.

@@ -2,8 +2,9 @@
 //! word `w` of sixteen blocks: the rounds are adds, XORs and `vprold` with no shuffles, then
 //! one 16x16 transpose of 32-bit words); the rest four blocks per zmm register (one per 128-bit
 //! lane, rows in the "horizontal" layout of [`crate::chacha::Row`]); tails under 256 bytes run
-//! the ymm code with `vprold`. Poly1305 over whole 128-byte groups is 8-way radix 2^26
-//! ([`crate::wide`]), the rest the shared scalar code, in the same one-pass loop
+//! the ymm code with `vprold`. Poly1305 over whole 128-byte groups is 8-way: radix 2^26
+//! ([`crate::wide`]) on AVX-512 F/VL, radix 2^44 with IFMA ([`Wide52`], the `x86_avx512_ifma`
+//! backend); the rest the shared scalar code, in the same one-pass loop
 //! ([`crate::construction`]).
 
 use core::arch::x86_64::*;
@@ -593,12 +594,14 @@ pub(crate) struct Wide52 {
 impl Wide52 {
     /// `h * r + m mod 2^130 - 5` lane-wise (`h` and `m` limbs `< 2^46`; `r` limbs `< 2^44`,
     /// `2^44`, `2^43`; `s = 20 r` of limbs 1 and 2), one parallel carry pass: limbs on exit
-    /// `< 2^44 + 2^19`, `2^44 + 2^15`, `2^42 + 2^15`.
+    /// `< 2^44 + 2^15`, `2^44 + 2^13`, `2^42 + 2^13`.
     ///
     /// Bounds: the multiply-adds read 52 bits of `h`, `r` and `s` (all `< 2^49`); every product
-    /// is `< 2^95`, its high half `< 2^43`, and a limb's sum (three low halves, `m`, a shifted
-    /// sum of three high halves) `< 2^56`: no lane overflows, and each carry is `< 2^15`
-    /// (limb 0's times 5 `< 2^19`). A product at weight `2^(44 k)` has its high half at
+    /// is `< 2^95`, its high half `< 2^43`. Limbs 1 and 2 are three low halves, `m` and
+    /// `2^8` times a sum of three high halves, `< 2^54`; limb 0 takes the high halves of
+    /// column 2 times `5 * 2^10`, and those products use `r` (`< 2^44`), not `s`: `< 2^90`,
+    /// high halves `< 2^38`, so limb 0 is `< 2^54.1` too. No lane overflows, and each carry is
+    /// `< 2^13` (limb 2's times 5 `< 2^15`). A product at weight `2^(44 k)` has its high half at
     /// `2^(44 k + 52) = 2^8 2^(44 (k + 1))`; for `k = 2` that is `2^140 = 5 2^10 mod p`.
     ///
     /// Latency (the loop carries `h`): the three multiply-adds of a limb half are a chain of two

@@ -10,17 +10,20 @@
 //! 3. `z2' = E (BB + 121666 E)` and `z3' = x1 G^2` in lanes 1 and 3 (lanes 0 and 2 idle),
 //!
 //! the conditional swap of the ladder being a masked move of the two 128-bit halves
-//! `(x2, z2)`, `(x3, z3)` (a mask register computed from the swap bit, no branch). The three
-//! final doublings are ladder steps without a swap (the doubling half reads only `x2`, `z2`);
-//! `x2 / z2` is then computed with the portable field (one inversion by divsteps, one
-//! multiplication). The fixed-base path (key generation) runs the BMI2/ADX code when the CPU
-//! has it (every IFMA CPU does), else the portable code.
+//! `(x2, z2)`, `(x3, z3)` (a mask register computed from the swap bit, no branch). The last
+//! swap and the three final doublings are three more steps, the first with that swap and the
+//! other two without (the doubling half of a step reads only `x2`, `z2`); `x2 / z2` is then
+//! computed with the portable field (one inversion by divsteps, one multiplication). The
+//! fixed-base path (key generation) runs the schedule of `crate::base` with each mixed
+//! addition and doubling as two four-way multiplications.
 //!
 //! Bounds. A product reads 52 bits of each limb, so every multiplication input has limbs
 //! `< 2^52`. Outputs of [`mul4`] and of [`carry`] are *reduced*: limbs `< 2^51 + 2^15`. Sums and
 //! differences of reduced values go through [`carry`] before they are multiplied.
 
 use core::arch::x86_64::*;
+
+use subtle::Choice;
 
 use tessera_cpu::X86Avx512Ifma;
 
@@ -75,8 +78,10 @@ fn carry(t: X86Avx512Ifma, w: &F4) -> F4 {
 ///
 /// Product `a_i b_k` has weight `2^(51 (i + k))`; its low 52 bits go to column `i + k` and
 /// its high 52 bits, at weight `2^(51 (i + k) + 52) = 2 * 2^(51 (i + k + 1))`, to column
-/// `i + k + 1` doubled. Columns 5..9 come back times 19 (`2^255 = 19 mod p`). Each column is
-/// at most ten halves of 52 bits plus ten doubled ones, `< 2^56`; with the fold `< 2^61`.
+/// `i + k + 1` doubled. Columns 5..9 come back times 19 (`2^255 = 19 mod p`). A column holds
+/// at most five low halves and five doubled high halves of 52 bits (the largest, column 5:
+/// four and five), `< 14 * 2^52 < 2^56`; with the fold (`column + 19 column'`) `< 267 * 2^52 <
+/// 2^61`, the bound of [`carry`].
 #[inline(always)]
 fn mul4(t: X86Avx512Ifma, a: &F4, b: &F4) -> F4 {
     let _ = t;
@@ -194,8 +199,10 @@ const fn lanes(l0: i32, l1: i32, l2: i32, l3: i32) -> i32 {
 /// `(x3, z3)` are exchanged first; `x1k = [.., .., .., x1]`, `a24 = [.., .., .., 121666]`.
 #[inline(always)]
 fn step(t: X86Avx512Ifma, p: &F4, swap: u8, x1k: &F4, a24: &F4) -> F4 {
-    // The mask is all four lanes or none, from the bit by arithmetic (no branch).
-    let k = 0u8.wrapping_sub(swap & 1) & 0x0f;
+    // The mask is all four lanes or none, from the bit by arithmetic; the bit goes through
+    // `subtle`'s opaque `Choice` first, so the compiler cannot see that one bit decides every
+    // lane and turn the masked moves into a select on it (which x86 lowers with a branch).
+    let k = 0u8.wrapping_sub(Choice::from(swap & 1).unwrap_u8()) & 0x0f;
     let other = perm::<{ lanes(2, 3, 0, 1) }>(t, p);
     let p = select(t, p, k, &other);
     // [x2, x2, x3, x3] and [z2, -z2, z3, -z3] give [A, B, C, D].
@@ -383,7 +390,8 @@ fn select_x4(t: X86Avx512Ifma, row: &[[u64; 20]; 8], d: i8) -> F4 {
             };
         }
     }
-    let neg = 0u8.wrapping_sub((m & 1) as u8) & 0x0f;
+    // Through `Choice` for the reason given in `step`.
+    let neg = 0u8.wrapping_sub(Choice::from((m & 1) as u8).unwrap_u8()) & 0x0f;
     let minus = neg_lanes(t, 0b0100, &perm::<{ lanes(1, 0, 2, 3) }>(t, &q));
     select(t, &q, neg, &minus)
 }

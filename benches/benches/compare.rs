@@ -1729,6 +1729,14 @@ const SIGN_BATCH: u64 = 4;
 /// library, so each round's ratio compares verifications of the same messages.
 const VERIFY_BATCH: u64 = 4;
 
+/// `cs` with every contestant timing exactly `batch` inputs per round (`None`: unchanged).
+fn with_batch(cs: Vec<Contestant>, batch: Option<u64>) -> Vec<Contestant> {
+    match batch {
+        Some(n) => cs.into_iter().map(|c| c.fixed_batch(n)).collect(),
+        None => cs,
+    }
+}
+
 /// Seed xi and the 64 messages of the ML-DSA rows.
 fn mldsa_inputs() -> ([u8; 32], Vec<[u8; 64]>) {
     let mut seed = [0u8; 32];
@@ -1751,6 +1759,13 @@ macro_rules! mldsa_builder {
     ($fn:ident, $t:ident, $lc:ident, $lcsig:ident, $rc:ident, $aws:ident, $awsv:ident, $awsfn:ident) => {
         fn $fn(op: DsaOp, portable: bool) -> Built {
             use tessera_mldsa::$t::{Signature, SigningKey, VerifyingKey};
+            // The batch is a property of the row: every contestant times the same inputs per
+            // round, applied to all of them at the end ([`with_batch`]).
+            let batch = match op {
+                DsaOp::KeyGen => None,
+                DsaOp::Sign => Some(SIGN_BATCH),
+                DsaOp::Verify | DsaOp::VerifyFromBytes => Some(VERIFY_BATCH),
+            };
             let (seed, msgs) = mldsa_inputs();
             let sk0 = SigningKey::from_seed(&seed);
             let vk_bytes = sk0.verifying_key().to_bytes();
@@ -1789,7 +1804,6 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             black_box(sk.sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
                         })
-                        .fixed_batch(SIGN_BATCH)
                     }
                     DsaOp::Verify => {
                         let vk = match be {
@@ -1804,7 +1818,6 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             vk.verify(black_box(&msgs[n]), &[], black_box(&sigs[n])).unwrap();
                         })
-.fixed_batch(VERIFY_BATCH)
                     }
                     DsaOp::VerifyFromBytes => {
                         let parse = move |b: &[u8]| match be {
@@ -1821,7 +1834,6 @@ macro_rules! mldsa_builder {
                             let s = Signature::from_bytes(black_box(&sig_bytes[n])).unwrap();
                             vk.verify(black_box(&msgs[n]), &[], &s).unwrap();
                         })
-.fixed_batch(VERIFY_BATCH)
                     }
                 });
             }
@@ -1847,7 +1859,6 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             black_box(rc.expanded_key().sign_deterministic(black_box(&msgs[n]), &[]).unwrap());
                         })
-                        .fixed_batch(SIGN_BATCH)
                     }
                     DsaOp::Verify => {
                         let vk = rc.expanded_key().verifying_key();
@@ -1865,7 +1876,6 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             assert!(vk.verify_with_context(black_box(&msgs[n]), &[], black_box(&rsigs[n])));
                         })
-.fixed_batch(VERIFY_BATCH)
                     }
                     DsaOp::VerifyFromBytes => {
                         let vkb = ml_dsa::EncodedVerifyingKey::<ml_dsa::$rc>::try_from(&vk_bytes[..]).unwrap();
@@ -1884,13 +1894,12 @@ macro_rules! mldsa_builder {
                             let s = ml_dsa::Signature::<ml_dsa::$rc>::decode(black_box(&esigs[n])).unwrap();
                             assert!(vk.verify_with_context(black_box(&msgs[n]), &[], &s));
                         })
-.fixed_batch(VERIFY_BATCH)
                     }
                 });
             }
             if portable {
                 return Built {
-                    contestants: cs,
+                    contestants: with_batch(cs, batch),
                     notes: vec!["portable only: Tessera portable against RustCrypto ml-dsa (both portable Rust)".into()],
                 };
             }
@@ -1912,7 +1921,6 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             black_box(libcrux_ml_dsa::$lc::sign(&lc.signing_key, black_box(&msgs[n]), &[], [0; 32]).unwrap());
                         })
-                        .fixed_batch(SIGN_BATCH)
                     }
                     DsaOp::Verify => {
                         let lsigs: Vec<_> = sigs
@@ -1926,7 +1934,6 @@ macro_rules! mldsa_builder {
                             let n = n & 63;
                             libcrux_ml_dsa::$lc::verify(&lc.verification_key, black_box(&msgs[n]), &[], black_box(&lsigs[n])).unwrap();
                         })
-.fixed_batch(VERIFY_BATCH)
                     }
                     DsaOp::VerifyFromBytes => {
                         // libcrux verifies from the encoded key (parsed inside verify); its
@@ -1940,7 +1947,6 @@ macro_rules! mldsa_builder {
                             let s = libcrux_ml_dsa::$lc::$lcsig::new(*black_box(sigs[n].as_bytes()));
                             libcrux_ml_dsa::$lc::verify(black_box(&lc.verification_key), black_box(&msgs[n]), &[], &s).unwrap();
                         })
-.fixed_batch(VERIFY_BATCH)
                     }
                 });
             }
@@ -2006,13 +2012,11 @@ macro_rules! mldsa_builder {
                         let n = n & 63;
                         black_box(sign(black_box(&msgs[n]), &mut asig));
                     })
-                    .fixed_batch(SIGN_BATCH)
                 }
                 DsaOp::Verify => Contestant::indexed("aws-lc-rs", Role::Peer, move |n| {
                     let n = n & 63;
                     apk.verify_sig(black_box(&msgs[n]), black_box(sigs[n].as_bytes())).unwrap();
-                })
-.fixed_batch(VERIFY_BATCH),
+                }),
                 DsaOp::VerifyFromBytes => {
                     let b = vk_bytes.to_vec();
                     for (m, s) in msgs.iter().zip(&sigs) {
@@ -2026,9 +2030,9 @@ macro_rules! mldsa_builder {
                             .verify(black_box(&msgs[n]), black_box(sigs[n].as_bytes()))
                             .unwrap();
                     })
-.fixed_batch(VERIFY_BATCH)
                 }
             });
+            let cs = with_batch(cs, batch);
             let note = match op {
                 DsaOp::KeyGen => MLDSA_NOTES[0],
                 DsaOp::Sign => MLDSA_NOTES[1],

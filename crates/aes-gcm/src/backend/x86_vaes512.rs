@@ -264,7 +264,6 @@ tessera_cpu::with_features! { X86Vaes512;
             y: &mut [u8; 16],
             chunks: &mut [[u8; 512]],
         ) -> [u8; 16] {
-            let rk: &[__m512i; 15] = &self.rk;
             let mut yv = bswap(load(y));
             let c0 = bswap(load(ctr));
             // Lanes hold counters n .. n + 3 (32-bit word in dword 0 of each lane, wrapping).
@@ -282,81 +281,16 @@ tessera_cpu::with_features! { X86Vaes512;
                 let e = |l: usize| (((2 + l) ^ (2 + l + 4 * j)) << 24) as i32;
                 *d = _mm512_set_epi32(e(3), 0, 0, 0, e(2), 0, 0, 0, e(1), 0, 0, 0, e(0), 0, 0, 0);
             }
-            for i in 0..chunks.len() {
-                let mut ks = [_mm512_setzero_si512(); 8];
-                if ALIGNED {
-                    // Lane `l` of register `j` takes counter `n + 4j + l` with `n = 2 mod 32`:
-                    // for `j < 7` the sum stays below the next multiple of 32, so adding
-                    // `4j` to the last byte is XORing `(2 + l) ^ (2 + l + 4j)` into it. One
-                    // byte swap and one XOR per register; register 7 (whose last two lanes
-                    // carry) is computed in full.
-                    let b = _mm512_xor_si512(bswap4(c), rk[0]);
-                    ks[0] = b;
-                    for (k, d) in ks[1..7].iter_mut().zip(&steps) {
-                        *k = _mm512_xor_si512(b, *d);
-                    }
-                    ks[7] = _mm512_xor_si512(bswap4(_mm512_add_epi32(c, twenty_eight)), rk[0]);
-                    c = _mm512_add_epi32(c, thirty_two);
-                } else {
-                    for k in ks.iter_mut() {
-                        *k = _mm512_xor_si512(bswap4(c), rk[0]);
-                        c = _mm512_add_epi32(c, four);
-                    }
-                }
-                let (done, rest) = chunks.split_at_mut(i);
-                let cur = &mut rest[0];
-                macro_rules! round {
-                    ($k:expr) => {{
-                        let k: __m512i = $k;
-                        for b in ks.iter_mut() {
-                            *b = _mm512_aesenc_epi128(*b, k);
-                        }
-                    }};
-                }
-                // The chunk absorbed during this one's rounds (sealing: two chunks behind).
-                let src: Option<&[u8; 512]> = if SEAL {
-                    i.checked_sub(2).map(|j| &done[j])
-                } else {
-                    Some(&*cur)
-                };
-                if let Some(src) = src {
-                    let mut acc = [_mm512_setzero_si512(); 3];
-                    // Written out round by round; every condition in `step!` is a constant,
-                    // so each instance is straight-line code.
-                    macro_rules! step {
-                        ($($r:literal)*) => {$(
-                            if $r < NR {
-                                round!(rk[$r]);
-                            }
-                            if $r == pair_slot::<SEAL, NR>(0) {
-                                self.ghash_pair::<0>(src, yv, &mut acc);
-                            }
-                            if $r == pair_slot::<SEAL, NR>(1) {
-                                self.ghash_pair::<1>(src, yv, &mut acc);
-                            }
-                            if $r == pair_slot::<SEAL, NR>(2) {
-                                self.ghash_pair::<2>(src, yv, &mut acc);
-                            }
-                            if $r == pair_slot::<SEAL, NR>(3) {
-                                self.ghash_pair::<3>(src, yv, &mut acc);
-                                yv = reduce4(&acc);
-                            }
-                        )*};
-                    }
-                    step!(1 2 3 4 5 6 7 8 9 10 11 12 13);
-                } else {
-                    for k in &rk[1..NR] {
-                        round!(*k);
-                    }
-                }
-                let last = rk[NR];
-                for (j, k) in ks.iter().enumerate() {
-                    // AESENCLAST ends with the XOR of the round key: folding the input into the
-                    // key gives the output directly.
-                    let input = load4(&cur[64 * j..]);
-                    let out = _mm512_aesenclast_epi128(*k, _mm512_xor_si512(input, last));
-                    store4(&mut cur[64 * j..], out);
-                }
+            // Sealing hashes two chunks behind: the first two chunks (of at most two) run their
+            // rounds alone, in a loop of their own, so that each loop's body is one path.
+            let n = chunks.len();
+            let first = if SEAL { n.min(2) } else { 0 };
+            let cst = (four, twenty_eight, thirty_two, &steps);
+            for i in 0..first {
+                self.chunk::<SEAL, ALIGNED, NR, false>(chunks, i, &mut c, &mut yv, cst);
+            }
+            for i in first..n {
+                self.chunk::<SEAL, ALIGNED, NR, true>(chunks, i, &mut c, &mut yv, cst);
             }
             if SEAL {
                 for src in &chunks[chunks.len().saturating_sub(2)..] {
@@ -373,6 +307,93 @@ tessera_cpu::with_features! { X86Vaes512;
             store(&mut next, bswap(_mm512_castsi512_si128(c)));
             store(y, bswap(yv));
             next
+        }
+
+        /// Chunk `i` of [`Self::ctr_ghash_chunks`]: its counter blocks from `c` (advanced), its
+        /// AES rounds with (`HASH`) the GHASH of the chunk absorbed meanwhile into `yv`, its
+        /// output stored over it. `cst`: the counter steps (see the caller).
+        #[inline]
+        #[allow(clippy::type_complexity)]
+        fn chunk<const SEAL: bool, const ALIGNED: bool, const NR: usize, const HASH: bool>(
+            &self,
+            chunks: &mut [[u8; 512]],
+            i: usize,
+            c: &mut __m512i,
+            yv: &mut __m128i,
+            cst: (__m512i, __m512i, __m512i, &[__m512i; 6]),
+        ) {
+            let (four, twenty_eight, thirty_two, steps) = cst;
+            let rk: &[__m512i; 15] = &self.rk;
+            let mut ks = [_mm512_setzero_si512(); 8];
+            if ALIGNED {
+                // Lane `l` of register `j` takes counter `n + 4j + l` with `n = 2 mod 32`:
+                // for `j < 7` the sum stays below the next multiple of 32, so adding
+                // `4j` to the last byte is XORing `(2 + l) ^ (2 + l + 4j)` into it. One
+                // byte swap and one XOR per register; register 7 (whose last two lanes
+                // carry) is computed in full.
+                let b = _mm512_xor_si512(bswap4(*c), rk[0]);
+                ks[0] = b;
+                for (k, d) in ks[1..7].iter_mut().zip(steps) {
+                    *k = _mm512_xor_si512(b, *d);
+                }
+                ks[7] = _mm512_xor_si512(bswap4(_mm512_add_epi32(*c, twenty_eight)), rk[0]);
+                *c = _mm512_add_epi32(*c, thirty_two);
+            } else {
+                for k in ks.iter_mut() {
+                    *k = _mm512_xor_si512(bswap4(*c), rk[0]);
+                    *c = _mm512_add_epi32(*c, four);
+                }
+            }
+            let (done, rest) = chunks.split_at_mut(i);
+            let cur = &mut rest[0];
+            macro_rules! round {
+                ($k:expr) => {{
+                    let k: __m512i = $k;
+                    for b in ks.iter_mut() {
+                        *b = _mm512_aesenc_epi128(*b, k);
+                    }
+                }};
+            }
+            // The chunk absorbed during this one's rounds (sealing: two chunks behind).
+            if HASH {
+                let src: &[u8; 512] = if SEAL { &done[i - 2] } else { &*cur };
+                let mut acc = [_mm512_setzero_si512(); 3];
+                // Written out round by round; every condition in `step!` is a constant,
+                // so each instance is straight-line code.
+                macro_rules! step {
+                    ($($r:literal)*) => {$(
+                        if $r < NR {
+                            round!(rk[$r]);
+                        }
+                        if $r == pair_slot::<SEAL, NR>(0) {
+                            self.ghash_pair::<0>(src, *yv, &mut acc);
+                        }
+                        if $r == pair_slot::<SEAL, NR>(1) {
+                            self.ghash_pair::<1>(src, *yv, &mut acc);
+                        }
+                        if $r == pair_slot::<SEAL, NR>(2) {
+                            self.ghash_pair::<2>(src, *yv, &mut acc);
+                        }
+                        if $r == pair_slot::<SEAL, NR>(3) {
+                            self.ghash_pair::<3>(src, *yv, &mut acc);
+                            *yv = reduce4(&acc);
+                        }
+                    )*};
+                }
+                step!(1 2 3 4 5 6 7 8 9 10 11 12 13);
+            } else {
+                for k in &rk[1..NR] {
+                    round!(*k);
+                }
+            }
+            let last = rk[NR];
+            for (j, k) in ks.iter().enumerate() {
+                // AESENCLAST ends with the XOR of the round key: folding the input into the
+                // key gives the output directly.
+                let input = load4(&cur[64 * j..]);
+                let out = _mm512_aesenclast_epi128(*k, _mm512_xor_si512(input, last));
+                store4(&mut cur[64 * j..], out);
+            }
         }
 
         #[inline]

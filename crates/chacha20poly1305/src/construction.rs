@@ -158,6 +158,35 @@ fn mac<K: Keystream>(k: &K, wide: &mut Option<K::Wide>, poly: &mut poly1305::Sta
     }
 }
 
+/// Declares a backend's AEAD entry point: [`run`] in a `tessera_cpu::island!` of the backend's
+/// token, with the keystream built from the token parameter (`aead_island!(name, Token, t =>
+/// Ops(t))`).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_macros)
+)]
+macro_rules! aead_island {
+    ($(#[$m:meta])* $name:ident, $token:ident, $t:ident => $ops:expr) => {
+        tessera_cpu::island! {
+            $(#[$m])*
+            pub(crate) fn $name<const SEAL: bool>(
+                $t: $token,
+                key: &[u32; 8],
+                nonce: &[u8; 12],
+                aad: &[u8],
+                buf: &mut [u8],
+            ) -> [u8; 16] {
+                $crate::construction::run::<SEAL, _>(&$ops, key, nonce, aad, buf)
+            }
+        }
+    };
+}
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_imports)
+)]
+pub(crate) use aead_island;
+
 /// The length block of RFC 8439 section 2.8, then the tag.
 #[inline(always)]
 fn finish(mut poly: poly1305::State, aad_len: usize, len: usize) -> [u8; 16] {

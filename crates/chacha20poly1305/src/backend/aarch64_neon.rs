@@ -186,17 +186,9 @@ impl Keystream for Ops {
     const SHORT: usize = 192;
 }
 
-tessera_cpu::island! {
+construction::aead_island! {
     /// The AEAD of RFC 8439 section 2.8 compiled for NEON (see [`construction::run`]).
-    pub(crate) fn aead<const SEAL: bool>(
-        t: Aarch64Neon,
-        key: &[u32; 8],
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
-    }
+    aead, Aarch64Neon, t => Ops(t)
 }
 
 tessera_cpu::island! {

@@ -402,17 +402,9 @@ impl Lanes for Q4 {
     }
 }
 
-tessera_cpu::island! {
+construction::aead_island! {
     /// The AEAD of RFC 8439 section 2.8 compiled for AVX2 (see [`construction::run`]).
-    pub(crate) fn aead<const SEAL: bool>(
-        t: X86Avx2,
-        key: &[u32; 8],
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
-    }
+    aead, X86Avx2, t => Ops(t)
 }
 
 tessera_cpu::island! {

@@ -540,30 +540,14 @@ impl Lanes for Q {
     }
 }
 
-tessera_cpu::island! {
+construction::aead_island! {
     /// The AEAD of RFC 8439 section 2.8 compiled for AVX-512 (see [`construction::run`]).
-    pub(crate) fn aead<const SEAL: bool>(
-        t: X86Avx512,
-        key: &[u32; 8],
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
-    }
+    aead, X86Avx512, t => Ops(t)
 }
 
-tessera_cpu::island! {
+construction::aead_island! {
     /// The AEAD with the radix-2^44 IFMA Poly1305 ([`Wide52`]).
-    pub(crate) fn aead_ifma<const SEAL: bool>(
-        t: X86Avx512Ifma,
-        key: &[u32; 8],
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> [u8; 16] {
-        construction::run::<SEAL, _>(&Ops(t), key, nonce, aad, buf)
-    }
+    aead_ifma, X86Avx512Ifma, t => Ops(t)
 }
 
 tessera_cpu::with_features! { X86Avx512Ifma;

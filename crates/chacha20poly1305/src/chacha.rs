@@ -192,25 +192,29 @@ pub(crate) fn rounds_rows<R: Row, const S: usize>(
 }
 
 /// The quarter rounds on words `a[i]`, `b[i]`, `c[i]`, `d[i]` of `x` for `i` in 0..4, in
-/// lockstep.
+/// lockstep: the four words of each role gathered into a row group of four ([`Rows::half`]),
+/// then put back (register moves only).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the AVX-512 backend
 #[inline(always)]
 fn quarter4<R: Row>(x: &mut [R; 16], a: [usize; 4], b: [usize; 4], c: [usize; 4], d: [usize; 4]) {
-    for i in 0..4 {
-        x[a[i]] = x[a[i]].add(x[b[i]]);
-        x[d[i]] = x[d[i]].xor(x[a[i]]).rotl16();
+    let mut g = [[x[0]; 4]; 4];
+    for (row, idx) in g.iter_mut().zip([a, b, c, d]) {
+        for (v, i) in row.iter_mut().zip(idx) {
+            *v = x[i];
+        }
     }
-    for i in 0..4 {
-        x[c[i]] = x[c[i]].add(x[d[i]]);
-        x[b[i]] = x[b[i]].xor(x[c[i]]).rotl12();
+    let [ga, gb, gc, gd] = &mut g;
+    Rows {
+        a: ga,
+        b: gb,
+        c: gc,
+        d: gd,
     }
-    for i in 0..4 {
-        x[a[i]] = x[a[i]].add(x[b[i]]);
-        x[d[i]] = x[d[i]].xor(x[a[i]]).rotl8();
-    }
-    for i in 0..4 {
-        x[c[i]] = x[c[i]].add(x[d[i]]);
-        x[b[i]] = x[b[i]].xor(x[c[i]]).rotl7();
+    .half();
+    for (row, idx) in g.iter().zip([a, b, c, d]) {
+        for (v, i) in row.iter().zip(idx) {
+            x[i] = *v;
+        }
     }
 }
 

@@ -18,6 +18,26 @@ pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
     s
 }
 
+/// Bit `i` of the clamped scalar `s` (arithmetic only; `i` is public).
+#[inline(always)]
+fn bit(s: &[u8; 32], i: usize) -> u8 {
+    (s[i >> 3] >> (i & 7)) & 1
+}
+
+/// The swap before the ladder step of bit `i` (`3 <= i <= 254`): bit `i` XOR bit `i + 1`, the
+/// RFC's `swap ^= k_t` after the previous step's swap has been undone (bit 255 is clear after
+/// clamping).
+#[inline(always)]
+pub(crate) fn swap_before(s: &[u8; 32], i: usize) -> u8 {
+    bit(s, i) ^ bit(s, i + 1)
+}
+
+/// The swap after the last step (of bit 3), before the three doublings: bit 3.
+#[inline(always)]
+pub(crate) fn last_swap(s: &[u8; 32]) -> u8 {
+    bit(s, 3)
+}
+
 /// `X25519(k, u)`: the u-coordinate of `clamp(k) * (u, .)`, encoded (RFC 7748 section 5).
 ///
 /// The ladder runs over bits 254 down to 3 of the clamped scalar; each step swaps the two
@@ -50,17 +70,13 @@ pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
         cb: zero,
         t: zero,
     };
-    let mut swap = 0u8;
     // Bits 254 down to 3; clamping cleared bits 2, 1, 0, where the ladder step would only
     // double `(x2 : z2)` (the sum it also computes is never used), so those three steps are
     // plain doublings after the last swap.
     for i in (3..255).rev() {
-        let bit = (s[i >> 3] >> (i & 7)) & 1;
-        swap ^= bit;
-        f.ladder_step(&mut st, Choice::from(swap));
-        swap = bit;
+        f.ladder_step(&mut st, Choice::from(swap_before(&s, i)));
     }
-    let k = Choice::from(swap);
+    let k = Choice::from(last_swap(&s));
     f.cswap(&mut st.x2, &mut st.x3, k);
     f.cswap(&mut st.z2, &mut st.z3, k);
     for _ in 0..3 {

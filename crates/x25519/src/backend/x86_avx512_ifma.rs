@@ -280,15 +280,11 @@ fn ladder(t: X86Avx512Ifma, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     let mut p = load(t, &[one, zero, x1, one]);
     let x1k = load(t, &[zero, zero, zero, x1]);
     let a24 = load(t, &[zero, zero, zero, [121666, 0, 0, 0, 0]]);
-    let mut swap = 0u8;
     for i in (3..255).rev() {
-        let bit = (s[i >> 3] >> (i & 7)) & 1;
-        swap ^= bit;
-        p = step(t, &p, swap, &x1k, &a24);
-        swap = bit;
+        p = step(t, &p, crate::ladder::swap_before(&s, i), &x1k, &a24);
     }
     // The last swap, then three doublings of (x2 : z2) (steps whose (x3 : z3) half is unused).
-    p = step(t, &p, swap, &x1k, &a24);
+    p = step(t, &p, crate::ladder::last_swap(&s), &x1k, &a24);
     p = step(t, &p, 0, &x1k, &a24);
     p = step(t, &p, 0, &x1k, &a24);
     let mut e = store(t, &p);
@@ -298,18 +294,8 @@ fn ladder(t: X86Avx512Ifma, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     zeroize::Zeroize::zeroize(&mut s);
     zeroize::Zeroize::zeroize(e.as_flattened_mut());
     zeroize::Zeroize::zeroize(&mut r);
-    wipe(t, &mut p);
+    zeroize::Zeroize::zeroize(&mut p);
     out
-}
-
-/// Overwrites `p` with zeros (volatile stores).
-#[inline(always)]
-fn wipe(t: X86Avx512Ifma, p: &mut F4) {
-    let _ = t;
-    for v in p.iter_mut() {
-        // SAFETY: `v` is a valid, aligned `__m256i` place; AVX proven by `t`.
-        unsafe { core::ptr::write_volatile(v, _mm256_setzero_si256()) };
-    }
 }
 
 tessera_cpu::island! {
@@ -436,8 +422,8 @@ fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
     for v in [&mut num, &mut den, &mut u] {
         zeroize::Zeroize::zeroize(v);
     }
-    wipe(t, &mut h);
-    wipe(t, &mut c);
+    zeroize::Zeroize::zeroize(&mut h);
+    zeroize::Zeroize::zeroize(&mut c);
     out
 }
 

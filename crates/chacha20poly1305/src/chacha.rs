@@ -128,19 +128,29 @@ impl<R: Row, const S: usize> Rows<'_, R, S> {
     /// on every group, the groups interleaved for instruction-level parallelism.
     #[inline(always)]
     fn half(&mut self) {
+        self.half_with::<_, 0>(&mut (), 0);
+    }
+
+    /// [`Rows::half`] with `side`'s steps `(dr, H * 4 + k)` before its four steps `k`.
+    #[inline(always)]
+    fn half_with<X: Side, const H: usize>(&mut self, side: &mut X, dr: usize) {
         let Rows { a, b, c, d } = self;
+        side.step(dr, 4 * H);
         for i in 0..S {
             a[i] = a[i].add(b[i]);
             d[i] = d[i].xor(a[i]).rotl16();
         }
+        side.step(dr, 4 * H + 1);
         for i in 0..S {
             c[i] = c[i].add(d[i]);
             b[i] = b[i].xor(c[i]).rotl12();
         }
+        side.step(dr, 4 * H + 2);
         for i in 0..S {
             a[i] = a[i].add(b[i]);
             d[i] = d[i].xor(a[i]).rotl8();
         }
+        side.step(dr, 4 * H + 3);
         for i in 0..S {
             c[i] = c[i].add(d[i]);
             b[i] = b[i].xor(c[i]).rotl7();
@@ -161,15 +171,6 @@ impl<R: Row, const S: usize> Rows<'_, R, S> {
             self.c[i] = self.c[i].rot_words2();
         }
     }
-
-    /// One double round (column round, diagonal round).
-    #[inline(always)]
-    fn double_round(&mut self) {
-        self.half();
-        self.diagonalize::<false>();
-        self.half();
-        self.diagonalize::<true>();
-    }
 }
 
 /// Twenty rounds over `S` independent groups of rows (`a`, `b`, `c`, `d` are rows 0..4 of each
@@ -185,9 +186,41 @@ pub(crate) fn rounds_rows<R: Row, const S: usize>(
     c: &mut [R; S],
     d: &mut [R; S],
 ) {
+    rounds_rows_with(a, b, c, d, &mut ());
+}
+
+/// Independent work done beside the ChaCha20 rounds, its pieces placed between the rounds'
+/// steps in program order, so that its dependency chains fill the gaps of the rounds'.
+pub(crate) trait Side {
+    /// Called before each of the eight steps (`phase` 0..8, a constant once inlined) of
+    /// double round `dr` (0..10).
+    fn step(&mut self, dr: usize, phase: usize);
+}
+
+impl Side for () {
+    #[inline(always)]
+    fn step(&mut self, _: usize, _: usize) {}
+}
+
+/// [`rounds_rows`] with `side`'s steps between the double rounds.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)] // used by the SIMD backends
+#[inline(always)]
+pub(crate) fn rounds_rows_with<R: Row, const S: usize, X: Side>(
+    a: &mut [R; S],
+    b: &mut [R; S],
+    c: &mut [R; S],
+    d: &mut [R; S],
+    side: &mut X,
+) {
     let mut rows = Rows { a, b, c, d };
-    for _ in 0..10 {
-        rows.double_round();
+    for dr in 0..10 {
+        rows.half_with::<X, 0>(side, dr);
+        rows.diagonalize::<false>();
+        rows.half_with::<X, 1>(side, dr);
+        rows.diagonalize::<true>();
     }
 }
 

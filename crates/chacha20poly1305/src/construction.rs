@@ -56,26 +56,49 @@ pub(crate) trait Keystream {
         self.xor(state, &mut ks[..64 + len])
     }
 
-    /// A vectorized Poly1305 over whole 128-byte groups (`()` for none).
-    type Wide;
+    /// The MAC carried through whole pieces ([`Keystream::xor_mac`]): a vectorized Poly1305
+    /// over whole 128-byte groups, or a copy of the scalar state for a backend that stitches
+    /// it into the rounds (`()` for neither).
+    type Mac;
 
-    /// Starts the vectorized MAC for a message of `len` bytes from `poly`'s key and
-    /// accumulator, or `None` where the scalar code is faster.
+    /// Starts the MAC of whole pieces for a message of `len` bytes from `poly`'s key and
+    /// accumulator, or `None` where the plain scalar code is faster.
     #[inline(always)]
-    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<Self::Wide> {
+    fn mac_new(&self, poly: &poly1305::State, len: usize) -> Option<Self::Mac> {
         let _ = (poly, len);
         None
     }
 
-    /// Absorbs `data` (a multiple of 128 bytes) into the vector accumulators.
+    /// Absorbs `data` (a multiple of 128 bytes) into `w`.
     #[inline(always)]
-    fn wide_blocks(&self, w: &mut Self::Wide, data: &[u8]) {
+    fn mac_blocks(&self, w: &mut Self::Mac, data: &[u8]) {
         let _ = (w, data);
     }
 
-    /// Folds the vector accumulators into `poly`'s accumulator.
+    /// The keystream XORed into `data`, one whole piece of `CHUNK` bytes, and whole 128-byte
+    /// groups absorbed into `w`: `data` itself before the XOR when `OWN` (opening), else
+    /// `prev`, the piece before (sealing; may be empty). Backends that interleave the two
+    /// override it; by default one runs after the other.
     #[inline(always)]
-    fn wide_finish(&self, w: Self::Wide, poly: &mut poly1305::State) {
+    fn xor_mac<const OWN: bool>(
+        &self,
+        state: &[u32; 16],
+        data: &mut [u8],
+        w: &mut Self::Mac,
+        prev: &[u8],
+    ) {
+        if OWN {
+            self.mac_blocks(w, data);
+            self.xor(state, data);
+        } else {
+            self.xor(state, data);
+            self.mac_blocks(w, prev);
+        }
+    }
+
+    /// Folds `w` into `poly`'s accumulator.
+    #[inline(always)]
+    fn mac_finish(&self, w: Self::Mac, poly: &mut poly1305::State) {
         let _ = (w, poly);
     }
 
@@ -121,36 +144,68 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     otk.zeroize();
     poly.padded(aad);
     st[12] = 1;
-    let mut wide = k.wide_new(&poly, buf.len());
-    for piece in buf.chunks_mut(K::CHUNK) {
+    let mut pm = k.mac_new(&poly, buf.len());
+    let start = match pm.as_mut() {
+        Some(w) => whole_pieces::<SEAL, K>(k, &mut st, w, buf),
+        None => 0,
+    };
+    for piece in buf[start..].chunks_mut(K::CHUNK) {
         if SEAL {
             k.xor(&st, piece);
-            mac(k, &mut wide, &mut poly, piece);
+            mac(k, &mut pm, &mut poly, piece);
         } else {
-            mac(k, &mut wide, &mut poly, piece);
+            mac(k, &mut pm, &mut poly, piece);
             k.xor(&st, piece);
         }
         // Past the last piece the counter is not used again (it may wrap there).
         st[12] = st[12].wrapping_add((K::CHUNK / 64) as u32);
     }
-    if let Some(w) = wide.take() {
-        k.wide_finish(w, &mut poly);
+    if let Some(w) = pm.take() {
+        k.mac_finish(w, &mut poly);
     }
     k.wipe_state(&mut st);
     finish(poly, aad.len(), buf.len())
+}
+
+/// The whole `CHUNK`-byte pieces of `buf` with the piece MAC ([`Keystream::xor_mac`]):
+/// encrypted and all MACed (sealing), or MACed and decrypted (opening), `st[12]` moved past
+/// them. Returns how many bytes they cover.
+#[inline(always)]
+fn whole_pieces<const SEAL: bool, K: Keystream>(
+    k: &K,
+    st: &mut [u32; 16],
+    w: &mut K::Mac,
+    buf: &mut [u8],
+) -> usize {
+    const { assert!(K::CHUNK % 128 == 0) };
+    let end = buf.len() - buf.len() % K::CHUNK;
+    for off in (0..end).step_by(K::CHUNK) {
+        let (done, rest) = buf.split_at_mut(off);
+        let piece = &mut rest[..K::CHUNK];
+        if SEAL {
+            k.xor_mac::<false>(st, piece, w, &done[off.saturating_sub(K::CHUNK)..]);
+        } else {
+            k.xor_mac::<true>(st, piece, w, &[]);
+        }
+        st[12] = st[12].wrapping_add((K::CHUNK / 64) as u32);
+    }
+    if SEAL && end > 0 {
+        k.mac_blocks(w, &buf[end - K::CHUNK..end]);
+    }
+    end
 }
 
 /// The MAC of one piece: whole 128-byte groups through the vector code while it runs; the
 /// first piece with a partial group (the last) finishes it and the scalar code takes over.
 /// (A function, not a closure: closures do not inherit the island's target features.)
 #[inline(always)]
-fn mac<K: Keystream>(k: &K, wide: &mut Option<K::Wide>, poly: &mut poly1305::State, piece: &[u8]) {
-    match wide.as_mut() {
+fn mac<K: Keystream>(k: &K, pm: &mut Option<K::Mac>, poly: &mut poly1305::State, piece: &[u8]) {
+    match pm.as_mut() {
         Some(w) => {
             let v = piece.len() & !127;
-            k.wide_blocks(w, &piece[..v]);
+            k.mac_blocks(w, &piece[..v]);
             if v < piece.len() {
-                k.wide_finish(wide.take().unwrap(), poly);
+                k.mac_finish(pm.take().unwrap(), poly);
                 poly.padded(&piece[v..]);
             }
         }
@@ -217,18 +272,18 @@ fn medium<const SEAL: bool, K: Keystream>(
     k.wipe_state(st);
     let mut poly = poly1305::State::new(ks[..32].try_into().unwrap());
     poly.padded(aad);
-    let mut wide = k.wide_new(&poly, buf.len());
+    let mut pm = k.mac_new(&poly, buf.len());
     if !SEAL {
-        mac(k, &mut wide, &mut poly, buf);
+        mac(k, &mut pm, &mut poly, buf);
     }
     for (b, x) in buf.iter_mut().zip(&ks[64..]) {
         *b ^= x;
     }
     if SEAL {
-        mac(k, &mut wide, &mut poly, buf);
+        mac(k, &mut pm, &mut poly, buf);
     }
-    if let Some(w) = wide.take() {
-        k.wide_finish(w, &mut poly);
+    if let Some(w) = pm.take() {
+        k.mac_finish(w, &mut poly);
     }
     k.wipe(&mut ks);
     finish(poly, aad.len(), buf.len())

@@ -170,11 +170,11 @@ fn xor_stream(t: Aarch64Neon, st: &[u32; 16], data: &mut [u8]) {
     zeroize::Zeroize::zeroize(&mut s);
 }
 
-/// The NEON keystream of the one-pass AEAD loop (scalar Poly1305: no `Wide`).
+/// The NEON keystream of the one-pass AEAD loop (scalar Poly1305: no piece MAC).
 struct Ops(Aarch64Neon);
 
 impl Keystream for Ops {
-    type Wide = ();
+    type Mac = ();
     const CHUNK: usize = 256;
 
     #[inline(always)]

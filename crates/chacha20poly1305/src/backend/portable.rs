@@ -9,7 +9,7 @@ use crate::construction::Keystream;
 pub(crate) struct Ops;
 
 impl Keystream for Ops {
-    type Wide = ();
+    type Mac = ();
     const CHUNK: usize = 256;
 
     #[inline(always)]

@@ -350,7 +350,7 @@ impl WideMac for X86Avx512Ifma {
 struct Ops<T>(T);
 
 impl<T: WideMac> Keystream for Ops<T> {
-    type Wide = T::Wide;
+    type Mac = T::Wide;
     const CHUNK: usize = 1024;
 
     #[inline(always)]
@@ -384,7 +384,7 @@ impl<T: WideMac> Keystream for Ops<T> {
     }
 
     #[inline(always)]
-    fn wide_new(&self, poly: &poly1305::State, len: usize) -> Option<T::Wide> {
+    fn mac_new(&self, poly: &poly1305::State, len: usize) -> Option<T::Wide> {
         if len >= WIDE_MIN_LEN {
             Some(self.0.wide_new(poly))
         } else {
@@ -393,12 +393,12 @@ impl<T: WideMac> Keystream for Ops<T> {
     }
 
     #[inline(always)]
-    fn wide_blocks(&self, w: &mut T::Wide, data: &[u8]) {
+    fn mac_blocks(&self, w: &mut T::Wide, data: &[u8]) {
         self.0.wide_blocks(w, data)
     }
 
     #[inline(always)]
-    fn wide_finish(&self, w: T::Wide, poly: &mut poly1305::State) {
+    fn mac_finish(&self, w: T::Wide, poly: &mut poly1305::State) {
         self.0.wide_finish(w, poly)
     }
 

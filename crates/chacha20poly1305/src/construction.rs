@@ -43,6 +43,22 @@ pub(crate) trait Keystream {
         self.xor(state, ks)
     }
 
+    /// Whether [`Keystream::seal_first`] computes the key block alongside the first piece's
+    /// blocks (sealing a message of at least one whole piece then starts with it).
+    const FOLD_KEY: bool = false;
+
+    /// Sealing: the Poly1305 key (the first 32 bytes of block `state[12] = 0`) and the
+    /// keystream from block 1 XORed into `piece`, one whole piece of `CHUNK` bytes.
+    #[inline(always)]
+    fn seal_first(&self, state: &[u32; 16], piece: &mut [u8]) -> [u8; 32] {
+        let otk = self.otk(state);
+        let mut st = *state;
+        st[12] = 1;
+        self.xor(&st, piece);
+        self.wipe_state(&mut st);
+        otk
+    }
+
     /// Messages of more than [`Keystream::SHORT`] and at most this many bytes (at most
     /// `MEDIUM_BUF - 64`) take the medium path: the Poly1305 key and the message keystream
     /// from one call to [`Keystream::medium`], so that the key block is not a pass of its own
@@ -139,15 +155,25 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     if K::MEDIUM > 0 && buf.len() <= K::MEDIUM {
         return medium::<SEAL, K>(k, &mut st, aad, buf);
     }
-    let mut otk = k.otk(&st);
+    // Sealing with `FOLD_KEY`: the first piece is encrypted with the key block, MACed later.
+    let fold = SEAL && K::FOLD_KEY && buf.len() >= K::CHUNK;
+    let mut otk = if fold {
+        k.seal_first(&st, &mut buf[..K::CHUNK])
+    } else {
+        k.otk(&st)
+    };
     let mut poly = poly1305::State::new(&otk);
     otk.zeroize();
     poly.padded(aad);
-    st[12] = 1;
+    let first = if fold { K::CHUNK } else { 0 };
+    st[12] = 1 + (first / 64) as u32;
     let mut pm = k.mac_new(&poly, buf.len());
     let start = match pm.as_mut() {
-        Some(w) => whole_pieces::<SEAL, K>(k, &mut st, w, buf),
-        None => 0,
+        Some(w) => whole_pieces::<SEAL, K>(k, &mut st, w, buf, first),
+        None => {
+            poly.padded(&buf[..first]);
+            first
+        }
     };
     for piece in buf[start..].chunks_mut(K::CHUNK) {
         if SEAL {
@@ -168,7 +194,8 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
 }
 
 /// The whole `CHUNK`-byte pieces of `buf` with the piece MAC ([`Keystream::xor_mac`]):
-/// encrypted and all MACed (sealing), or MACed and decrypted (opening), `st[12]` moved past
+/// encrypted and all MACed (sealing; the first `first` bytes, a whole piece or none, are
+/// encrypted already), or MACed and decrypted (opening, `first = 0`), `st[12]` moved past
 /// them. Returns how many bytes they cover.
 #[inline(always)]
 fn whole_pieces<const SEAL: bool, K: Keystream>(
@@ -176,10 +203,12 @@ fn whole_pieces<const SEAL: bool, K: Keystream>(
     st: &mut [u32; 16],
     w: &mut K::Mac,
     buf: &mut [u8],
+    first: usize,
 ) -> usize {
     const { assert!(K::CHUNK % 128 == 0) };
     let end = buf.len() - buf.len() % K::CHUNK;
-    for off in (0..end).step_by(K::CHUNK) {
+    debug_assert!(first <= end && (SEAL || first == 0));
+    for off in (first..end).step_by(K::CHUNK) {
         let (done, rest) = buf.split_at_mut(off);
         let piece = &mut rest[..K::CHUNK];
         if SEAL {

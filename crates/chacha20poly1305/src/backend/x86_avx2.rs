@@ -131,19 +131,20 @@ fn row<const VL: bool>(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm<VL> {
 /// 128 * S`; a shorter `data` uses the first bytes of the keystream).
 #[inline(always)]
 fn xor_groups<const VL: bool, const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
-    let ks = groups::<VL, S, _>(t, st, &mut ());
+    let ks = groups::<VL, S, _>(t, st, &mut (), core::array::from_fn(|i| 2 * i as i32));
     xor_out(t, &ks, data);
 }
 
-/// The keystream of `2 * S` blocks from counter `st[12]`, 32 bytes per register in order,
-/// with `side`'s steps between the double rounds.
+/// The keystream of `2 * S` blocks, 32 bytes per register in order: group `i` holds blocks
+/// `st[12] + first[i]` and the one after. `side`'s steps go between those of the rounds.
 #[inline(always)]
 fn groups<const VL: bool, const S: usize, X: Side>(
     t: X86Avx2,
     st: &[u32; 16],
     side: &mut X,
+    first: [i32; S],
 ) -> [[__m256i; 4]; S] {
-    debug_assert!(S <= 4);
+    debug_assert!(S <= 5);
     let (a0, b0, c0) = (
         row::<VL>(t, st, 0),
         row::<VL>(t, st, 1),
@@ -153,8 +154,7 @@ fn groups<const VL: bool, const S: usize, X: Side>(
     // (Loops, not closures, in SIMD code: a closure does not inherit the island's target
     // features, so the intrinsics inside it would become calls.)
     let mut d_in = [d0; S];
-    for (i, d) in d_in.iter_mut().enumerate() {
-        let k = 2 * i as i32;
+    for (d, &k) in d_in.iter_mut().zip(&first) {
         // SAFETY: AVX2 proven by `t`.
         *d = d0.add(Ymm(
             unsafe { _mm256_setr_epi32(k, 0, 0, 0, k + 1, 0, 0, 0) },
@@ -338,6 +338,15 @@ impl Keystream for Ops {
         *poly = w;
     }
 
+    const FOLD_KEY: bool = true;
+
+    #[inline(always)]
+    fn seal_first(&self, state: &[u32; 16], piece: &mut [u8]) -> [u8; 32] {
+        // SAFETY: `seal_first_tf` is compiled for the features of `X86Avx2`, which the token
+        // in `self` proves.
+        unsafe { seal_first_tf(self.0, state, piece.try_into().unwrap()) }
+    }
+
     #[inline(always)]
     fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
         let mut b = [0u8; 32];
@@ -388,13 +397,27 @@ tessera_cpu::with_features! { X86Avx2;
                 // each block (the `black_box` in `ScalarSide` may touch any memory it can reach).
                 let mut poly = w.clone();
                 poly.blocks(&src[..32]);
-                let ks = groups::<false, 4, _>(t, st, &mut ScalarSide { poly: &mut poly, src });
+                let ks = groups::<false, 4, _>(t, st, &mut ScalarSide { poly: &mut poly, src }, [0, 2, 4, 6]);
                 *w = poly;
                 ks
             }
-            None => groups::<false, 4, _>(t, st, &mut ()),
+            None => groups::<false, 4, _>(t, st, &mut (), [0, 2, 4, 6]),
         };
         xor_out(t, &ks, data);
+    }
+
+    /// [`Keystream::seal_first`]: blocks 1..=8 and, as a fifth group beside them, blocks 0 and 1
+    /// again (the key block's rounds alone would be a latency-bound pass of their own).
+    #[inline(never)]
+    fn seal_first_tf(t: X86Avx2, st: &[u32; 16], piece: &mut [u8; 512]) -> [u8; 32] {
+        let ks = groups::<false, 5, _>(t, st, &mut (), [1, 3, 5, 7, 0]);
+        let (blocks, key) = ks.split_at(4);
+        xor_out::<4>(t, blocks.try_into().unwrap(), piece);
+        let mut otk = [0u8; 32];
+        // SAFETY: AVX2 proven by `t`; `otk` is 32 writable bytes. The first register of the
+        // fifth group is its first lane's rows 0 and 1: the first 32 bytes of block 0.
+        unsafe { _mm256_storeu_si256(otk.as_mut_ptr().cast(), key[0][0]) };
+        otk
     }
 
     /// [`xor_stream`] out of line like [`xor_mac_tf`], so that the round loop's registers

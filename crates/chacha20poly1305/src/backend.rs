@@ -33,7 +33,7 @@ tessera_cpu::backends! {
         #[cfg(target_arch = "x86_64")]
         X86Avx512(X86Avx512) = "x86_avx512",
         /// x86_64 AVX2: eight blocks in flight (two per ymm register); scalar Poly1305
-        /// stitched into the same loop.
+        /// stitched into the rounds of whole 512-byte pieces.
         #[cfg(target_arch = "x86_64")]
         X86Avx2(X86Avx2) = "x86_avx2",
         /// aarch64 NEON: four blocks in flight (one per 128-bit register); scalar Poly1305

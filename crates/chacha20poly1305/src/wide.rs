@@ -6,8 +6,8 @@
 
 use crate::poly1305::{self, M26, mul26};
 
-/// A vector of `N` 64-bit lanes (`N` = 4 or 8), with the operations of the radix-2^26
-/// multiply.
+/// A vector of `N` 64-bit lanes (the AVX-512 backend's zmm: 8), with the operations of the
+/// radix-2^26 multiply.
 pub(crate) trait Lanes: Copy {
     type Token: Copy;
     const N: usize;

@@ -202,7 +202,7 @@ impl Side for () {
     fn step(&mut self, _: usize, _: usize) {}
 }
 
-/// [`rounds_rows`] with `side`'s steps between the double rounds.
+/// [`rounds_rows`] with `side`'s steps before each of the eight steps of every double round.
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code)

@@ -1,7 +1,8 @@
 //! The AEAD construction of RFC 8439 section 2.8, generic over a backend's keystream: the
 //! Poly1305 key from block 0, then the message from block 1 on, one pass over `CHUNK`-byte
-//! pieces (seal: encrypt a piece, then MAC it while it is in cache; open: MAC a piece, then
-//! decrypt it). Compiled into each backend's island (`#[inline(always)]`).
+//! pieces (seal: encrypt a piece, MAC it while it is in cache, over whole pieces one piece
+//! behind, beside the next piece's encryption; open: MAC a piece, then decrypt it).
+//! Compiled into each backend's island (`#[inline(always)]`).
 
 #![forbid(unsafe_code)]
 
@@ -18,9 +19,7 @@ pub(crate) trait Keystream {
     /// counter does not pass `2^32 - 1`.
     fn xor(&self, state: &[u32; 16], data: &mut [u8]);
 
-    /// The Poly1305 key (the first 32 bytes of block `state[12] = 0`) and the keystream from
-    /// block 1 XORed into `data` when `SEAL` (else `data` is left alone and only the key is
-    /// returned). Backends whose group holds both blocks override it for short messages.
+    /// The Poly1305 key: the first 32 bytes of block `state[12] = 0`.
     #[inline(always)]
     fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
         let mut b = [0u8; 64];
@@ -47,16 +46,16 @@ pub(crate) trait Keystream {
     /// blocks (sealing a message of at least one whole piece then starts with it).
     const FOLD_KEY: bool = false;
 
-    /// Sealing: the Poly1305 key (the first 32 bytes of block `state[12] = 0`) and the
-    /// keystream from block 1 XORed into `piece`, one whole piece of `CHUNK` bytes.
+    /// Sealing: the Poly1305 key (the first 32 bytes of block `state[12] = 0`) written to
+    /// `otk`, and the keystream from block 1 XORed into `piece`, one whole piece of `CHUNK`
+    /// bytes.
     #[inline(always)]
-    fn seal_first(&self, state: &[u32; 16], piece: &mut [u8]) -> [u8; 32] {
-        let otk = self.otk(state);
+    fn seal_first(&self, state: &[u32; 16], piece: &mut [u8], otk: &mut [u8; 32]) {
+        *otk = self.otk(state);
         let mut st = *state;
         st[12] = 1;
         self.xor(&st, piece);
         self.wipe_state(&mut st);
-        otk
     }
 
     /// Messages of more than [`Keystream::SHORT`] and at most this many bytes (at most
@@ -157,11 +156,12 @@ pub(crate) fn run<const SEAL: bool, K: Keystream>(
     }
     // Sealing with `FOLD_KEY`: the first piece is encrypted with the key block, MACed later.
     let fold = SEAL && K::FOLD_KEY && buf.len() >= K::CHUNK;
-    let mut otk = if fold {
-        k.seal_first(&st, &mut buf[..K::CHUNK])
+    let mut otk = [0u8; 32];
+    if fold {
+        k.seal_first(&st, &mut buf[..K::CHUNK], &mut otk);
     } else {
-        k.otk(&st)
-    };
+        otk = k.otk(&st);
+    }
     let mut poly = poly1305::State::new(&otk);
     otk.zeroize();
     poly.padded(aad);
@@ -224,8 +224,8 @@ fn whole_pieces<const SEAL: bool, K: Keystream>(
     end
 }
 
-/// The MAC of one piece: whole 128-byte groups through the vector code while it runs; the
-/// first piece with a partial group (the last) finishes it and the scalar code takes over.
+/// The MAC of one piece: whole 128-byte groups through the piece MAC while it runs; the first
+/// piece with a partial group (the last) finishes it and the plain scalar code takes over.
 /// (A function, not a closure: closures do not inherit the island's target features.)
 #[inline(always)]
 fn mac<K: Keystream>(k: &K, pm: &mut Option<K::Mac>, poly: &mut poly1305::State, piece: &[u8]) {

@@ -91,7 +91,7 @@ impl<const VL: bool> Row for Ymm<VL> {
 }
 
 /// The byte shuffles that rotate each 32-bit word left by 16 and by 8 bits.
-#[repr(align(32))]
+#[repr(C, align(32))]
 struct Shuffle([u8; 32]);
 static ROTL16: Shuffle = Shuffle([
     2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
@@ -341,10 +341,10 @@ impl Keystream for Ops {
     const FOLD_KEY: bool = true;
 
     #[inline(always)]
-    fn seal_first(&self, state: &[u32; 16], piece: &mut [u8]) -> [u8; 32] {
+    fn seal_first(&self, state: &[u32; 16], piece: &mut [u8], otk: &mut [u8; 32]) {
         // SAFETY: `seal_first_tf` is compiled for the features of `X86Avx2`, which the token
         // in `self` proves.
-        unsafe { seal_first_tf(self.0, state, piece.try_into().unwrap()) }
+        unsafe { seal_first_tf(self.0, state, piece.try_into().unwrap(), otk) }
     }
 
     #[inline(always)]
@@ -388,8 +388,10 @@ tessera_cpu::with_features! { X86Avx2;
     ) {
         let src: Option<&[u8; 512]> = if OWN {
             Some(data)
+        } else if prev.is_empty() {
+            None
         } else {
-            prev.try_into().ok()
+            Some(prev.try_into().unwrap())
         };
         let ks = match src {
             Some(src) => {
@@ -409,15 +411,14 @@ tessera_cpu::with_features! { X86Avx2;
     /// [`Keystream::seal_first`]: blocks 1..=8 and, as a fifth group beside them, blocks 0 and 1
     /// again (the key block's rounds alone would be a latency-bound pass of their own).
     #[inline(never)]
-    fn seal_first_tf(t: X86Avx2, st: &[u32; 16], piece: &mut [u8; 512]) -> [u8; 32] {
+    fn seal_first_tf(t: X86Avx2, st: &[u32; 16], piece: &mut [u8; 512], otk: &mut [u8; 32]) {
         let ks = groups::<false, 5, _>(t, st, &mut (), [1, 3, 5, 7, 0]);
         let (blocks, key) = ks.split_at(4);
         xor_out::<4>(t, blocks.try_into().unwrap(), piece);
-        let mut otk = [0u8; 32];
-        // SAFETY: AVX2 proven by `t`; `otk` is 32 writable bytes. The first register of the
-        // fifth group is its first lane's rows 0 and 1: the first 32 bytes of block 0.
+        // SAFETY: AVX2 proven by `t`; `otk` is 32 writable bytes (the caller's, which it wipes).
+        // The first register of the fifth group is its first lane's rows 0 and 1: the first
+        // 32 bytes of block 0.
         unsafe { _mm256_storeu_si256(otk.as_mut_ptr().cast(), key[0][0]) };
-        otk
     }
 
     /// [`xor_stream`] out of line like [`xor_mac_tf`], so that the round loop's registers

@@ -85,7 +85,7 @@ fn row(t: X86Avx512, st: &[u32; 16], r: usize) -> Zmm {
 #[inline(always)]
 fn rows_in<const S: usize>(t: X86Avx512, st: &[u32; 16]) -> ([Zmm; 3], [Zmm; S]) {
     let d0 = row(t, st, 3);
-    // (Loops, not closures, in SIMD code: see `x86_avx2::xor_groups`.)
+    // (Loops, not closures, in SIMD code: see `x86_avx2::groups`.)
     let mut d_in = [d0; S];
     for (i, d) in d_in.iter_mut().enumerate() {
         let k = 4 * i as i32;

@@ -229,7 +229,16 @@ pub(crate) fn rounds_rows_with<R: Row, const S: usize, X: Side>(
 /// then put back (register moves only).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the AVX-512 backend
 #[inline(always)]
-fn quarter4<R: Row>(x: &mut [R; 16], a: [usize; 4], b: [usize; 4], c: [usize; 4], d: [usize; 4]) {
+#[allow(clippy::too_many_arguments)]
+fn quarter4<R: Row, X: Side, const H: usize>(
+    x: &mut [R; 16],
+    a: [usize; 4],
+    b: [usize; 4],
+    c: [usize; 4],
+    d: [usize; 4],
+    side: &mut X,
+    dr: usize,
+) {
     let mut g = [[x[0]; 4]; 4];
     for (row, idx) in g.iter_mut().zip([a, b, c, d]) {
         for (v, i) in row.iter_mut().zip(idx) {
@@ -243,7 +252,7 @@ fn quarter4<R: Row>(x: &mut [R; 16], a: [usize; 4], b: [usize; 4], c: [usize; 4]
         c: gc,
         d: gd,
     }
-    .half();
+    .half_with::<X, H>(side, dr);
     for (row, idx) in g.iter().zip([a, b, c, d]) {
         for (v, i) in row.iter().zip(idx) {
             x[i] = *v;
@@ -255,26 +264,35 @@ fn quarter4<R: Row>(x: &mut [R; 16], a: [usize; 4], b: [usize; 4], c: [usize; 4]
 /// as many blocks as it has 32-bit lanes, so a diagonal round only picks other vectors and no
 /// word moves within a vector (no shuffles in the rounds; the caller transposes once at the
 /// end). Alongside, in the same loop, twenty rounds over `S` groups of rows in the horizontal
-/// layout (`S = 0`: none), independent work that fills the gaps of the vertical rounds.
+/// layout (`S = 0`: none), independent work that fills the gaps of the vertical rounds, and
+/// `side`'s steps (see [`Side`]) before the vertical rounds' steps.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the AVX-512 backend
 #[inline(always)]
-pub(crate) fn rounds_words<R: Row, const S: usize>(x: &mut [R; 16], mut rows: Rows<'_, R, S>) {
-    for _ in 0..10 {
-        quarter4(
+pub(crate) fn rounds_words<R: Row, const S: usize, X: Side>(
+    x: &mut [R; 16],
+    mut rows: Rows<'_, R, S>,
+    side: &mut X,
+) {
+    for dr in 0..10 {
+        quarter4::<R, X, 0>(
             x,
             [0, 1, 2, 3],
             [4, 5, 6, 7],
             [8, 9, 10, 11],
             [12, 13, 14, 15],
+            side,
+            dr,
         );
         rows.half();
         rows.diagonalize::<false>();
-        quarter4(
+        quarter4::<R, X, 1>(
             x,
             [0, 1, 2, 3],
             [5, 6, 7, 4],
             [10, 11, 8, 9],
             [15, 12, 13, 14],
+            side,
+            dr,
         );
         rows.half();
         rows.diagonalize::<true>();

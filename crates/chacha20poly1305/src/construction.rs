@@ -224,6 +224,23 @@ fn whole_pieces<const SEAL: bool, K: Keystream>(
     end
 }
 
+/// The bytes a piece's MAC reads in [`Keystream::xor_mac`]: the piece itself when `OWN`, else
+/// the piece before it, `None` when there is none (`prev` empty; otherwise it is whole).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86 backends
+#[inline(always)]
+pub(crate) fn mac_source<'a, const OWN: bool, const N: usize>(
+    data: &'a [u8; N],
+    prev: &'a [u8],
+) -> Option<&'a [u8; N]> {
+    if OWN {
+        Some(data)
+    } else if prev.is_empty() {
+        None
+    } else {
+        Some(prev.try_into().unwrap())
+    }
+}
+
 /// The MAC of one piece: whole 128-byte groups through the piece MAC while it runs; the first
 /// piece with a partial group (the last) finishes it and the plain scalar code takes over.
 /// (A function, not a closure: closures do not inherit the island's target features.)

@@ -386,14 +386,7 @@ tessera_cpu::with_features! { X86Avx2;
         w: &mut poly1305::State,
         prev: &[u8],
     ) {
-        let src: Option<&[u8; 512]> = if OWN {
-            Some(data)
-        } else if prev.is_empty() {
-            None
-        } else {
-            Some(prev.try_into().unwrap())
-        };
-        let ks = match src {
+        let ks = match construction::mac_source::<OWN, 512>(data, prev) {
             Some(src) => {
                 // A local copy: behind `w` the accumulator would be stored and reloaded around
                 // each block (the `black_box` in `ScalarSide` may touch any memory it can reach).

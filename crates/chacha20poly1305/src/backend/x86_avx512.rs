@@ -664,13 +664,7 @@ fn xor_mac_words<const OWN: bool, W: Groups>(
     w: &mut W,
     prev: &[u8],
 ) {
-    let src: Option<&[u8; 1024]> = if OWN {
-        Some(data)
-    } else if prev.is_empty() {
-        None
-    } else {
-        Some(prev.try_into().unwrap())
-    };
+    let src = construction::mac_source::<OWN, 1024>(data, prev);
     let (mut x, x12) = words_in(t, st);
     let rows = Rows::<Zmm, 0> {
         a: &mut [],

@@ -32,4 +32,17 @@ impl Keystream for Ops {
         }
         zeroize::Zeroize::zeroize(&mut s);
     }
+
+    /// The key block's first eight words as bytes (no 64-byte keystream buffer to XOR into
+    /// and wipe).
+    #[inline(always)]
+    fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
+        let mut ks = chacha::block(state);
+        let mut k = [0u8; 32];
+        for (o, w) in k.chunks_exact_mut(4).zip(&ks) {
+            o.copy_from_slice(&w.to_le_bytes());
+        }
+        zeroize::Zeroize::zeroize(&mut ks);
+        k
+    }
 }

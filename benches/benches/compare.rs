@@ -23,7 +23,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 use tessera_benches::interleave::{
-    AlignedBuf, Clock, Config, Contestant, Measured, Role, Samples, SplitMix64, measure,
+    AlignedBuf, Clock, Config, Contestant, Measured, Role, RowResult, Samples, SplitMix64, measure,
 };
 use tessera_benches::report::{self, Meta, RowRecord, size_label};
 use tessera_benches::{AAD, NONCE, RustCryptoGcm, plot};
@@ -3208,6 +3208,58 @@ fn cpu_model() -> String {
     format!("{model} ({cpus} logical CPUs)")
 }
 
+/// Splits a row's contestants into its races. A row with both peers and other Tessera backends
+/// runs two races, each with the best backend as its reference: the best backend against the
+/// peers (`contestants`, the first build) and, apart, against Tessera's other backends
+/// (`rebuild`, a second build of the row). A forced backend that `detect()` does not pick can
+/// change the machine for the contestants that run after it: on the Emerald Rapids guest,
+/// `tessera-aes-gcm`'s 256-bit `x86_vaes` sealing 64 KiB messages lowers the core clock by about
+/// 5% for some 3.5 ms after it stops (a scalar multiplication chain timed after a 0.5 ms burst:
+/// 3.38 instead of 3.58 GHz, back after 3.5-3.9 ms; bursts of `x86_vaes512`, `x86_aesni` or
+/// aws-lc-rs leave it at full speed). Batches of ~100 µs keep every contestant of a race
+/// under that clock, and a contestant bound by the core clock loses more of its speed than
+/// one that is not (in a race of `x86_vaes512`, aws-lc-rs and `x86_vaes`, AES-256-GCM sealing
+/// 64 KiB measured 1.00x aws-lc-rs, against 1.06x without `x86_vaes`). The peer ratios are
+/// therefore measured without the other backends. Any other row runs as one race.
+fn races(
+    contestants: Vec<Contestant>,
+    rebuild: impl FnOnce() -> Vec<Contestant>,
+) -> (Vec<Contestant>, Vec<Contestant>) {
+    let has = |r: Role| contestants.iter().any(|c| c.role == r);
+    if !(has(Role::Peer) && has(Role::Backend)) {
+        return (contestants, Vec::new());
+    }
+    let peers = contestants
+        .into_iter()
+        .filter(|c| c.role != Role::Backend)
+        .collect();
+    let backends = rebuild()
+        .into_iter()
+        .filter(|c| c.role != Role::Peer)
+        .collect();
+    (peers, backends)
+}
+
+/// One row's result from its races ([`races`]): the reference and the peers from the first,
+/// Tessera's other backends from the second, in the order of a single race (reference,
+/// backends, peers). The rounds are those of the first race, the time that of both.
+fn merged(peers: RowResult, backends: Option<RowResult>) -> RowResult {
+    let Some(b) = backends else {
+        return peers;
+    };
+    let mut it = peers.contestants.into_iter();
+    let reference = it.next().expect("a race has its reference first");
+    let contestants = std::iter::once(reference)
+        .chain(b.contestants.into_iter().skip(1))
+        .chain(it)
+        .collect();
+    RowResult {
+        rounds: peers.rounds,
+        secs: peers.secs + b.secs,
+        contestants,
+    }
+}
+
 fn main() {
     let args = parse_args();
     let soft = soft_build();
@@ -3310,21 +3362,46 @@ fn main() {
     );
     let start = Instant::now();
     let n = selected.len();
+    // Per row, the samples of its two races: the best backend against the peers (or against
+    // everything, in a row without both peers and other backends) and, apart, the best backend
+    // against Tessera's other backends (see `races`).
     let mut samples = vec![Samples::default(); n];
+    let mut backend_samples = vec![Samples::default(); n];
     let mut notes = vec![Vec::new(); n];
     for pass in 1..=passes {
         for (i, s) in selected.iter().enumerate() {
             let built = (s.build)(s.size);
-            let mut cs = built.contestants;
-            let row_cfg = Config {
-                row_ns: cfg.row_ns * s.budget,
-                ..cfg
-            };
-            samples[i].append(measure(&mut cs, &row_cfg, |_| {}));
             notes[i] = built.notes;
+            let (mut cs, mut bs) = races(built.contestants, || (s.build)(s.size).contestants);
+            // The row's budget is shared in proportion to the contestants of each race, so a
+            // split row takes the time it took as one race.
+            let share = |k: usize| k as f64 / (cs.len() + bs.len()) as f64;
+            let row_ns = cfg.row_ns * s.budget;
+            let (peer_ns, backend_ns) = (row_ns * share(cs.len()), row_ns * share(bs.len()));
+            samples[i].append(measure(
+                &mut cs,
+                &Config {
+                    row_ns: peer_ns,
+                    ..cfg
+                },
+                |_| {},
+            ));
+            if !bs.is_empty() {
+                backend_samples[i].append(measure(
+                    &mut bs,
+                    &Config {
+                        row_ns: backend_ns,
+                        ..cfg
+                    },
+                    |_| {},
+                ));
+            }
             if pass < passes {
                 // A cheap look at the rounds so far (no bootstrap).
-                let so_far = samples[i].summarize(0);
+                let so_far = merged(
+                    samples[i].summarize(0),
+                    (!bs.is_empty()).then(|| backend_samples[i].summarize(0)),
+                );
                 eprintln!(
                     "[pass {pass}/{passes}] [{:>2}/{n}] {:<34} {}",
                     i + 1,
@@ -3338,14 +3415,19 @@ fn main() {
     // depend on the split: each row's resampling has its own fixed seed).
     let resamples = cfg.resamples;
     let summaries: Vec<_> = std::thread::scope(|sc| {
-        let per = samples.len().div_ceil(2).max(1);
+        let per = n.div_ceil(2).max(1);
         let handles: Vec<_> = samples
             .chunks(per)
-            .map(|chunk| {
+            .zip(backend_samples.chunks(per))
+            .map(|(chunk, backend_chunk)| {
                 sc.spawn(move || {
                     chunk
                         .iter()
-                        .map(|s| s.summarize(resamples))
+                        .zip(backend_chunk)
+                        .map(|(s, b)| {
+                            let b = (!b.names.is_empty()).then(|| b.summarize(resamples));
+                            merged(s.summarize(resamples), b)
+                        })
                         .collect::<Vec<_>>()
                 })
             })

@@ -1,7 +1,7 @@
-//! The interleaved harness behind `cargo xtask bench`: every contestant of one row (Tessera's
-//! best backend, its other backends, each peer) runs in short batches, one after the other,
-//! round after round, inside one process, so a slow or fast stretch of a shared machine falls on
-//! all of them. The row's ratios are medians of per-round ratios, with their spread.
+//! The interleaved harness behind `cargo xtask bench`: every contestant of one race (Tessera's
+//! best backend and each peer, or Tessera's best backend and its other backends) runs in short
+//! batches, one after the other, round after round, inside one process, so a slow or fast
+//! stretch of a shared machine falls on all of them. The row's ratios are medians of per-round ratios, with their spread.
 //!
 //! One round times one batch of every contestant, in an order that rotates (and reverses every
 //! other cycle) from round to round, so no contestant always follows the same one. Each batch

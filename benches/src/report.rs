@@ -267,8 +267,13 @@ pub fn rows_from_json(v: &Value) -> Vec<RowRecord> {
 /// How the ratios are measured: a section of the report (and of the README).
 pub const METHOD: &str = "\
 Every row (one operation at one size) is a race inside one process between Tessera's best
-backend (what `detect()` picks, called through the public API), Tessera's other backends and
-each peer library. After a warm-up, each contestant's batch is calibrated to about the same
+backend (what `detect()` picks, called through the public API) and each peer library; a row
+that also has other Tessera backends runs them in a second race of their own against the best
+backend, the row's time shared between the two races by their numbers of contestants. (A
+forced backend can slow the machine for the contestants after it: on an Emerald Rapids guest,
+Tessera's 256-bit `x86_vaes` AES-GCM, which `detect()` does not pick there, lowers the core
+clock by about 5% for some 3.5 ms after it runs, so in one race with it every contestant ran
+at the lower clock, and the ones bound by the core clock lost the most.) After a warm-up, each contestant's batch is calibrated to about the same
 work time (the batch target below), then the run goes round after round: in each round every
 contestant runs one untimed pre-roll (a quarter batch, to bring its code and data back into the
 caches and past the AVX power-up) and one timed batch, in an order that rotates from round to
@@ -429,7 +434,7 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
     }
     if !backends.is_empty() {
         out += "\n## Tessera backends\n\nTime of each other backend / time of the best backend \
-                (interleaved in the same races); >1: the best backend is faster.\n\n\
+                (interleaved in a race of their own, apart from the peers); >1: the best backend is faster.\n\n\
                 | row | best backend | time |";
         for b in &backends {
             out += &format!(" {} |", b.trim_start_matches("tessera/"));

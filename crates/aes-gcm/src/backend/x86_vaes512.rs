@@ -41,13 +41,15 @@
 //! aws-lc-rs: 1.06x, at 97.5% of the `VAESENC` bound (an inline-assembly loop of the same
 //! number of independent `VAESENC zmm`, timed in the same rounds; aws-lc-rs at 92%). With
 //! batches of this crate's 256-bit backend (`x86_vaes`) sealing 64 KiB between them, as in the
-//! interleaved bench row, both take the same time (1.00x; that is the row's AES-256 figure):
-//! after the 256-bit bulk loop has run, this loop runs about 6% slower for as long as was
-//! measured (pre-rolls of 7, 60 and 300 messages, up to 1.2 ms), while aws-lc-rs keeps its
-//! speed. The 256-bit backend on 1 KiB messages, its stack at other offsets, and an
-//! inline-assembly loop of the same ymm `VAESENC`/`VPCLMULQDQ` mix do not cause it, and
-//! aligning every loop to 64 bytes does not remove it; the cause is not known. AES-128 stays
-//! ahead in that row too (1.08-1.10x).
+//! interleaved bench row then, both took the same time (1.00x). The cause, found later: the
+//! 256-bit loop lowers the core clock. A scalar multiplication chain timed after a 0.5 ms burst
+//! of `x86_vaes` sealing 64 KiB messages ran at 3.38 instead of 3.58 GHz (5.6% slower) and
+//! came back to full speed only 3.5-3.9 ms after the burst; the same burst of this backend,
+//! of the AES-NI backend or of aws-lc-rs leaves the clock where it was. With `x86_vaes` in the
+//! rotation every contestant ran on the lower clock: this loop and an inline-assembly loop of
+//! its `VAESENC zmm` alone 6% slower, ring too, aws-lc-rs 0-3.5% slower. Since then the bench
+//! races Tessera's other backends apart from the peers. AES-128 stayed ahead even in the
+//! shared race (1.08-1.10x).
 //!
 //! Zen 3 (AVX2 only; the 256-bit code, see `x86_vaes.rs`): `VPCLMULQDQ ymm` issues once every
 //! two cycles on the same two pipes as `VAESENC ymm`, so a 256-byte AES-128 chunk costs 80

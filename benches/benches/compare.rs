@@ -1,7 +1,8 @@
 //! The interleaved comparison behind `cargo xtask bench`: every row (one operation at one size)
-//! races Tessera's best backend, its other backends and each peer library in alternating short
-//! batches inside this process (see `tessera_benches::interleave`), then writes the markdown
-//! report, the JSON copy and the SVG plots.
+//! races Tessera's best backend against each peer library and, in a second race, against
+//! Tessera's other backends (see `races`), in alternating short batches inside this process
+//! (see `tessera_benches::interleave`), then writes the markdown report, the JSON copy and the
+//! SVG plots.
 //!
 //! ```text
 //! cargo bench -p tessera-benches --bench compare -- [--full] [--smoke] [--list] [FILTER]
@@ -3374,7 +3375,8 @@ fn main() {
             notes[i] = built.notes;
             let (mut cs, mut bs) = races(built.contestants, || (s.build)(s.size).contestants);
             // The row's budget is shared in proportion to the contestants of each race, so a
-            // split row takes the time it took as one race.
+            // split row takes about the time it took as one race (the reference runs in both,
+            // with a warm-up and calibration in each).
             let share = |k: usize| k as f64 / (cs.len() + bs.len()) as f64;
             let row_ns = cfg.row_ns * s.budget;
             let (peer_ns, backend_ns) = (row_ns * share(cs.len()), row_ns * share(bs.len()));

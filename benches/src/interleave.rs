@@ -1,7 +1,8 @@
 //! The interleaved harness behind `cargo xtask bench`: every contestant of one race (Tessera's
 //! best backend and each peer, or Tessera's best backend and its other backends) runs in short
 //! batches, one after the other, round after round, inside one process, so a slow or fast
-//! stretch of a shared machine falls on all of them. The row's ratios are medians of per-round ratios, with their spread.
+//! stretch of a shared machine falls on all of them. The ratios are medians of per-round
+//! ratios, with their spread.
 //!
 //! One round times one batch of every contestant, in an order that rotates (and reverses every
 //! other cycle) from round to round, so no contestant always follows the same one. Each batch
@@ -211,6 +212,8 @@ pub struct Measured {
     pub ratio: Spread,
     /// 95% bootstrap interval of the median ratio.
     pub ci95: (f64, f64),
+    /// Rounds of the race this result comes from (a row's two races can differ).
+    pub rounds: usize,
 }
 
 impl Measured {
@@ -220,10 +223,10 @@ impl Measured {
     }
 }
 
-/// One row's result.
+/// One race's result (a row's, once its races are merged).
 #[derive(Clone, Debug)]
 pub struct RowResult {
-    /// Rounds measured.
+    /// Rounds measured (of the race against the peers, in a merged row).
     pub rounds: usize,
     /// Wall time the row took, calibration and statistics included (s).
     pub secs: f64,
@@ -339,7 +342,7 @@ fn at_depth(depth: u32, f: &mut dyn FnMut()) {
     PADS[d / 16][d % 16](f);
 }
 
-/// The raw rounds of one row, from one or more passes.
+/// The raw rounds of one race, from one or more passes.
 #[derive(Clone, Debug, Default)]
 pub struct Samples {
     /// Contestant names, the reference first.
@@ -399,6 +402,7 @@ impl Samples {
                     time_ns: spread(&self.times[i]),
                     ratio: spread(&ratios),
                     ci95,
+                    rounds: self.times[i].len(),
                 }
             })
             .collect();

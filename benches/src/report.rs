@@ -168,7 +168,7 @@ pub fn to_json(meta: &Meta, rows: &[RowRecord]) -> Value {
                     "role": m.role.name(),
                     "reference": r.reference().name,
                     "batch_iters": m.batch,
-                    "rounds": r.rounds,
+                    "rounds": m.rounds,
                     "time_ns": spread_json(&m.time_ns),
                     "throughput_gbps": (r.bytes > 0).then(|| gbps(r.bytes, m.time_ns.median)),
                     "ratio": spread_json(&m.ratio),
@@ -254,6 +254,7 @@ pub fn rows_from_json(v: &Value) -> Vec<RowRecord> {
                 ci[0].as_f64().unwrap_or(f64::NAN),
                 ci[1].as_f64().unwrap_or(f64::NAN),
             ),
+            rounds: rec["rounds"].as_u64().unwrap_or(0) as usize,
         });
     }
     rows.retain(|r| {
@@ -273,8 +274,8 @@ backend, the row's time shared between the two races by their numbers of contest
 forced backend can slow the machine for the contestants after it: on an Emerald Rapids guest,
 Tessera's 256-bit `x86_vaes` AES-GCM, which `detect()` does not pick there, lowers the core
 clock by about 5% for some 3.5 ms after it runs, so in one race with it every contestant ran
-at the lower clock, and the ones bound by the core clock lost the most.) After a warm-up, each contestant's batch is calibrated to about the same
-work time (the batch target below), then the run goes round after round: in each round every
+at the lower clock, and the ones bound by the core clock lost the most.) After a warm-up,
+each contestant's batch is calibrated to about the same work time (the batch target below), then the run goes round after round: in each round every
 contestant runs one untimed pre-roll (a quarter batch, to bring its code and data back into the
 caches and past the AVX power-up) and one timed batch, in an order that rotates from round to
 round, and at another stack offset (each round moves every contestant's stack by 16 bytes, all
@@ -433,8 +434,11 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
         }
     }
     if !backends.is_empty() {
-        out += "\n## Tessera backends\n\nTime of each other backend / time of the best backend \
-                (interleaved in a race of their own, apart from the peers); >1: the best backend is faster.\n\n\
+        out += "\n## Tessera backends\n\nTime of each other backend / time of the best backend, \
+                interleaved in a race of their own, apart from the peers (a backend that slows the \
+                clock, as `x86_vaes` AES-GCM does on Intel, still slows the others of that race); \
+                >1: the best backend is faster. The time column is the best backend's in the race \
+                against the peers, each backend's own time (in parentheses) is from its race.\n\n\
                 | row | best backend | time |";
         for b in &backends {
             out += &format!(" {} |", b.trim_start_matches("tessera/"));
@@ -477,10 +481,15 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
             range]; ratio to Tessera's best backend: median [IQR] and 95% interval.\n";
     for r in rows {
         out += &format!(
-            "\n### {}\n\n`{}`: {} rounds, {:.1} s\n\n| impl | role | batch | time | throughput | ratio | ratio IQR | 95% interval |\n|---|---|---|---|---|---|---|---|\n",
+            "\n### {}\n\n`{}`: {} rounds{}, {:.1} s\n\n| impl | role | batch | time | throughput | ratio | ratio IQR | 95% interval |\n|---|---|---|---|---|---|---|---|\n",
             r.label(),
             r.id,
             r.rounds,
+            r.contestants
+                .iter()
+                .find(|m| m.role == Role::Backend && m.rounds != r.rounds)
+                .map(|m| format!(" (the other Tessera backends, raced apart: {})", m.rounds))
+                .unwrap_or_default(),
             r.secs
         );
         for m in &r.contestants {

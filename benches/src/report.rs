@@ -275,13 +275,14 @@ forced backend can slow the machine for the contestants after it: on an Emerald 
 Tessera's 256-bit `x86_vaes` AES-GCM, which `detect()` does not pick there, lowers the core
 clock by about 5% for some 3.5 ms after it runs, so in one race with it every contestant ran
 at the lower clock, and the ones bound by the core clock lost the most.) After a warm-up,
-each contestant's batch is calibrated to about the same work time (the batch target below), then the run goes round after round: in each round every
-contestant runs one untimed pre-roll (a quarter batch, to bring its code and data back into the
-caches and past the AVX power-up) and one timed batch, in an order that rotates from round to
-round, and at another stack offset (each round moves every contestant's stack by 16 bytes, all
-256 offsets of a 4 KiB page in turn: some implementations have a fast and a slow speed depending
-on where their stack falls against their data, and Linux places the stack at random per
-process). A round takes about a millisecond, so a slower or faster stretch of a shared machine
+each contestant's batch is calibrated to about the same work time (the batch target below),
+then the run goes round after round: in each round every contestant runs one untimed pre-roll
+(a quarter batch, to bring its code and data back into the caches and past the AVX power-up)
+and one timed batch, in an order that rotates from round to round, and at another stack offset
+(each round moves every contestant's stack by 16 bytes, all 256 offsets of a 4 KiB page in
+turn: some implementations have a fast and a slow speed depending on where their stack falls
+against their data, and Linux places the stack at random per process). A round takes about a
+millisecond, so a slower or faster stretch of a shared machine
 falls on all contestants alike; and each row's rounds are measured in several passes spread
 over the whole run (every row, then every row again), so a disturbed stretch of seconds falls
 on one part of a row's rounds only. Each round gives a ratio (peer time per iteration / Tessera time

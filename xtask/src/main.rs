@@ -11,6 +11,8 @@
 //! `cargo xtask bench --readme [DIR]`: the README's benchmark section regenerated from a run's
 //! report.md (DIR, default target/tessera-bench).
 //! `cargo xtask vectors`: checks the sha256 of the official vector files against the manifest.
+//! `cargo xtask user-build`: the build a user gets (no test hooks) checks cleanly and cannot
+//! name any test-only entry point (see `userbuild.rs`).
 //!
 //! The crates and the legs that cover them are one table, in `crates.rs`.
 
@@ -20,9 +22,10 @@ mod compare;
 mod crates;
 mod matrix;
 mod report;
+mod userbuild;
 mod vectors;
 
-const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | bench --readme [DIR] | vectors";
+const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | bench --readme [DIR] | vectors | user-build";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -73,6 +76,7 @@ fn main() {
                 .map(String::as_str),
         ),
         Some("vectors") => vectors::vectors(),
+        Some("user-build") => userbuild::run(),
         _ => {
             eprintln!("{USAGE}");
             false

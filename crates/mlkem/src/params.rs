@@ -83,14 +83,22 @@ macro_rules! parameter_set {
                 ) -> (Ciphertext, SharedSecret) {
                     let mut m = [0u8; 32];
                     rng.fill_bytes(&mut m);
-                    let r = self.encapsulate_deterministic(&m);
+                    let r = self.encaps_internal(&m);
                     m.zeroize();
                     r
                 }
 
-                /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17) with the given `m`
-                /// (test vectors; `m` must be fresh randomness otherwise).
+                /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17) with the given `m`: for test
+                /// vectors only (FIPS 203 section 3.3: not for applications; a repeated `m`
+                /// repeats the shared secret), so it exists only in test builds
+                /// (`--cfg tessera_test_hooks`).
+                #[cfg(tessera_test_hooks)]
+                #[doc(hidden)]
                 pub fn encapsulate_deterministic(&self, m: &[u8; 32]) -> (Ciphertext, SharedSecret) {
+                    self.encaps_internal(m)
+                }
+
+                fn encaps_internal(&self, m: &[u8; 32]) -> (Ciphertext, SharedSecret) {
                     let mut ct = [0u8; CT_LEN];
                     let k = self.backend.encaps::<K, ETA1, DU, DV>(&self.st, m, &mut ct);
                     (Ciphertext(ct), SharedSecret(k))

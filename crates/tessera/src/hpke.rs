@@ -100,7 +100,10 @@ pub use kem::{
 };
 pub use typed::Hpke;
 
-#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
+#[cfg(all(
+    tessera_test_hooks,
+    any(feature = "nist", feature = "secp256k1", feature = "x448")
+))]
 #[doc(hidden)]
 pub use dhkem::{__derive_key_pair_counter, __dh};
 #[cfg(feature = "nist")]
@@ -119,9 +122,6 @@ pub use hybrid::{
     MlKem768P256, MlKem768P256PrivateKey, MlKem768P256PublicKey, MlKem1024P384,
     MlKem1024P384PrivateKey, MlKem1024P384PublicKey,
 };
-
-/// The most randomness one encapsulation draws (MLKEM768-P256: 32 + 96 bytes).
-pub(crate) const MAX_RANDOM: usize = 128;
 
 /// Errors of HPKE. Every failure is one of these; nothing panics on bad input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +154,8 @@ pub enum Error {
     /// `info`, `psk` or `psk_id` over 65,535 bytes with a one-stage KDF.
     InputTooLong,
     /// Deterministic encapsulation randomness (`ikmE`) of the wrong length for this KEM
-    /// (ML-KEM takes 32 bytes, X-Wing 64; a DHKEM takes any length).
+    /// (ML-KEM takes 32 bytes, X-Wing 64; a DHKEM takes any length). Only the derandomized
+    /// entry points of test builds (`--cfg tessera_test_hooks`) take such input.
     InvalidRandomnessLength,
     /// An export longer than the KDF allows (`255 * Nh` for HKDF, 65,535 bytes otherwise).
     ExportTooLong,
@@ -303,7 +304,9 @@ impl KemId {
             KemId::DhKemSecp256k1HkdfSha256 => true,
             #[cfg(feature = "x448")]
             KemId::DhKemX448HkdfSha512 => true,
-            _ => false,
+            KemId::MlKem512 | KemId::MlKem768 | KemId::MlKem1024 | KemId::XWing => false,
+            #[cfg(feature = "nist")]
+            KemId::MlKem768P256 | KemId::MlKem1024P384 => false,
         }
     }
 }
@@ -367,10 +370,10 @@ impl KdfId {
 
     /// Whether this is a one-stage KDF (`Derive`, not `Extract`/`Expand`).
     pub const fn is_one_stage(self) -> bool {
-        !matches!(
-            self,
-            KdfId::HkdfSha256 | KdfId::HkdfSha384 | KdfId::HkdfSha512
-        )
+        match self {
+            KdfId::HkdfSha256 | KdfId::HkdfSha384 | KdfId::HkdfSha512 => false,
+            KdfId::Shake128 | KdfId::Shake256 | KdfId::TurboShake128 | KdfId::TurboShake256 => true,
+        }
     }
 }
 
@@ -423,7 +426,7 @@ impl AeadId {
     pub const fn nn(self) -> usize {
         match self {
             AeadId::ExportOnly => 0,
-            _ => 12,
+            AeadId::Aes128Gcm | AeadId::Aes256Gcm | AeadId::ChaCha20Poly1305 => 12,
         }
     }
 }
@@ -499,7 +502,10 @@ impl SealingAead for Aes256Gcm {}
 impl SealingAead for ChaCha20Poly1305 {}
 
 /// An HPKE KEM of this crate. Keys are typed per KEM; the encapsulation entry points are
-/// used through [`Hpke`] (they are public for tests and interoperability checks).
+/// used through [`Hpke`] and public for use on their own. Every encapsulation draws fresh
+/// randomness from the caller's RNG: the derandomized forms of the test vectors (a given
+/// `ikmE`) exist only in this workspace's test builds (`--cfg tessera_test_hooks`), since
+/// a repeated `ikmE` repeats the AEAD key and nonce.
 pub trait Kem: sealed::Sealed + Sized {
     /// Its codepoint.
     const ID: KemId;
@@ -538,8 +544,15 @@ pub trait Kem: sealed::Sealed + Sized {
     fn private_key_to_bytes(sk: &Self::PrivateKey) -> &[u8];
     /// The public key of a private key (cached, no computation).
     fn public_key(sk: &Self::PrivateKey) -> &Self::PublicKey;
+    /// `Encap(pkR)` with randomness from `rng` (`N_RANDOM` bytes are drawn).
+    fn encap(
+        pk: &Self::PublicKey,
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
     /// `Encap(pkR)` with `N_RANDOM` bytes of randomness taken as given (a DHKEM takes them as
-    /// the ephemeral private key).
+    /// the ephemeral private key). Test builds only (`--cfg tessera_test_hooks`): reusing
+    /// the randomness reuses the AEAD key and nonce.
+    #[cfg(tessera_test_hooks)]
     #[doc(hidden)]
     fn encap_with_randomness(
         pk: &Self::PublicKey,
@@ -547,20 +560,13 @@ pub trait Kem: sealed::Sealed + Sized {
     ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
     /// `Encap(pkR)` made deterministic by `ikmE`, as in the test vectors: a DHKEM derives
     /// its ephemeral key pair with `DeriveKeyPair(ikmE)`; ML-KEM takes `ikmE` as its 32-byte
-    /// `m`, X-Wing as its 64-byte `eseed`.
+    /// `m`, X-Wing as its 64-byte `eseed`. Test builds only (`--cfg tessera_test_hooks`).
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     fn encap_derand(
         pk: &Self::PublicKey,
         ikm_e: &[u8],
     ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
-    /// `Encap(pkR)` with randomness from `rng`.
-    fn encap(
-        pk: &Self::PublicKey,
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        let mut r = zeroize::Zeroizing::new([0u8; MAX_RANDOM]);
-        rng.fill_bytes(&mut r[..Self::N_RANDOM]);
-        Self::encap_with_randomness(pk, &r[..Self::N_RANDOM])
-    }
     /// `Decap(enc, skR)`.
     fn decap(enc: &[u8], sk: &Self::PrivateKey) -> Result<SharedSecret, Error>;
 }
@@ -568,29 +574,29 @@ pub trait Kem: sealed::Sealed + Sized {
 /// A KEM with authenticated encapsulation (`AuthEncap` / `AuthDecap`, RFC 9180 section
 /// 4.1): the DHKEMs. Only these have the Auth and AuthPSK modes in the typed API.
 pub trait AuthKem: Kem {
-    /// `AuthEncap(pkR, skS)` with the ephemeral private key given.
+    /// `AuthEncap(pkR, skS)` with randomness from `rng`.
+    fn auth_encap(
+        pk_r: &Self::PublicKey,
+        sk_s: &Self::PrivateKey,
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
+    /// `AuthEncap(pkR, skS)` with the ephemeral private key given. Test builds only.
+    #[cfg(tessera_test_hooks)]
     #[doc(hidden)]
     fn auth_encap_with_randomness(
         pk_r: &Self::PublicKey,
         sk_s: &Self::PrivateKey,
         randomness: &[u8],
     ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
-    /// `AuthEncap(pkR, skS)` with the ephemeral key pair `DeriveKeyPair(ikmE)`.
+    /// `AuthEncap(pkR, skS)` with the ephemeral key pair `DeriveKeyPair(ikmE)`. Test builds
+    /// only.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     fn auth_encap_derand(
         pk_r: &Self::PublicKey,
         sk_s: &Self::PrivateKey,
         ikm_e: &[u8],
     ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
-    /// `AuthEncap(pkR, skS)` with randomness from `rng`.
-    fn auth_encap(
-        pk_r: &Self::PublicKey,
-        sk_s: &Self::PrivateKey,
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        let mut r = zeroize::Zeroizing::new([0u8; MAX_RANDOM]);
-        rng.fill_bytes(&mut r[..Self::N_RANDOM]);
-        Self::auth_encap_with_randomness(pk_r, sk_s, &r[..Self::N_RANDOM])
-    }
     /// `AuthDecap(enc, skR, pkS)`.
     fn auth_decap(
         enc: &[u8],

@@ -31,5 +31,9 @@ pub use tessera_x25519 as x25519;
 #[cfg(feature = "mlkem")]
 pub use tessera_mlkem as mlkem;
 
+/// ML-DSA (the `tessera-mldsa` crate).
+#[cfg(feature = "mldsa")]
+pub use tessera_mldsa as mldsa;
+
 #[cfg(feature = "hpke")]
 pub mod hpke;

@@ -5,7 +5,7 @@
 // other module also forbids it itself.
 #![deny(unsafe_code)]
 
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
 mod backend;
@@ -67,6 +67,19 @@ pub fn x25519(scalar: [u8; 32], u: [u8; 32]) -> [u8; 32] {
 /// times faster than the ladder, the same bytes).
 pub fn x25519_base(scalar: [u8; 32]) -> [u8; 32] {
     x25519_base_with_backend(Backend::detect(), scalar)
+}
+
+/// [`x25519`] with the scalar taken and the result written by reference: no copy of the
+/// scalar or of the shared secret is made outside memory the caller owns (and can wipe), as a
+/// by-value argument's temporary would be. Constant time in `scalar`.
+pub fn x25519_into(scalar: &[u8; 32], u: &[u8; 32], out: &mut [u8; 32]) {
+    *out = Backend::detect().x25519(scalar, u);
+}
+
+/// [`x25519_base`] with the scalar taken and the public key written by reference (see
+/// [`x25519_into`]).
+pub fn x25519_base_into(scalar: &[u8; 32], out: &mut [u8; 32]) {
+    *out = Backend::detect().x25519_base(scalar);
 }
 
 /// [`x25519`] on an explicit backend (tests and benches).

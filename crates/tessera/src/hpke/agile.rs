@@ -2,8 +2,6 @@
 //! the same operations as the typed API, dispatched once per operation onto the typed KEM
 //! code and the shared key schedule.
 
-use zeroize::Zeroizing;
-
 use super::context::{AgileReceiverContext, AgileSenderContext};
 use super::kem::{
     MlKem512PrivateKey, MlKem512PublicKey, MlKem768PrivateKey, MlKem768PublicKey,
@@ -12,8 +10,8 @@ use super::kem::{
 };
 use super::typed::{setup_receiver, setup_sender};
 use super::{
-    AeadId, AuthKem, DhKemX25519HkdfSha256, Error, Ids, KdfId, Kem, KemId, MAX_RANDOM, MlKem512,
-    MlKem768, MlKem1024, Mode, XWing,
+    AeadId, AuthKem, DhKemX25519HkdfSha256, Error, Ids, KdfId, Kem, KemId, MlKem512, MlKem768,
+    MlKem1024, Mode, XWing,
 };
 
 #[cfg(feature = "nist")]
@@ -351,42 +349,79 @@ impl core::fmt::Debug for AgileEncappedKey {
     }
 }
 
-/// Where an encapsulation's randomness comes from.
-#[derive(Clone, Copy)]
-enum Rand<'a> {
-    /// `N_RANDOM` bytes taken as they are (drawn from an RNG).
-    Raw(&'a [u8]),
-    /// `ikmE` of the deterministic form.
-    Ikm(&'a [u8]),
+/// Where an encapsulation's randomness comes from: an RNG, or (test builds only) the `ikmE`
+/// of the deterministic form.
+trait EncapSource {
+    fn encap<K: AgileKem>(self, pk: &K::PublicKey)
+    -> Result<(SharedSecret, K::EncappedKey), Error>;
+    fn auth_encap<K: AgileKem + AuthKem>(
+        self,
+        pk: &K::PublicKey,
+        sk_s: &K::PrivateKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error>;
+}
+
+/// Fresh randomness from an RNG.
+struct FromRng<'a, R>(&'a mut R);
+
+impl<R: rand_core::CryptoRng> EncapSource for FromRng<'_, R> {
+    fn encap<K: AgileKem>(
+        self,
+        pk: &K::PublicKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::encap(pk, self.0)
+    }
+    fn auth_encap<K: AgileKem + AuthKem>(
+        self,
+        pk: &K::PublicKey,
+        sk_s: &K::PrivateKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::auth_encap(pk, sk_s, self.0)
+    }
+}
+
+/// `ikmE` of the deterministic form (test builds only).
+#[cfg(tessera_test_hooks)]
+struct FromIkm<'a>(&'a [u8]);
+
+#[cfg(tessera_test_hooks)]
+impl EncapSource for FromIkm<'_> {
+    fn encap<K: AgileKem>(
+        self,
+        pk: &K::PublicKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::encap_derand(pk, self.0)
+    }
+    fn auth_encap<K: AgileKem + AuthKem>(
+        self,
+        pk: &K::PublicKey,
+        sk_s: &K::PrivateKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::auth_encap_derand(pk, sk_s, self.0)
+    }
 }
 
 fn encap_any<K: AgileKem>(
     pk: &AgilePublicKey,
     sk_s: Option<&AgilePrivateKey>,
-    r: Rand<'_>,
+    r: impl EncapSource,
 ) -> Result<(SharedSecret, AgileEncappedKey), Error> {
     let pk = K::pk(pk)?;
     if sk_s.is_some() {
         // Only the DHKEMs reach here with a sender key (checked by the caller).
         return Err(Error::UnsupportedMode);
     }
-    let (ss, enc) = match r {
-        Rand::Raw(b) => K::encap_with_randomness(pk, b)?,
-        Rand::Ikm(i) => K::encap_derand(pk, i)?,
-    };
+    let (ss, enc) = r.encap::<K>(pk)?;
     Ok((ss, AgileEncappedKey::new(enc.as_ref())))
 }
 
 fn auth_encap_any<K: AgileKem + AuthKem>(
     pk: &AgilePublicKey,
     sk_s: &AgilePrivateKey,
-    r: Rand<'_>,
+    r: impl EncapSource,
 ) -> Result<(SharedSecret, AgileEncappedKey), Error> {
     let (pk, sk_s) = (K::pk(pk)?, K::sk(sk_s)?);
-    let (ss, enc) = match r {
-        Rand::Raw(b) => K::auth_encap_with_randomness(pk, sk_s, b)?,
-        Rand::Ikm(i) => K::auth_encap_derand(pk, sk_s, i)?,
-    };
+    let (ss, enc) = r.auth_encap::<K>(pk, sk_s)?;
     Ok((ss, AgileEncappedKey::new(enc.as_ref())))
 }
 
@@ -424,30 +459,6 @@ fn sk_from_any<K: AgileKem>(bytes: &[u8]) -> Result<AgilePrivateKey, Error> {
     let sk = K::private_key_from_bytes(bytes)?;
     let pk = K::public_key(&sk).clone();
     Ok(K::wrap(sk, pk).0)
-}
-
-const fn n_random(kem: KemId) -> usize {
-    match kem {
-        KemId::DhKemX25519HkdfSha256 => DhKemX25519HkdfSha256::N_RANDOM,
-        KemId::MlKem512 => MlKem512::N_RANDOM,
-        KemId::MlKem768 => MlKem768::N_RANDOM,
-        KemId::MlKem1024 => MlKem1024::N_RANDOM,
-        KemId::XWing => XWing::N_RANDOM,
-        #[cfg(feature = "nist")]
-        KemId::DhKemP256HkdfSha256 => DhKemP256HkdfSha256::N_RANDOM,
-        #[cfg(feature = "nist")]
-        KemId::DhKemP384HkdfSha384 => DhKemP384HkdfSha384::N_RANDOM,
-        #[cfg(feature = "nist")]
-        KemId::DhKemP521HkdfSha512 => DhKemP521HkdfSha512::N_RANDOM,
-        #[cfg(feature = "secp256k1")]
-        KemId::DhKemSecp256k1HkdfSha256 => DhKemSecp256k1HkdfSha256::N_RANDOM,
-        #[cfg(feature = "x448")]
-        KemId::DhKemX448HkdfSha512 => DhKemX448HkdfSha512::N_RANDOM,
-        #[cfg(feature = "nist")]
-        KemId::MlKem768P256 => MlKem768P256::N_RANDOM,
-        #[cfg(feature = "nist")]
-        KemId::MlKem1024P384 => MlKem1024P384::N_RANDOM,
-    }
 }
 
 /// A runtime-agile HPKE ciphersuite: for code that reads the suite from the wire (ECH, MLS,
@@ -530,7 +541,7 @@ impl Suite {
         psk: &[u8],
         psk_id: &[u8],
         sk_s: Option<&AgilePrivateKey>,
-        r: Rand<'_>,
+        r: impl EncapSource,
     ) -> Result<(AgileEncappedKey, AgileSenderContext), Error> {
         let kem = self.ids.kem;
         if sk_s.is_some() && !kem.supports_auth() {
@@ -557,7 +568,11 @@ impl Suite {
                 }
                 #[cfg(feature = "x448")]
                 KemId::DhKemX448HkdfSha512 => auth_encap_any::<DhKemX448HkdfSha512>(pk_r, sk_s, r),
-                _ => Err(Error::UnsupportedMode),
+                KemId::MlKem512 | KemId::MlKem768 | KemId::MlKem1024 | KemId::XWing => {
+                    Err(Error::UnsupportedMode)
+                }
+                #[cfg(feature = "nist")]
+                KemId::MlKem768P256 | KemId::MlKem1024P384 => Err(Error::UnsupportedMode),
             },
         })?;
         Ok((enc, AgileSenderContext { ctx }))
@@ -574,10 +589,7 @@ impl Suite {
         sk_s: Option<&AgilePrivateKey>,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(AgileEncappedKey, AgileSenderContext), Error> {
-        let n = n_random(self.ids.kem);
-        let mut r = Zeroizing::new([0u8; MAX_RANDOM]);
-        rng.fill_bytes(&mut r[..n]);
-        self.sender(mode, pk_r, info, psk, psk_id, sk_s, Rand::Raw(&r[..n]))
+        self.sender(mode, pk_r, info, psk, psk_id, sk_s, FromRng(rng))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -624,7 +636,11 @@ impl Suite {
                 KemId::DhKemX448HkdfSha512 => {
                     auth_decap_any::<DhKemX448HkdfSha512>(enc, sk_r, pk_s)
                 }
-                _ => Err(Error::UnsupportedMode),
+                KemId::MlKem512 | KemId::MlKem768 | KemId::MlKem1024 | KemId::XWing => {
+                    Err(Error::UnsupportedMode)
+                }
+                #[cfg(feature = "nist")]
+                KemId::MlKem768P256 | KemId::MlKem1024P384 => Err(Error::UnsupportedMode),
             },
         })?;
         Ok(AgileReceiverContext { ctx })
@@ -640,14 +656,17 @@ impl Suite {
         self.sender_rng(Mode::Base, pk_r, info, &[], &[], None, rng)
     }
 
-    /// `SetupBaseS`, deterministic by `ikm_e` (see [`Kem::encap_derand`]).
+    /// `SetupBaseS`, deterministic by `ikm_e`: test vectors only, in test builds
+    /// (`--cfg tessera_test_hooks`). A repeated `ikm_e` repeats the AEAD key and nonce.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_base_derand(
         &self,
         pk_r: &AgilePublicKey,
         info: &[u8],
         ikm_e: &[u8],
     ) -> Result<(AgileEncappedKey, AgileSenderContext), Error> {
-        self.sender(Mode::Base, pk_r, info, &[], &[], None, Rand::Ikm(ikm_e))
+        self.sender(Mode::Base, pk_r, info, &[], &[], None, FromIkm(ikm_e))
     }
 
     /// `SetupPSKS(pkR, info, psk, psk_id)`.
@@ -663,6 +682,8 @@ impl Suite {
     }
 
     /// `SetupPSKS`, deterministic by `ikm_e`.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_psk_derand(
         &self,
         pk_r: &AgilePublicKey,
@@ -671,7 +692,7 @@ impl Suite {
         psk_id: &[u8],
         ikm_e: &[u8],
     ) -> Result<(AgileEncappedKey, AgileSenderContext), Error> {
-        self.sender(Mode::Psk, pk_r, info, psk, psk_id, None, Rand::Ikm(ikm_e))
+        self.sender(Mode::Psk, pk_r, info, psk, psk_id, None, FromIkm(ikm_e))
     }
 
     /// `SetupAuthS(pkR, info, skS)`; [`Error::UnsupportedMode`] for a KEM without Auth.
@@ -686,6 +707,8 @@ impl Suite {
     }
 
     /// `SetupAuthS`, deterministic by `ikm_e`.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_auth_derand(
         &self,
         pk_r: &AgilePublicKey,
@@ -693,15 +716,7 @@ impl Suite {
         sk_s: &AgilePrivateKey,
         ikm_e: &[u8],
     ) -> Result<(AgileEncappedKey, AgileSenderContext), Error> {
-        self.sender(
-            Mode::Auth,
-            pk_r,
-            info,
-            &[],
-            &[],
-            Some(sk_s),
-            Rand::Ikm(ikm_e),
-        )
+        self.sender(Mode::Auth, pk_r, info, &[], &[], Some(sk_s), FromIkm(ikm_e))
     }
 
     /// `SetupAuthPSKS(pkR, info, psk, psk_id, skS)`.
@@ -718,6 +733,8 @@ impl Suite {
     }
 
     /// `SetupAuthPSKS`, deterministic by `ikm_e`.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_auth_psk_derand(
         &self,
         pk_r: &AgilePublicKey,
@@ -734,7 +751,7 @@ impl Suite {
             psk,
             psk_id,
             Some(sk_s),
-            Rand::Ikm(ikm_e),
+            FromIkm(ikm_e),
         )
     }
 

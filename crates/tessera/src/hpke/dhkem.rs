@@ -12,9 +12,9 @@
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
-use super::kdf::{labeled_expand, labeled_extract};
+use super::kdf::{Hkdf, labeled_expand, labeled_extract};
 use super::kem::SharedSecret;
-use super::{AuthKem, Error, KdfId, Kem, KemId, sealed};
+use super::{AuthKem, Error, Kem, KemId, sealed};
 
 #[cfg(feature = "x448")]
 pub(crate) mod x448;
@@ -32,7 +32,7 @@ pub trait DhGroup: Sized + 'static {
     /// The KEM codepoint.
     const KEM: KemId;
     /// The HKDF of the KEM (`eae_prk`, `shared_secret`, `dkp_prk`, `candidate`/`sk`).
-    const KDF: KdfId;
+    const KDF: Hkdf;
     /// `Nsecret`.
     const N_SECRET: usize;
     /// `Npk` = `Nenc`.
@@ -307,6 +307,7 @@ fn decap<G: DhGroup>(
 /// The counter at which `DeriveKeyPair(ikm)` of a DHKEM of this module accepted its
 /// candidate (0 for X448, which has no rejection sampling; [`Error::UnknownKem`] for another
 /// KEM). For tests of the rejection-sampling path.
+#[cfg(tessera_test_hooks)]
 #[doc(hidden)]
 pub fn __derive_key_pair_counter(kem: KemId, ikm: &[u8]) -> Result<u8, Error> {
     match kem {
@@ -386,6 +387,16 @@ macro_rules! dh_kem {
                 &sk.pk
             }
 
+            fn encap(
+                pk: &Self::PublicKey,
+                rng: &mut impl rand_core::CryptoRng,
+            ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+                let e = generate::<Self>(rng);
+                let mut enc = [0u8; $n_pk];
+                Ok((encap(pk, &e, None, &mut enc)?, enc))
+            }
+
+            #[cfg(tessera_test_hooks)]
             fn encap_with_randomness(
                 pk: &Self::PublicKey,
                 randomness: &[u8],
@@ -395,6 +406,7 @@ macro_rules! dh_kem {
                 Ok((encap(pk, &e, None, &mut enc)?, enc))
             }
 
+            #[cfg(tessera_test_hooks)]
             fn encap_derand(
                 pk: &Self::PublicKey,
                 ikm_e: &[u8],
@@ -410,6 +422,17 @@ macro_rules! dh_kem {
         }
 
         impl AuthKem for $kem {
+            fn auth_encap(
+                pk_r: &Self::PublicKey,
+                sk_s: &Self::PrivateKey,
+                rng: &mut impl rand_core::CryptoRng,
+            ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+                let e = generate::<Self>(rng);
+                let mut enc = [0u8; $n_pk];
+                Ok((encap(pk_r, &e, Some(sk_s), &mut enc)?, enc))
+            }
+
+            #[cfg(tessera_test_hooks)]
             fn auth_encap_with_randomness(
                 pk_r: &Self::PublicKey,
                 sk_s: &Self::PrivateKey,
@@ -420,6 +443,7 @@ macro_rules! dh_kem {
                 Ok((encap(pk_r, &e, Some(sk_s), &mut enc)?, enc))
             }
 
+            #[cfg(tessera_test_hooks)]
             fn auth_encap_derand(
                 pk_r: &Self::PublicKey,
                 sk_s: &Self::PrivateKey,
@@ -448,7 +472,7 @@ macro_rules! weierstrass_group {
     ($kem:ident, $c:ident, $kdf:ident, $n_sk:expr, $n_secret:expr, $mask:expr) => {
         impl DhGroup for $kem {
             const KEM: KemId = KemId::$kem;
-            const KDF: KdfId = KdfId::$kdf;
+            const KDF: Hkdf = Hkdf::$kdf;
             const N_SECRET: usize = $n_secret;
             const N_PK: usize = 1 + 2 * $n_sk;
             const N_SK: usize = $n_sk;
@@ -507,13 +531,13 @@ macro_rules! weierstrass_group {
 }
 
 #[cfg(feature = "nist")]
-weierstrass_group!(DhKemP256HkdfSha256, p256, HkdfSha256, 32, 32, 0xFF);
+weierstrass_group!(DhKemP256HkdfSha256, p256, Sha256, 32, 32, 0xFF);
 #[cfg(feature = "nist")]
-weierstrass_group!(DhKemP384HkdfSha384, p384, HkdfSha384, 48, 48, 0xFF);
+weierstrass_group!(DhKemP384HkdfSha384, p384, Sha384, 48, 48, 0xFF);
 #[cfg(feature = "nist")]
-weierstrass_group!(DhKemP521HkdfSha512, p521, HkdfSha512, 66, 64, 0x01);
+weierstrass_group!(DhKemP521HkdfSha512, p521, Sha512, 66, 64, 0x01);
 #[cfg(feature = "secp256k1")]
-weierstrass_group!(DhKemSecp256k1HkdfSha256, k256, HkdfSha256, 32, 32, 0xFF);
+weierstrass_group!(DhKemSecp256k1HkdfSha256, k256, Sha256, 32, 32, 0xFF);
 
 #[cfg(feature = "nist")]
 dh_kem!(/// DHKEM(P-256, HKDF-SHA256), KEM 0x0010: `Nsecret` 32, `Nenc` = `Npk` 65, `Nsk` 32.
@@ -531,7 +555,7 @@ dh_kem!(/// DHKEM(secp256k1, HKDF-SHA256), KEM 0x0016: `Nsecret` 32, `Nenc` = `N
 #[cfg(feature = "x448")]
 impl DhGroup for DhKemX448HkdfSha512 {
     const KEM: KemId = KemId::DhKemX448HkdfSha512;
-    const KDF: KdfId = KdfId::HkdfSha512;
+    const KDF: Hkdf = Hkdf::Sha512;
     const N_SECRET: usize = 64;
     const N_PK: usize = 56;
     const N_SK: usize = 56;
@@ -576,6 +600,7 @@ dh_kem!(/// DHKEM(X448, HKDF-SHA512), KEM 0x0021: `Nsecret` 64, `Nenc` = `Npk` =
 /// The raw Diffie-Hellman step of a DHKEM of this module, with the same parsing and checks
 /// as decapsulation: `DeserializePrivateKey(sk)`, `DeserializePublicKey(pk)`, then `DH` into
 /// `out` (at least `Ndh` bytes); returns `Ndh`. For the Wycheproof ECDH/XDH tests.
+#[cfg(tessera_test_hooks)]
 #[doc(hidden)]
 pub fn __dh(kem: KemId, sk: &[u8], pk: &[u8], out: &mut [u8]) -> Result<usize, Error> {
     fn run<G: DhGroup>(sk: &[u8], pk: &[u8], out: &mut [u8]) -> Result<usize, Error> {

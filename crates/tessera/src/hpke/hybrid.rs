@@ -18,11 +18,9 @@ use tessera_mlkem::{ml_kem_768, ml_kem_1024};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::dhkem::{DhGroup, MAX_PK, MAX_SK};
-use super::kdf::labeled_derive;
+use super::kdf::{OneStage, labeled_derive};
 use super::kem::SharedSecret;
-use super::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, Error, KdfId, Kem, KemId, MAX_RANDOM, sealed,
-};
+use super::{DhKemP256HkdfSha256, DhKemP384HkdfSha384, Error, Kem, KemId, sealed};
 
 /// `RandomScalar(seed)`: the first of the `Nscalar`-byte candidates of `seed` in `[1, n)`.
 fn random_scalar<G: DhGroup>(seed: &[u8]) -> Option<G::Scalar> {
@@ -39,6 +37,34 @@ macro_rules! nist_hybrid {
             const N_ELEM: usize = <$g as DhGroup>::N_PK;
             const PK_LEN: usize = $m::EK_LEN + Self::N_ELEM;
             const CT_LEN: usize = $m::CT_LEN + Self::N_ELEM;
+
+            /// The traditional half of `Encaps` and the combiner, given the ML-KEM half and
+            /// the traditional randomness `rand_t`.
+            fn encap_with(
+                pk: &$pk,
+                ct_pq: &$m::Ciphertext,
+                ss_pq: &$m::SharedSecret,
+                rand_t: &[u8],
+            ) -> Result<(SharedSecret, [u8; $m::CT_LEN + <$g as DhGroup>::N_PK]), Error> {
+                let mut sk_e = random_scalar::<$g>(rand_t).ok_or(Error::DeriveKeyPair)?;
+                let mut enc = [0u8; $kem::CT_LEN];
+                let ct_t = &mut enc[$m::CT_LEN..];
+                <$g as DhGroup>::point_to_bytes(&<$g as DhGroup>::base_mul(&sk_e), ct_t);
+                let mut ss_t = Zeroizing::new([0u8; MAX_SK]);
+                let n = <$g as DhGroup>::N_DH;
+                let dh = <$g as DhGroup>::dh(&sk_e, &pk.pk_t, &mut ss_t[..n]);
+                sk_e.zeroize();
+                dh?;
+                enc[..$m::CT_LEN].copy_from_slice(ct_pq.as_bytes());
+                let ss = combine(
+                    ss_pq.as_bytes(),
+                    &ss_t[..n],
+                    &enc[$m::CT_LEN..],
+                    pk.ek_t(),
+                    $label.as_bytes(),
+                );
+                Ok((ss, enc))
+            }
         }
 
         #[doc = concat!("A ", $label, " public key: an ML-KEM encapsulation key (checked) and a curve point (validated).")]
@@ -152,7 +178,7 @@ macro_rules! nist_hybrid {
             fn derive_key_pair(ikm: &[u8]) -> Result<(Self::PrivateKey, Self::PublicKey), Error> {
                 let mut seed = Zeroizing::new([0u8; 32]);
                 labeled_derive(
-                    KdfId::Shake256,
+                    OneStage::Shake256,
                     &kem_suite_id(KemId::$kem),
                     &[ikm],
                     b"DeriveKeyPair",
@@ -185,6 +211,18 @@ macro_rules! nist_hybrid {
                 &sk.pk
             }
 
+            fn encap(
+                pk: &Self::PublicKey,
+                rng: &mut impl rand_core::CryptoRng,
+            ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+                // The same draw order as the randomness `m || rand_t`.
+                let (ct_pq, ss_pq) = pk.ek.encapsulate(rng);
+                let mut rand_t = Zeroizing::new([0u8; $seed_t]);
+                rng.fill_bytes(&mut rand_t[..]);
+                $kem::encap_with(pk, &ct_pq, &ss_pq, &rand_t[..])
+            }
+
+            #[cfg(tessera_test_hooks)]
             fn encap_with_randomness(
                 pk: &Self::PublicKey,
                 randomness: &[u8],
@@ -194,27 +232,11 @@ macro_rules! nist_hybrid {
                 }
                 let (m, rand_t) = randomness.split_at(32);
                 let m: &[u8; 32] = m.try_into().map_err(|_| Error::InvalidRandomnessLength)?;
-                let mut sk_e = random_scalar::<$g>(rand_t).ok_or(Error::DeriveKeyPair)?;
-                let mut enc = [0u8; $kem::CT_LEN];
-                let ct_t = &mut enc[$m::CT_LEN..];
-                <$g as DhGroup>::point_to_bytes(&<$g as DhGroup>::base_mul(&sk_e), ct_t);
-                let mut ss_t = Zeroizing::new([0u8; MAX_SK]);
-                let n = <$g as DhGroup>::N_DH;
-                let dh = <$g as DhGroup>::dh(&sk_e, &pk.pk_t, &mut ss_t[..n]);
-                sk_e.zeroize();
-                dh?;
                 let (ct_pq, ss_pq) = pk.ek.encapsulate_deterministic(m);
-                enc[..$m::CT_LEN].copy_from_slice(ct_pq.as_bytes());
-                let ss = combine(
-                    ss_pq.as_bytes(),
-                    &ss_t[..n],
-                    &enc[$m::CT_LEN..],
-                    pk.ek_t(),
-                    $label.as_bytes(),
-                );
-                Ok((ss, enc))
+                $kem::encap_with(pk, &ct_pq, &ss_pq, rand_t)
             }
 
+            #[cfg(tessera_test_hooks)]
             fn encap_derand(
                 pk: &Self::PublicKey,
                 ikm_e: &[u8],
@@ -260,7 +282,7 @@ const fn kem_suite_id(id: KemId) -> [u8; 5] {
     [b'K', b'E', b'M', b[0], b[1]]
 }
 
-const _: () = assert!(MAX_RANDOM >= 32 + 96 && MAX_PK >= 97);
+const _: () = assert!(MAX_PK >= 97);
 
 nist_hybrid!(
     /// MLKEM768-P256, KEM 0x0050 (draft-ietf-hpke-pq): 32-byte seed private keys, `Nenc`

@@ -18,6 +18,47 @@ const MAX_PARTS: usize = 8;
 /// The domain-separation byte of TurboSHAKE as an HPKE KDF (the default `0x1F`).
 const TURBOSHAKE_DOMAIN: u8 = 0x1F;
 
+/// A two-stage KDF: HKDF over one of the three hashes (`pub` in this private module: the
+/// sealed `DhGroup` names it, no user can).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hkdf {
+    Sha256,
+    Sha384,
+    Sha512,
+}
+
+/// A one-stage KDF: an XOF used through `LabeledDerive`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OneStage {
+    Shake128,
+    Shake256,
+    TurboShake128,
+    TurboShake256,
+}
+
+/// A KDF codepoint by its kind. Every match over [`KdfId`] in the KDF code goes through this
+/// one exhaustive match, so a newly added KDF fails to compile here instead of running as
+/// another one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    Two(Hkdf),
+    One(OneStage),
+}
+
+impl Stage {
+    pub(crate) const fn of(kdf: KdfId) -> Stage {
+        match kdf {
+            KdfId::HkdfSha256 => Stage::Two(Hkdf::Sha256),
+            KdfId::HkdfSha384 => Stage::Two(Hkdf::Sha384),
+            KdfId::HkdfSha512 => Stage::Two(Hkdf::Sha512),
+            KdfId::Shake128 => Stage::One(OneStage::Shake128),
+            KdfId::Shake256 => Stage::One(OneStage::Shake256),
+            KdfId::TurboShake128 => Stage::One(OneStage::TurboShake128),
+            KdfId::TurboShake256 => Stage::One(OneStage::TurboShake256),
+        }
+    }
+}
+
 /// An HKDF pseudorandom key of one of the three hashes (wiped on drop by `hkdf::Prk`).
 pub(crate) enum Prk {
     S256(hkdf::Prk<Sha256>),
@@ -48,7 +89,7 @@ fn join<'a>(prefix: &[&'a [u8]], rest: &[&'a [u8]]) -> ([&'a [u8]; MAX_PARTS], u
 
 /// `LabeledExtract(salt, label, ikm)` with `ikm` the concatenation of `ikm` (two-stage KDFs).
 pub(crate) fn labeled_extract(
-    kdf: KdfId,
+    kdf: Hkdf,
     suite_id: &[u8],
     salt: &[u8],
     label: &[u8],
@@ -57,9 +98,9 @@ pub(crate) fn labeled_extract(
     let (parts, n) = join(&[VERSION, suite_id, label], ikm);
     let parts = &parts[..n];
     match kdf {
-        KdfId::HkdfSha384 => Prk::S384(hkdf::extract_parts::<Sha384>(salt, parts)),
-        KdfId::HkdfSha512 => Prk::S512(hkdf::extract_parts::<Sha512>(salt, parts)),
-        _ => Prk::S256(hkdf::extract_parts::<Sha256>(salt, parts)),
+        Hkdf::Sha256 => Prk::S256(hkdf::extract_parts::<Sha256>(salt, parts)),
+        Hkdf::Sha384 => Prk::S384(hkdf::extract_parts::<Sha384>(salt, parts)),
+        Hkdf::Sha512 => Prk::S512(hkdf::extract_parts::<Sha512>(salt, parts)),
     }
 }
 
@@ -86,14 +127,16 @@ enum Xof {
 }
 
 impl Xof {
-    fn new(kdf: KdfId) -> Self {
+    fn new(kdf: OneStage) -> Self {
         match kdf {
-            KdfId::Shake128 => Xof::S128(Shake128::new()),
-            KdfId::Shake256 => Xof::S256(Shake256::new()),
-            KdfId::TurboShake128 => {
+            OneStage::Shake128 => Xof::S128(Shake128::new()),
+            OneStage::Shake256 => Xof::S256(Shake256::new()),
+            OneStage::TurboShake128 => {
                 Xof::T128(TurboShake128::new(TURBOSHAKE_DOMAIN).expect("valid domain"))
             }
-            _ => Xof::T256(TurboShake256::new(TURBOSHAKE_DOMAIN).expect("valid domain")),
+            OneStage::TurboShake256 => {
+                Xof::T256(TurboShake256::new(TURBOSHAKE_DOMAIN).expect("valid domain"))
+            }
         }
     }
 
@@ -128,7 +171,7 @@ impl Xof {
 /// SHAKE256 derivations of the post-quantum KEMs). `ikm` and `context` are concatenations of
 /// their parts. `L` over 65,535 is [`Error::ExportTooLong`], `out` untouched.
 pub(crate) fn labeled_derive(
-    kdf: KdfId,
+    kdf: OneStage,
     suite_id: &[u8],
     ikm: &[&[u8]],
     label: &[u8],
@@ -191,58 +234,61 @@ pub(crate) fn combine_secrets(
         base_nonce: [0; 12],
         exporter_secret: [0; MAX_NH],
     };
-    if kdf.is_one_stage() {
-        let len = |x: &[u8]| u16::try_from(x.len()).map_err(|_| Error::InputTooLong);
-        let (psk_len, psk_id_len, info_len) = (len(psk)?, len(psk_id)?, len(info)?);
-        let ss_len = len(shared_secret)?;
-        let mut secret = [0u8; 32 + 12 + MAX_NH];
-        let total = nk + nn + nh;
-        labeled_derive(
-            kdf,
-            suite_id,
-            &[
-                &psk_len.to_be_bytes(),
-                psk,
-                &ss_len.to_be_bytes(),
-                shared_secret,
-            ],
-            b"secret",
-            &[
-                &[mode],
-                &psk_id_len.to_be_bytes(),
-                psk_id,
-                &info_len.to_be_bytes(),
-                info,
-            ],
-            &mut secret[..total],
-        )?;
-        s.key[..nk].copy_from_slice(&secret[..nk]);
-        s.base_nonce[..nn].copy_from_slice(&secret[nk..nk + nn]);
-        s.exporter_secret[..nh].copy_from_slice(&secret[nk + nn..total]);
-        secret.zeroize();
-    } else {
-        let psk_id_hash = labeled_extract(kdf, suite_id, &[], b"psk_id_hash", &[psk_id]);
-        let info_hash = labeled_extract(kdf, suite_id, &[], b"info_hash", &[info]);
-        let (p, i) = (prk_bytes(&psk_id_hash), prk_bytes(&info_hash));
-        let ctx: [&[u8]; 3] = [&[mode], p, i];
-        let secret = labeled_extract(kdf, suite_id, shared_secret, b"secret", &[psk]);
-        if nk != 0 {
-            labeled_expand(&secret, suite_id, b"key", &ctx, &mut s.key[..nk])?;
+    match Stage::of(kdf) {
+        Stage::One(xof) => {
+            let len = |x: &[u8]| u16::try_from(x.len()).map_err(|_| Error::InputTooLong);
+            let (psk_len, psk_id_len, info_len) = (len(psk)?, len(psk_id)?, len(info)?);
+            let ss_len = len(shared_secret)?;
+            let mut secret = [0u8; 32 + 12 + MAX_NH];
+            let total = nk + nn + nh;
+            labeled_derive(
+                xof,
+                suite_id,
+                &[
+                    &psk_len.to_be_bytes(),
+                    psk,
+                    &ss_len.to_be_bytes(),
+                    shared_secret,
+                ],
+                b"secret",
+                &[
+                    &[mode],
+                    &psk_id_len.to_be_bytes(),
+                    psk_id,
+                    &info_len.to_be_bytes(),
+                    info,
+                ],
+                &mut secret[..total],
+            )?;
+            s.key[..nk].copy_from_slice(&secret[..nk]);
+            s.base_nonce[..nn].copy_from_slice(&secret[nk..nk + nn]);
+            s.exporter_secret[..nh].copy_from_slice(&secret[nk + nn..total]);
+            secret.zeroize();
+        }
+        Stage::Two(hkdf) => {
+            let psk_id_hash = labeled_extract(hkdf, suite_id, &[], b"psk_id_hash", &[psk_id]);
+            let info_hash = labeled_extract(hkdf, suite_id, &[], b"info_hash", &[info]);
+            let (p, i) = (prk_bytes(&psk_id_hash), prk_bytes(&info_hash));
+            let ctx: [&[u8]; 3] = [&[mode], p, i];
+            let secret = labeled_extract(hkdf, suite_id, shared_secret, b"secret", &[psk]);
+            if nk != 0 {
+                labeled_expand(&secret, suite_id, b"key", &ctx, &mut s.key[..nk])?;
+                labeled_expand(
+                    &secret,
+                    suite_id,
+                    b"base_nonce",
+                    &ctx,
+                    &mut s.base_nonce[..nn],
+                )?;
+            }
             labeled_expand(
                 &secret,
                 suite_id,
-                b"base_nonce",
+                b"exp",
                 &ctx,
-                &mut s.base_nonce[..nn],
+                &mut s.exporter_secret[..nh],
             )?;
         }
-        labeled_expand(
-            &secret,
-            suite_id,
-            b"exp",
-            &ctx,
-            &mut s.exporter_secret[..nh],
-        )?;
     }
     Ok(s)
 }
@@ -259,7 +305,11 @@ fn prk_bytes(p: &Prk) -> &[u8] {
 /// bytes (one-stage).
 pub(crate) enum Exporter {
     Two(Prk),
-    One { secret: [u8; MAX_NH], nh: usize },
+    One {
+        xof: OneStage,
+        secret: [u8; MAX_NH],
+        nh: usize,
+    },
 }
 
 impl Drop for Exporter {
@@ -274,11 +324,12 @@ impl Exporter {
     pub(crate) fn new(kdf: KdfId, s: &Schedule) -> Self {
         let nh = kdf.nh();
         let bytes = &s.exporter_secret[..nh];
-        match kdf {
-            KdfId::HkdfSha256 => Exporter::Two(Prk::S256(prk_from(bytes))),
-            KdfId::HkdfSha384 => Exporter::Two(Prk::S384(prk_from(bytes))),
-            KdfId::HkdfSha512 => Exporter::Two(Prk::S512(prk_from(bytes))),
-            _ => Exporter::One {
+        match Stage::of(kdf) {
+            Stage::Two(Hkdf::Sha256) => Exporter::Two(Prk::S256(prk_from(bytes))),
+            Stage::Two(Hkdf::Sha384) => Exporter::Two(Prk::S384(prk_from(bytes))),
+            Stage::Two(Hkdf::Sha512) => Exporter::Two(Prk::S512(prk_from(bytes))),
+            Stage::One(xof) => Exporter::One {
+                xof,
                 secret: s.exporter_secret,
                 nh,
             },
@@ -290,7 +341,7 @@ impl Exporter {
     pub(crate) fn secret(&self) -> &[u8] {
         match self {
             Exporter::Two(p) => prk_bytes(p),
-            Exporter::One { secret, nh } => &secret[..*nh],
+            Exporter::One { secret, nh, .. } => &secret[..*nh],
         }
     }
 }
@@ -310,8 +361,8 @@ pub(crate) fn export(
     out: &mut [u8],
 ) -> Result<(), Error> {
     match exporter {
-        Exporter::One { secret, nh } => labeled_derive(
-            kdf,
+        Exporter::One { xof, secret, nh } => labeled_derive(
+            *xof,
             suite_id,
             &[&secret[..*nh]],
             b"sec",

@@ -5,8 +5,8 @@ use subtle::ConstantTimeEq;
 use tessera_mlkem::{ml_kem_512, ml_kem_768, ml_kem_1024};
 use zeroize::{Zeroize, Zeroizing};
 
-use super::kdf::{labeled_derive, labeled_expand, labeled_extract};
-use super::{AuthKem, Error, KdfId, Kem, KemId, sealed};
+use super::kdf::{Hkdf, OneStage, labeled_derive, labeled_expand, labeled_extract};
+use super::{AuthKem, Error, Kem, KemId, sealed};
 
 /// A KEM shared secret (`Nsecret` bytes, at most 64), wiped on drop.
 #[derive(Clone)]
@@ -78,6 +78,9 @@ impl X25519PublicKey {
 }
 
 /// An X25519 private key with its public key cached. Wiped on drop.
+///
+/// `Clone` is kept: an [`crate::hpke::AgilePrivateKey`] holding it is `Clone` for callers
+/// that keep one key in several places (each copy is wiped on its own drop).
 #[derive(Clone)]
 pub struct X25519PrivateKey {
     sk: [u8; 32],
@@ -85,14 +88,20 @@ pub struct X25519PrivateKey {
 }
 
 impl X25519PrivateKey {
-    fn new(sk: [u8; 32]) -> Self {
-        let pk = X25519PublicKey(tessera_x25519::x25519_base(sk));
-        Self { sk, pk }
+    /// The key of `sk`, copied straight into the wiped field: the scalar multiplications
+    /// take it by reference, so no by-value copy of it is left on the stack.
+    fn new(sk: &[u8; 32]) -> Self {
+        let mut key = Self {
+            sk: *sk,
+            pk: X25519PublicKey([0; 32]),
+        };
+        tessera_x25519::x25519_base_into(&key.sk, &mut key.pk.0);
+        key
     }
     /// The key from its 32 bytes ([`Error::InvalidPrivateKey`] on another length). Clamping
     /// happens in each scalar multiplication, so clamped and unclamped forms are one key.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let sk: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
+        let sk: &[u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
         Ok(Self::new(sk))
     }
     /// The 32 secret bytes, as given or derived.
@@ -121,7 +130,8 @@ impl core::fmt::Debug for X25519PrivateKey {
 
 /// X25519 with the all-zero check in constant time.
 fn dh(sk: &[u8; 32], pk: &X25519PublicKey) -> Result<Zeroizing<[u8; 32]>, Error> {
-    let out = Zeroizing::new(tessera_x25519::x25519(*sk, pk.0));
+    let mut out = Zeroizing::new([0u8; 32]);
+    tessera_x25519::x25519_into(sk, &pk.0, &mut out);
     if bool::from(out.ct_eq(&[0u8; 32])) {
         return Err(Error::NonContributory);
     }
@@ -130,7 +140,7 @@ fn dh(sk: &[u8; 32], pk: &X25519PublicKey) -> Result<Zeroizing<[u8; 32]>, Error>
 
 /// `ExtractAndExpand(dh, kem_context)` with HKDF-SHA256 and the KEM's suite id.
 fn x25519_extract_and_expand(dh: &[&[u8]], kem_context: &[&[u8]]) -> SharedSecret {
-    let prk = labeled_extract(KdfId::HkdfSha256, &X25519_SUITE, &[], b"eae_prk", dh);
+    let prk = labeled_extract(Hkdf::Sha256, &X25519_SUITE, &[], b"eae_prk", dh);
     let mut ss = [0u8; 32];
     labeled_expand(&prk, &X25519_SUITE, b"shared_secret", kem_context, &mut ss)
         .expect("32 bytes is in range");
@@ -140,16 +150,21 @@ fn x25519_extract_and_expand(dh: &[&[u8]], kem_context: &[&[u8]]) -> SharedSecre
 }
 
 fn x25519_derive(ikm: &[u8]) -> X25519PrivateKey {
-    let prk = labeled_extract(KdfId::HkdfSha256, &X25519_SUITE, &[], b"dkp_prk", &[ikm]);
-    let mut sk = [0u8; 32];
-    labeled_expand(&prk, &X25519_SUITE, b"sk", &[], &mut sk).expect("32 bytes is in range");
-    let key = X25519PrivateKey::new(sk);
-    sk.zeroize();
-    key
+    let prk = labeled_extract(Hkdf::Sha256, &X25519_SUITE, &[], b"dkp_prk", &[ikm]);
+    let mut sk = Zeroizing::new([0u8; 32]);
+    labeled_expand(&prk, &X25519_SUITE, b"sk", &[], &mut sk[..]).expect("32 bytes is in range");
+    X25519PrivateKey::new(&sk)
 }
 
+fn x25519_random(rng: &mut impl rand_core::CryptoRng) -> X25519PrivateKey {
+    let mut sk = Zeroizing::new([0u8; 32]);
+    rng.fill_bytes(&mut sk[..]);
+    X25519PrivateKey::new(&sk)
+}
+
+#[cfg(tessera_test_hooks)]
 fn x25519_ephemeral(randomness: &[u8]) -> Result<X25519PrivateKey, Error> {
-    let sk: [u8; 32] = randomness
+    let sk: &[u8; 32] = randomness
         .try_into()
         .map_err(|_| Error::InvalidRandomnessLength)?;
     Ok(X25519PrivateKey::new(sk))
@@ -204,10 +219,7 @@ impl Kem for DhKemX25519HkdfSha256 {
     fn generate_key_pair(
         rng: &mut impl rand_core::CryptoRng,
     ) -> (Self::PrivateKey, Self::PublicKey) {
-        let mut sk = [0u8; 32];
-        rng.fill_bytes(&mut sk);
-        let key = X25519PrivateKey::new(sk);
-        sk.zeroize();
+        let key = x25519_random(rng);
         let pk = key.pk;
         (key, pk)
     }
@@ -238,6 +250,14 @@ impl Kem for DhKemX25519HkdfSha256 {
         &sk.pk
     }
 
+    fn encap(
+        pk: &Self::PublicKey,
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+        x25519_encap(pk, &x25519_random(rng), None)
+    }
+
+    #[cfg(tessera_test_hooks)]
     fn encap_with_randomness(
         pk: &Self::PublicKey,
         randomness: &[u8],
@@ -245,6 +265,7 @@ impl Kem for DhKemX25519HkdfSha256 {
         x25519_encap(pk, &x25519_ephemeral(randomness)?, None)
     }
 
+    #[cfg(tessera_test_hooks)]
     fn encap_derand(
         pk: &Self::PublicKey,
         ikm_e: &[u8],
@@ -258,6 +279,15 @@ impl Kem for DhKemX25519HkdfSha256 {
 }
 
 impl AuthKem for DhKemX25519HkdfSha256 {
+    fn auth_encap(
+        pk_r: &Self::PublicKey,
+        sk_s: &Self::PrivateKey,
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+        x25519_encap(pk_r, &x25519_random(rng), Some(sk_s))
+    }
+
+    #[cfg(tessera_test_hooks)]
     fn auth_encap_with_randomness(
         pk_r: &Self::PublicKey,
         sk_s: &Self::PrivateKey,
@@ -266,6 +296,7 @@ impl AuthKem for DhKemX25519HkdfSha256 {
         x25519_encap(pk_r, &x25519_ephemeral(randomness)?, Some(sk_s))
     }
 
+    #[cfg(tessera_test_hooks)]
     fn auth_encap_derand(
         pk_r: &Self::PublicKey,
         sk_s: &Self::PrivateKey,
@@ -290,7 +321,7 @@ impl AuthKem for DhKemX25519HkdfSha256 {
 /// "", Nsk)` with the KEM's suite id.
 fn pq_derive_seed(id: KemId, ikm: &[u8], out: &mut [u8]) {
     labeled_derive(
-        KdfId::Shake256,
+        OneStage::Shake256,
         &kem_suite_id(id),
         &[ikm],
         b"DeriveKeyPair",
@@ -412,6 +443,15 @@ macro_rules! ml_kem {
                 &sk.pk
             }
 
+            fn encap(
+                pk: &Self::PublicKey,
+                rng: &mut impl rand_core::CryptoRng,
+            ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+                let (ct, ss) = pk.0.encapsulate(rng);
+                Ok((SharedSecret::new(ss.as_bytes()), *ct.as_bytes()))
+            }
+
+            #[cfg(tessera_test_hooks)]
             fn encap_with_randomness(
                 pk: &Self::PublicKey,
                 randomness: &[u8],
@@ -422,6 +462,7 @@ macro_rules! ml_kem {
                 Ok((SharedSecret::new(ss.as_bytes()), *ct.as_bytes()))
             }
 
+            #[cfg(tessera_test_hooks)]
             fn encap_derand(
                 pk: &Self::PublicKey,
                 ikm_e: &[u8],
@@ -502,7 +543,8 @@ impl XWingPrivateKey {
         let dk = ml_kem_768::DecapsulationKey::from_seed(&d_z);
         let mut sk_x = Zeroizing::new([0u8; 32]);
         sk_x.copy_from_slice(&expanded[64..]);
-        let pk_x = tessera_x25519::x25519_base(*sk_x);
+        let mut pk_x = [0u8; 32];
+        tessera_x25519::x25519_base_into(&sk_x, &mut pk_x);
         let ek = dk.encapsulation_key().clone();
         let mut bytes = [0u8; XWING_PK_LEN];
         bytes[..ml_kem_768::EK_LEN].copy_from_slice(&ek.to_bytes());
@@ -547,6 +589,25 @@ fn xwing_combine(ss_m: &[u8], ss_x: &[u8; 32], ct_x: &[u8], pk_x: &[u8; 32]) -> 
     let out = SharedSecret::new(&ss);
     ss.zeroize();
     out
+}
+
+/// The X25519 half of X-Wing's `Encaps` and the combiner, given the ML-KEM-768 half and the
+/// ephemeral X25519 scalar `ek_x`.
+fn xwing_encap(
+    pk: &XWingPublicKey,
+    ct_m: &ml_kem_768::Ciphertext,
+    ss_m: &ml_kem_768::SharedSecret,
+    ek_x: &[u8; 32],
+) -> (SharedSecret, [u8; XWING_CT_LEN]) {
+    let mut ct_x = [0u8; 32];
+    tessera_x25519::x25519_base_into(ek_x, &mut ct_x);
+    let mut ss_x = Zeroizing::new([0u8; 32]);
+    tessera_x25519::x25519_into(ek_x, &pk.pk_x, &mut ss_x);
+    let ss = xwing_combine(ss_m.as_bytes(), &ss_x, &ct_x, &pk.pk_x);
+    let mut enc = [0u8; XWING_CT_LEN];
+    enc[..ml_kem_768::CT_LEN].copy_from_slice(ct_m.as_bytes());
+    enc[ml_kem_768::CT_LEN..].copy_from_slice(&ct_x);
+    (ss, enc)
 }
 
 impl sealed::Sealed for XWing {}
@@ -600,6 +661,18 @@ impl Kem for XWing {
         &sk.pk
     }
 
+    fn encap(
+        pk: &Self::PublicKey,
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
+        // The same draw order as `eseed = m || ek_x`.
+        let (ct_m, ss_m) = pk.ek.encapsulate(rng);
+        let mut ek_x = Zeroizing::new([0u8; 32]);
+        rng.fill_bytes(&mut ek_x[..]);
+        Ok(xwing_encap(pk, &ct_m, &ss_m, &ek_x))
+    }
+
+    #[cfg(tessera_test_hooks)]
     fn encap_with_randomness(
         pk: &Self::PublicKey,
         randomness: &[u8],
@@ -612,15 +685,10 @@ impl Kem for XWing {
         let mut ek_x = Zeroizing::new([0u8; 32]);
         ek_x.copy_from_slice(&eseed[32..]);
         let (ct_m, ss_m) = pk.ek.encapsulate_deterministic(&m);
-        let ct_x = tessera_x25519::x25519_base(*ek_x);
-        let ss_x = Zeroizing::new(tessera_x25519::x25519(*ek_x, pk.pk_x));
-        let ss = xwing_combine(ss_m.as_bytes(), &ss_x, &ct_x, &pk.pk_x);
-        let mut enc = [0u8; XWING_CT_LEN];
-        enc[..ml_kem_768::CT_LEN].copy_from_slice(ct_m.as_bytes());
-        enc[ml_kem_768::CT_LEN..].copy_from_slice(&ct_x);
-        Ok((ss, enc))
+        Ok(xwing_encap(pk, &ct_m, &ss_m, &ek_x))
     }
 
+    #[cfg(tessera_test_hooks)]
     fn encap_derand(
         pk: &Self::PublicKey,
         ikm_e: &[u8],
@@ -637,7 +705,8 @@ impl Kem for XWing {
             ml_kem_768::Ciphertext::from_bytes(ct_m).map_err(|_| Error::InvalidEncappedKey)?;
         let ss_m = sk.dk.decapsulate(&ct_m);
         let ct_x: [u8; 32] = ct_x.try_into().map_err(|_| Error::InvalidEncappedKey)?;
-        let ss_x = Zeroizing::new(tessera_x25519::x25519(*sk.sk_x, ct_x));
+        let mut ss_x = Zeroizing::new([0u8; 32]);
+        tessera_x25519::x25519_into(&sk.sk_x, &ct_x, &mut ss_x);
         Ok(xwing_combine(ss_m.as_bytes(), &ss_x, &ct_x, &sk.pk.pk_x))
     }
 }

@@ -139,8 +139,11 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
         Self::sender(Mode::Base, info, &[], &[], || K::encap(pk_r, rng))
     }
 
-    /// `SetupBaseS` with the encapsulation made deterministic by `ikm_e` (test vectors; see
-    /// [`Kem::encap_derand`]).
+    /// `SetupBaseS` with the encapsulation made deterministic by `ikm_e`: test vectors only,
+    /// in test builds (`--cfg tessera_test_hooks`). A repeated `ikm_e` repeats the AEAD key
+    /// and nonce.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_base_derand(
         pk_r: &K::PublicKey,
         info: &[u8],
@@ -170,6 +173,8 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     }
 
     /// `SetupPSKS`, deterministic by `ikm_e`.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_psk_derand(
         pk_r: &K::PublicKey,
         info: &[u8],
@@ -260,6 +265,8 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     }
 
     /// `SetupAuthS`, deterministic by `ikm_e`.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_auth_derand(
         pk_r: &K::PublicKey,
         info: &[u8],
@@ -298,6 +305,8 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     }
 
     /// `SetupAuthPSKS`, deterministic by `ikm_e`.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
     pub fn setup_sender_auth_psk_derand(
         pk_r: &K::PublicKey,
         info: &[u8],

@@ -131,10 +131,9 @@ pub fn run(full: bool, filter: Option<&str>) -> bool {
     let soft_json = dir.join("soft.json");
     let soft_json_s = soft_json.to_string_lossy().into_owned();
     if soft_rows > 0 {
-        let flags = match std::env::var("RUSTFLAGS") {
-            Ok(f) if !f.trim().is_empty() => format!("{f} {SOFT_RUSTFLAGS}"),
-            _ => SOFT_RUSTFLAGS.to_string(),
-        };
+        // RUSTFLAGS replaces the config's test hooks, which the bench harness needs (it
+        // drives the derandomized HPKE entry points): add them back.
+        let flags = crate::cmd::rustflags_with_hooks(SOFT_RUSTFLAGS);
         let mut c = compare_cmd(&common);
         c.env("RUSTFLAGS", flags)
             .env("CARGO_TARGET_DIR", root().join("target/soft"));

@@ -178,7 +178,8 @@ macro_rules! aead {
                 Ok(out)
             }
 
-            /// Checks and decrypts `ciphertext || tag`; returns the plaintext.
+            /// Checks and decrypts `ciphertext || tag`; returns the plaintext. A ciphertext
+            /// longer than [`MAX_MESSAGE_LEN`] is an error before anything is allocated.
             #[cfg(feature = "alloc")]
             pub fn decrypt(
                 &self,
@@ -189,6 +190,8 @@ macro_rules! aead {
                 let Some(ct_len) = ciphertext_and_tag.len().checked_sub(TAG_LEN) else {
                     return Err(Error::CiphertextTooShort);
                 };
+                // Before the copy: an over-long ciphertext is refused without allocating.
+                check_len(ct_len)?;
                 let (ct, tag) = ciphertext_and_tag.split_at(ct_len);
                 let tag: Tag = tag.try_into().unwrap();
                 let mut out = alloc::vec::Vec::from(ct);

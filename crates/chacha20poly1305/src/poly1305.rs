@@ -7,6 +7,12 @@
 use zeroize::Zeroize;
 
 /// The Poly1305 state: clamped `r`, `s1 = 5 * (r1 >> 2)`, accumulator `h`, and `s` (the pad).
+///
+/// `Clone` is kept (crate-private type; no public type of this crate is `Clone`) for the AVX2
+/// backend alone: its stitched loop carries a copy of the state through each 512-byte piece
+/// (`x86_avx2::Ops::mac_new`, and a local copy in `xor_mac_tf`, so that the accumulator stays
+/// in registers) and moves it back at the end. Every copy is a `State`, so it is wiped by the
+/// `Drop` below like the original.
 #[derive(Clone)]
 pub(crate) struct State {
     r0: u64,

@@ -7,8 +7,9 @@
 use crate::poly1305::{self, M26, mul26};
 
 /// A vector of `N` 64-bit lanes (the AVX-512 backend's zmm: 8), with the operations of the
-/// radix-2^26 multiply.
-pub(crate) trait Lanes: Copy {
+/// radix-2^26 multiply. `Zeroize`: overwrites the register image with zeros by volatile stores
+/// (what [`Wide`]'s `Drop` uses).
+pub(crate) trait Lanes: Copy + zeroize::Zeroize {
     type Token: Copy;
     const N: usize;
     fn splat(t: Self::Token, x: u64) -> Self;
@@ -178,7 +179,7 @@ impl<Q: Lanes> Wide<Q> {
     }
 
     /// Multiplies the lane of block `j` by `r^(N - j)`, sums the lanes into `poly`'s
-    /// accumulator.
+    /// accumulator (the state is wiped when `self` drops at the end).
     #[inline(always)]
     pub(crate) fn finish(self, poly: &mut poly1305::State) {
         if self.first {
@@ -194,5 +195,35 @@ impl<Q: Lanes> Wide<Q> {
         }
         poly.set_h26(&l);
         zeroize::Zeroize::zeroize(&mut l);
+    }
+}
+
+#[cfg(test)]
+impl<Q: Lanes> Wide<Q> {
+    /// (Offset, length) of each secret field, for the drop probes of the backends' tests.
+    pub(crate) const SECRET_FIELDS: [(usize, usize); 5] = {
+        let n = core::mem::size_of::<[Q; 5]>();
+        [
+            (core::mem::offset_of!(Self, h), n),
+            (core::mem::offset_of!(Self, r8), n),
+            (core::mem::offset_of!(Self, s8), n),
+            (core::mem::offset_of!(Self, rl), n),
+            (core::mem::offset_of!(Self, sl), n),
+        ]
+    };
+}
+
+/// The powers of `r` and the accumulators are secret (the one-time key and a function of the
+/// message under it): overwritten with zeros by volatile stores (`Zeroize` on each vector) when
+/// the state drops.
+impl<Q: Lanes> Drop for Wide<Q> {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.h.zeroize();
+        self.r8.zeroize();
+        self.s8.zeroize();
+        self.rl.zeroize();
+        self.sl.zeroize();
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }

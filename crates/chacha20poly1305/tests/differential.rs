@@ -125,3 +125,82 @@ fn every_bit_flip_fails() {
         }
     }
 }
+
+/// All-0xff ciphertext and all-0xff AAD against RustCrypto on every backend: the plaintext is
+/// the keystream (from RustCrypto's `chacha20`, block 1 on) XOR 0xff, so the ciphertext that
+/// Poly1305 absorbs is all ones: every 16-byte block at its maximum, the vector Poly1305s
+/// (`Wide` in radix 2^26, `Wide52` in radix 2^44, from 512 bytes on) with their limbs at
+/// their largest. Every length 0..=1100 (the short, medium and one-pass paths, every multiple
+/// of 16, 64 and 256 and the odd lengths between) and a few longer ones (whole 1 KiB pieces with
+/// the MAC stitched into the rounds, and partial tails), several AAD lengths, ChaCha20-Poly1305
+/// and XChaCha20-Poly1305: the ciphertext is all ones and the tag RustCrypto's on every
+/// backend, and opening the all-ones ciphertext succeeds and returns the plaintext.
+#[test]
+fn all_ones_ciphertext_and_aad_against_rustcrypto() {
+    use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+    let backends = available::<Backend>();
+    let mut lens: Vec<usize> = (0..=1100).collect();
+    lens.extend([
+        1216,
+        1217,
+        2048,
+        2048 + 127,
+        3072 + 16,
+        4096 + 1,
+        8192,
+        16384 + 15,
+    ]);
+    let max = *lens.iter().max().unwrap();
+    for key in [[0xffu8; 32], core::array::from_fn(|i| (i * 29 + 3) as u8)] {
+        let nonce = [0xffu8; 12];
+        let xnonce: [u8; 24] = core::array::from_fn(|i| 0xf0 ^ i as u8);
+        // The keystream from block 1 on (block 0 is the Poly1305 key), for both AEADs.
+        let mut ks = vec![0u8; max];
+        let mut c = chacha20::ChaCha20::new(&key.into(), &nonce.into());
+        c.seek(64u64);
+        c.apply_keystream(&mut ks);
+        let mut xks = vec![0u8; max];
+        let mut c = chacha20::XChaCha20::new(&key.into(), &xnonce.into());
+        c.seek(64u64);
+        c.apply_keystream(&mut xks);
+        let rc = chacha20poly1305::ChaCha20Poly1305::new(&key.into());
+        let xrc = chacha20poly1305::XChaCha20Poly1305::new(&key.into());
+        for &len in &lens {
+            let ones = vec![0xffu8; len];
+            let pt: Vec<u8> = ks[..len].iter().map(|k| k ^ 0xff).collect();
+            let xpt: Vec<u8> = xks[..len].iter().map(|k| k ^ 0xff).collect();
+            for aad_len in [0usize, 1, 16, 17, 255, 1024] {
+                let aad = vec![0xffu8; aad_len];
+                let mut want = pt.clone();
+                let want_tag = rc
+                    .encrypt_in_place_detached(&nonce.into(), &aad, &mut want)
+                    .unwrap();
+                assert_eq!(want, ones, "RustCrypto ciphertext len {len}");
+                let mut xwant = xpt.clone();
+                let xwant_tag = xrc
+                    .encrypt_in_place_detached(&xnonce.into(), &aad, &mut xwant)
+                    .unwrap();
+                assert_eq!(xwant, ones, "RustCrypto XChaCha ciphertext len {len}");
+                for &be in &backends {
+                    let what = format!("{} len {len} aad {aad_len}", be.name());
+                    let a = ChaCha20Poly1305::new_with_backend(be, &key);
+                    let mut b = pt.clone();
+                    let tag = a.encrypt_in_place_detached(&nonce, &aad, &mut b).unwrap();
+                    assert!(b == ones, "{what}: ciphertext not all ones");
+                    assert_eq!(tag[..], want_tag[..], "{what}: tag");
+                    a.decrypt_in_place_detached(&nonce, &aad, &mut b, &tag)
+                        .unwrap_or_else(|e| panic!("{what}: open: {e}"));
+                    assert!(b == pt, "{what}: opened plaintext");
+                    let x = XChaCha20Poly1305::new_with_backend(be, &key);
+                    let mut b = xpt.clone();
+                    let tag = x.encrypt_in_place_detached(&xnonce, &aad, &mut b).unwrap();
+                    assert!(b == ones, "{what}: XChaCha ciphertext not all ones");
+                    assert_eq!(tag[..], xwant_tag[..], "{what}: XChaCha tag");
+                    x.decrypt_in_place_detached(&xnonce, &aad, &mut b, &tag)
+                        .unwrap_or_else(|e| panic!("{what}: XChaCha open: {e}"));
+                    assert!(b == xpt, "{what}: XChaCha opened plaintext");
+                }
+            }
+        }
+    }
+}

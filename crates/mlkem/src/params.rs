@@ -106,6 +106,9 @@ macro_rules! parameter_set {
             }
 
             #[doc = concat!("An ", $label, " decapsulation key: s-hat, the encapsulation key (with A-hat and H(ek)), z, and the seed when built from one. Wiped on drop.")]
+            ///
+            /// `Clone` is kept, as RustCrypto `ml-kem`'s decapsulation key has it (a key held
+            /// by several owners, e.g. threads); each copy is wiped on its own drop.
             #[derive(Clone)]
             pub struct DecapsulationKey {
                 ek: EncapsulationKey,
@@ -249,8 +252,9 @@ macro_rules! parameter_set {
                 }
             }
 
-            /// A 32-byte shared secret, wiped on drop; `==` is constant time.
-            #[derive(Clone)]
+            /// A 32-byte shared secret, wiped on drop; `==` is constant time. Not `Clone`:
+            /// one owner, one wipe (copy the bytes from [`SharedSecret::as_bytes`] into
+            /// storage you wipe yourself if a second copy is needed).
             pub struct SharedSecret([u8; SHARED_SECRET_LEN]);
 
             impl SharedSecret {

@@ -87,6 +87,9 @@ mod context;
 mod dhkem;
 #[cfg(feature = "nist")]
 mod hybrid;
+// Every match over a KDF, AEAD or KEM id names each id: a newly added one fails to compile
+// instead of running as another (clippy enforces it for the KDF code).
+#[deny(clippy::wildcard_enum_match_arm)]
 mod kdf;
 mod kem;
 mod typed;

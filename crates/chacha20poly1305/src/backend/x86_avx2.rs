@@ -11,29 +11,69 @@ use core::arch::x86_64::*;
 use crate::chacha::{Row, Side, rounds_rows_with};
 use crate::construction::{self, Keystream};
 use crate::poly1305;
-use tessera_cpu::X86Avx2;
+use tessera_cpu::{X86Avx2, X86Avx512};
 
-/// A ymm register holding one row of two blocks. The zero-sized token field makes the safe
-/// `Row` methods sound by construction: a `Ymm` cannot exist unless AVX2 was proven available.
-/// `VL`: rotations by `vprold` (AVX-512 VL); a `Ymm<true>` is only built from an `X86Avx512`
-/// token ([`xor_tail_vl`]).
+/// A ymm register holding one row of two blocks, and the capability token `T` it was made
+/// with. The token field (zero-sized) makes the safe `Row` methods sound by construction: a
+/// `Ymm<T>` cannot exist without a `T`, and every [`YmmToken`] converts into an `X86Avx2`
+/// (proof of AVX2). The rotations by 12 and 7 bits are the token's ([`YmmToken::rotl12`]): a
+/// `Ymm<X86Avx512>`, whose token proves AVX-512 F/VL, rotates with `vprold`; a `Ymm<X86Avx2>`
+/// with two shifts and an OR. No `Ymm` can emit an AVX-512 instruction without holding an
+/// `X86Avx512`.
 #[derive(Clone, Copy)]
-pub(crate) struct Ymm<const VL: bool>(__m256i, X86Avx2);
+pub(crate) struct Ymm<T: YmmToken>(__m256i, T);
 
-impl<const VL: bool> Row for Ymm<VL> {
+/// A token a [`Ymm`] may carry: it proves AVX2 (`Into<X86Avx2>`: tessera-cpu's narrowing,
+/// checked at compile time against the tokens' feature lists), and it picks the rotations by
+/// 12 and 7 bits it can prove (byte rotations are one `vpshufb` either way).
+pub(crate) trait YmmToken: Copy + Into<X86Avx2> {
+    /// Each 32-bit word of `x` rotated left by 12 bits.
+    fn rotl12(self, x: __m256i) -> __m256i;
+    /// Each 32-bit word of `x` rotated left by 7 bits.
+    fn rotl7(self, x: __m256i) -> __m256i;
+}
+
+impl YmmToken for X86Avx2 {
+    #[inline(always)]
+    fn rotl12(self, x: __m256i) -> __m256i {
+        // SAFETY: AVX2 proven by `self`.
+        unsafe { _mm256_or_si256(_mm256_slli_epi32(x, 12), _mm256_srli_epi32(x, 20)) }
+    }
+    #[inline(always)]
+    fn rotl7(self, x: __m256i) -> __m256i {
+        // SAFETY: AVX2 proven by `self`.
+        unsafe { _mm256_or_si256(_mm256_slli_epi32(x, 7), _mm256_srli_epi32(x, 25)) }
+    }
+}
+
+impl YmmToken for X86Avx512 {
+    #[inline(always)]
+    fn rotl12(self, x: __m256i) -> __m256i {
+        // SAFETY: AVX-512 F and VL (`vprold` on a ymm register) proven by `self`.
+        unsafe { _mm256_rol_epi32::<12>(x) }
+    }
+    #[inline(always)]
+    fn rotl7(self, x: __m256i) -> __m256i {
+        // SAFETY: AVX-512 F and VL (`vprold` on a ymm register) proven by `self`.
+        unsafe { _mm256_rol_epi32::<7>(x) }
+    }
+}
+
+impl<T: YmmToken> Row for Ymm<T> {
     #[inline(always)]
     fn add(self, o: Self) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`.
+        // SAFETY: AVX2 proven by the token in `self` (a `YmmToken`).
         Ymm(unsafe { _mm256_add_epi32(self.0, o.0) }, self.1)
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`.
+        // SAFETY: AVX2 proven by the token in `self` (a `YmmToken`).
         Ymm(unsafe { _mm256_xor_si256(self.0, o.0) }, self.1)
     }
     #[inline(always)]
     fn rotl16(self) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`. Whole-byte rotation: one byte shuffle.
+        // SAFETY: AVX2 proven by the token in `self` (a `YmmToken`). Whole-byte rotation: one
+        // byte shuffle.
         Ymm(
             unsafe { _mm256_shuffle_epi8(self.0, opaque(self.1, &ROTL16)) },
             self.1,
@@ -41,21 +81,12 @@ impl<const VL: bool> Row for Ymm<VL> {
     }
     #[inline(always)]
     fn rotl12(self) -> Self {
-        if VL {
-            // SAFETY: a `Ymm<true>` exists only when AVX-512 F/VL were proven (see the type).
-            return Ymm(unsafe { _mm256_rol_epi32::<12>(self.0) }, self.1);
-        }
-        // SAFETY: AVX2 proven by the token in `self`.
-        Ymm(
-            unsafe {
-                _mm256_or_si256(_mm256_slli_epi32(self.0, 12), _mm256_srli_epi32(self.0, 20))
-            },
-            self.1,
-        )
+        Ymm(self.1.rotl12(self.0), self.1)
     }
     #[inline(always)]
     fn rotl8(self) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`. Whole-byte rotation: one byte shuffle.
+        // SAFETY: AVX2 proven by the token in `self` (a `YmmToken`). Whole-byte rotation: one
+        // byte shuffle.
         Ymm(
             unsafe { _mm256_shuffle_epi8(self.0, opaque(self.1, &ROTL8)) },
             self.1,
@@ -63,29 +94,21 @@ impl<const VL: bool> Row for Ymm<VL> {
     }
     #[inline(always)]
     fn rotl7(self) -> Self {
-        if VL {
-            // SAFETY: a `Ymm<true>` exists only when AVX-512 F/VL were proven (see the type).
-            return Ymm(unsafe { _mm256_rol_epi32::<7>(self.0) }, self.1);
-        }
-        // SAFETY: AVX2 proven by the token in `self`.
-        Ymm(
-            unsafe { _mm256_or_si256(_mm256_slli_epi32(self.0, 7), _mm256_srli_epi32(self.0, 25)) },
-            self.1,
-        )
+        Ymm(self.1.rotl7(self.0), self.1)
     }
     #[inline(always)]
     fn rot_words1(self) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`.
+        // SAFETY: AVX2 proven by the token in `self` (a `YmmToken`).
         Ymm(unsafe { _mm256_shuffle_epi32::<0x39>(self.0) }, self.1)
     }
     #[inline(always)]
     fn rot_words2(self) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`.
+        // SAFETY: AVX2 proven by the token in `self` (a `YmmToken`).
         Ymm(unsafe { _mm256_shuffle_epi32::<0x4e>(self.0) }, self.1)
     }
     #[inline(always)]
     fn rot_words3(self) -> Self {
-        // SAFETY: AVX2 proven by the token in `self`.
+        // SAFETY: AVX2 proven by the token in `self` (a `YmmToken`).
         Ymm(unsafe { _mm256_shuffle_epi32::<0x93>(self.0) }, self.1)
     }
 }
@@ -109,18 +132,18 @@ static ROTL8: Shuffle = Shuffle([
 /// extra load per rotation goes to a load port, not a vector ALU port. (Measured on Emerald
 /// Rapids: the stitched 16 KiB seal 7.35 us -> 6.9 us.)
 #[inline(always)]
-fn opaque(t: X86Avx2, m: &'static Shuffle) -> __m256i {
+fn opaque<T: YmmToken>(t: T, m: &'static Shuffle) -> __m256i {
     let _ = t;
-    // SAFETY: AVX2 proven by `t` (a 256-bit load); `m` is a 32-byte-aligned static of 32
+    // SAFETY: AVX2 proven by `t` (a `YmmToken`; a 256-bit load); `m` is a 32-byte-aligned static of 32
     // initialized bytes, read through a valid pointer.
     unsafe { core::ptr::read_volatile((&raw const m.0).cast::<__m256i>()) }
 }
 
 /// Row `r` of the state in both lanes.
 #[inline(always)]
-fn row<const VL: bool>(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm<VL> {
+fn row<T: YmmToken>(t: T, st: &[u32; 16], r: usize) -> Ymm<T> {
     let w = &st[4 * r..4 * r + 4];
-    // SAFETY: AVX2 proven by `t`; `w` is four readable `u32`s (16 bytes, unaligned load).
+    // SAFETY: AVX2 proven by `t` (a `YmmToken`); `w` is four readable `u32`s (16 bytes, unaligned load).
     Ymm(
         unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(w.as_ptr().cast())) },
         t,
@@ -130,32 +153,28 @@ fn row<const VL: bool>(t: X86Avx2, st: &[u32; 16], r: usize) -> Ymm<VL> {
 /// XORs the keystream of `2 * S` blocks from counter `st[12]` into `data` (`data.len() <=
 /// 128 * S`; a shorter `data` uses the first bytes of the keystream).
 #[inline(always)]
-fn xor_groups<const VL: bool, const S: usize>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
-    let ks = groups::<VL, S, _>(t, st, &mut (), core::array::from_fn(|i| 2 * i as i32));
-    xor_out(t, &ks, data);
+fn xor_groups<T: YmmToken, const S: usize>(t: T, st: &[u32; 16], data: &mut [u8]) {
+    let ks = groups::<T, S, _>(t, st, &mut (), core::array::from_fn(|i| 2 * i as i32));
+    xor_out(t.into(), &ks, data);
 }
 
 /// The keystream of `2 * S` blocks, 32 bytes per register in order: group `i` holds blocks
 /// `st[12] + first[i]` and the one after. `side`'s steps go between those of the rounds.
 #[inline(always)]
-fn groups<const VL: bool, const S: usize, X: Side>(
-    t: X86Avx2,
+fn groups<T: YmmToken, const S: usize, X: Side>(
+    t: T,
     st: &[u32; 16],
     side: &mut X,
     first: [i32; S],
 ) -> [[__m256i; 4]; S] {
     debug_assert!(S <= 5);
-    let (a0, b0, c0) = (
-        row::<VL>(t, st, 0),
-        row::<VL>(t, st, 1),
-        row::<VL>(t, st, 2),
-    );
-    let d0 = row::<VL>(t, st, 3);
+    let (a0, b0, c0) = (row(t, st, 0), row(t, st, 1), row(t, st, 2));
+    let d0 = row(t, st, 3);
     // (Loops, not closures, in SIMD code: a closure does not inherit the island's target
     // features, so the intrinsics inside it would become calls.)
     let mut d_in = [d0; S];
     for (d, &k) in d_in.iter_mut().zip(&first) {
-        // SAFETY: AVX2 proven by `t`.
+        // SAFETY: AVX2 proven by `t` (a `YmmToken`).
         *d = d0.add(Ymm(
             unsafe { _mm256_setr_epi32(k, 0, 0, 0, k + 1, 0, 0, 0) },
             t,
@@ -163,11 +182,11 @@ fn groups<const VL: bool, const S: usize, X: Side>(
     }
     let (mut a, mut b, mut c, mut d) = ([a0; S], [b0; S], [c0; S], d_in);
     rounds_rows_with(&mut a, &mut b, &mut c, &mut d, side);
-    // SAFETY: AVX2 proven by `t`.
+    // SAFETY: AVX2 proven by `t` (a `YmmToken`).
     let mut out = [[unsafe { _mm256_setzero_si256() }; 4]; S];
     for i in 0..S {
         let (a, b, c, d) = (a[i].add(a0), b[i].add(b0), c[i].add(c0), d[i].add(d_in[i]));
-        // SAFETY: AVX2 proven by `t`.
+        // SAFETY: AVX2 proven by `t` (a `YmmToken`).
         out[i] = unsafe {
             [
                 _mm256_permute2x128_si256::<0x20>(a.0, b.0),
@@ -266,7 +285,7 @@ pub(crate) fn xor_stream(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
     let mut s = *st;
     let mut chunks = data.chunks_exact_mut(512);
     for c in &mut chunks {
-        xor_groups::<false, 4>(t, &s, c);
+        xor_groups::<_, 4>(t, &s, c);
         s[12] = s[12].wrapping_add(8);
     }
     xor_tail(t, &s, chunks.into_remainder());
@@ -276,23 +295,24 @@ pub(crate) fn xor_stream(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
 /// The keystream for `data.len() < 512`, with as few groups as cover it.
 #[inline(always)]
 pub(crate) fn xor_tail(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
-    tail::<false>(t, st, data)
+    tail(t, st, data)
 }
 
+/// [`xor_tail`] on a `Ymm<T>`: the rotations `T` proves.
 #[inline(always)]
-fn tail<const VL: bool>(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
+fn tail<T: YmmToken>(t: T, st: &[u32; 16], data: &mut [u8]) {
     match data.len() {
         0 => {}
-        1..=128 => xor_groups::<VL, 1>(t, st, data),
-        129..=256 => xor_groups::<VL, 2>(t, st, data),
-        _ => xor_groups::<VL, 4>(t, st, data),
+        1..=128 => xor_groups::<T, 1>(t, st, data),
+        129..=256 => xor_groups::<T, 2>(t, st, data),
+        _ => xor_groups::<T, 4>(t, st, data),
     }
 }
 
 /// [`xor_tail`] with `vprold` rotations, for the AVX-512 backend.
 #[inline(always)]
-pub(crate) fn xor_tail_vl(t: tessera_cpu::X86Avx512, st: &[u32; 16], data: &mut [u8]) {
-    tail::<true>(t.avx2(), st, data)
+pub(crate) fn xor_tail_vl(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
+    tail(t, st, data)
 }
 
 /// The AVX2 keystream of the one-pass AEAD loop.
@@ -350,7 +370,7 @@ impl Keystream for Ops {
     #[inline(always)]
     fn otk(&self, state: &[u32; 16]) -> [u8; 32] {
         let mut b = [0u8; 32];
-        xor_groups::<false, 1>(self.0, state, &mut b);
+        xor_groups::<X86Avx2, 1>(self.0, state, &mut b);
         b
     }
 
@@ -358,7 +378,7 @@ impl Keystream for Ops {
 
     #[inline(always)]
     fn short<const N: usize>(&self, state: &[u32; 16], ks: &mut [u8; N]) {
-        tail::<false>(self.0, state, ks)
+        tail(self.0, state, ks)
     }
 
     #[inline(always)]
@@ -392,11 +412,11 @@ tessera_cpu::with_features! { X86Avx2;
                 // each block (the `black_box` in `ScalarSide` may touch any memory it can reach).
                 let mut poly = w.clone();
                 poly.blocks(&src[..32]);
-                let ks = groups::<false, 4, _>(t, st, &mut ScalarSide { poly: &mut poly, src }, [0, 2, 4, 6]);
+                let ks = groups::<X86Avx2, 4, _>(t, st, &mut ScalarSide { poly: &mut poly, src }, [0, 2, 4, 6]);
                 *w = poly;
                 ks
             }
-            None => groups::<false, 4, _>(t, st, &mut (), [0, 2, 4, 6]),
+            None => groups::<X86Avx2, 4, _>(t, st, &mut (), [0, 2, 4, 6]),
         };
         xor_out(t, &ks, data);
     }
@@ -405,7 +425,7 @@ tessera_cpu::with_features! { X86Avx2;
     /// again (the key block's rounds alone would be a latency-bound pass of their own).
     #[inline(never)]
     fn seal_first_tf(t: X86Avx2, st: &[u32; 16], piece: &mut [u8; 512], otk: &mut [u8; 32]) {
-        let ks = groups::<false, 5, _>(t, st, &mut (), [1, 3, 5, 7, 0]);
+        let ks = groups::<X86Avx2, 5, _>(t, st, &mut (), [1, 3, 5, 7, 0]);
         let (blocks, key) = ks.split_at(4);
         xor_out::<4>(t, blocks.try_into().unwrap(), piece);
         // SAFETY: AVX2 proven by `t`; `otk` is 32 writable bytes (the caller's, which it wipes).

@@ -542,6 +542,15 @@ const WIDE_MIN_LEN: usize = 512;
 #[derive(Clone, Copy)]
 struct Q(__m512i, X86Avx512);
 
+/// One volatile store of zeros over the register image (`zeroize`'s `__m512i` impl), for
+/// [`Wide`]'s `Drop`.
+impl zeroize::Zeroize for Q {
+    #[inline(always)]
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
 impl Lanes for Q {
     type Token = X86Avx512;
     const N: usize = 8;
@@ -894,7 +903,7 @@ impl Wide52 {
     }
 
     /// Multiplies the lane of block `j` by `r^(8 - j)`, sums the lanes into `poly`'s
-    /// accumulator.
+    /// accumulator (the state is wiped when `self` drops at the end).
     #[inline(always)]
     fn finish(self, poly: &mut poly1305::State) {
         if self.first {
@@ -914,9 +923,114 @@ impl Wide52 {
     }
 }
 
+/// The powers of `r` and the accumulators are secret (as in [`Wide`]'s `Drop`): overwritten
+/// with zeros by volatile stores when the state drops.
+impl Drop for Wide52 {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.h.zeroize();
+        self.r8.zeroize();
+        self.s8.zeroize();
+        self.rl.zeroize();
+        self.sl.zeroize();
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 tessera_cpu::island! {
     /// The keystream from counter `state[12]` XORed into `data`.
     pub(crate) fn keystream(t: X86Avx512, state: &[u32; 16], data: &mut [u8]) {
         xor_stream(t, state, data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use core::mem::{MaybeUninit, size_of};
+    use std::eprintln;
+
+    /// Nonzero bytes of `w`'s secret `fields` ((offset, length) of each) before and after
+    /// `core::ptr::drop_in_place`.
+    ///
+    /// Why reading after the drop is sound: `w` lives in a `MaybeUninit` that this function
+    /// owns until it returns, so its storage stays allocated after `drop_in_place` (which runs
+    /// the state's `Drop` exactly once and never frees memory; `MaybeUninit` does not drop it
+    /// again). The bytes read are those of the fields only (vectors of 64-bit lanes: no
+    /// padding), never the padding after the `bool`: they are initialized either way, still
+    /// the state's values if no `Drop` wrote them (the failure this probe exists to catch) or
+    /// the zeros `Drop` wrote with volatile stores. They are read as `u8` through a raw
+    /// pointer derived from the `MaybeUninit`, never as a typed (dropped) `W`.
+    fn nonzero_before_after_drop<W>(w: W, fields: [(usize, usize); 5]) -> (usize, usize) {
+        let mut slot = MaybeUninit::new(w);
+        let p = slot.as_mut_ptr();
+        let count = |p: *const W| {
+            let mut n = 0;
+            for (off, len) in fields {
+                assert!(off + len <= size_of::<W>());
+                for i in off..off + len {
+                    // SAFETY: byte `i` is inside one field of the `W` at `p` (checked just
+                    // above), in `slot`, which is still allocated, and initialized (see above).
+                    n += usize::from(unsafe { p.cast::<u8>().add(i).read_volatile() } != 0);
+                }
+            }
+            n
+        };
+        let before = count(p);
+        // SAFETY: `slot` holds an initialized `W` (`MaybeUninit::new`), dropped exactly once
+        // here and never used as a `W` afterwards.
+        unsafe { core::ptr::drop_in_place(p) };
+        (before, count(p))
+    }
+
+    /// A Poly1305 state with a known one-time key and a nonzero accumulator.
+    fn poly() -> poly1305::State {
+        let mut p = poly1305::State::new(&[0xa5; 32]);
+        p.blocks(&[0x3c; 48]);
+        p
+    }
+
+    /// `Wide<Q>` (radix 2^26) wipes its powers of `r` and accumulators when it drops.
+    #[test]
+    fn wide26_wiped_on_drop() {
+        let Some(t) = X86Avx512::detect() else {
+            eprintln!("no AVX-512 F/VL on this CPU: wide26_wiped_on_drop skipped");
+            return;
+        };
+        let mut w = Wide::<Q>::new(t, &poly());
+        w.blocks(&[0xff; 256]);
+        let (before, after) = nonzero_before_after_drop(w, Wide::<Q>::SECRET_FIELDS);
+        assert!(before > 0, "the probe saw no secret bytes to wipe");
+        assert_eq!(
+            after, 0,
+            "{after} of {before} nonzero secret bytes left after drop"
+        );
+    }
+
+    /// `Wide52` (radix 2^44, IFMA) wipes its powers of `r` and accumulators when it drops.
+    #[test]
+    fn wide52_wiped_on_drop() {
+        let Some(t) = X86Avx512Ifma::detect() else {
+            eprintln!("no AVX-512 IFMA on this CPU: wide52_wiped_on_drop skipped");
+            return;
+        };
+        let mut w = Wide52::new(t, &poly());
+        w.blocks(&[0xff; 256]);
+        let (n3, n2) = (size_of::<[__m512i; 3]>(), size_of::<[__m512i; 2]>());
+        let fields = [
+            (core::mem::offset_of!(Wide52, h), n3),
+            (core::mem::offset_of!(Wide52, r8), n3),
+            (core::mem::offset_of!(Wide52, s8), n2),
+            (core::mem::offset_of!(Wide52, rl), n3),
+            (core::mem::offset_of!(Wide52, sl), n2),
+        ];
+        let (before, after) = nonzero_before_after_drop(w, fields);
+        assert!(before > 0, "the probe saw no secret bytes to wipe");
+        assert_eq!(
+            after, 0,
+            "{after} of {before} nonzero secret bytes left after drop"
+        );
     }
 }

@@ -71,6 +71,9 @@ enum AnyPk {
 
 /// A private key of any KEM of this crate, tagged with its KEM; it caches what decapsulation
 /// needs, as the typed keys do. Wiped on drop.
+///
+/// `Clone` is kept on the private keys of this module, as rust-hpke's have it (a recipient
+/// key shared by several owners); each copy is wiped on its own drop.
 #[derive(Clone, Debug)]
 pub struct AgilePrivateKey(AnySk);
 

@@ -95,7 +95,7 @@ macro_rules! nist_hybrid {
             }
         }
 
-        #[doc = concat!("A ", $label, " private key: the 32-byte seed, with the expanded ML-KEM key, the curve scalar and the public key cached. Wiped on drop.")]
+        #[doc = concat!("A ", $label, " private key: the 32-byte seed, with the expanded ML-KEM key, the curve scalar and the public key cached. Wiped on drop (each clone on its own drop).")]
         #[derive(Clone)]
         pub struct $sk {
             seed: Zeroizing<[u8; 32]>,

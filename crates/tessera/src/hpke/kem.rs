@@ -8,8 +8,8 @@ use zeroize::{Zeroize, Zeroizing};
 use super::kdf::{Hkdf, OneStage, labeled_derive, labeled_expand, labeled_extract};
 use super::{AuthKem, Error, Kem, KemId, sealed};
 
-/// A KEM shared secret (`Nsecret` bytes, at most 64), wiped on drop.
-#[derive(Clone)]
+/// A KEM shared secret (`Nsecret` bytes, at most 64), wiped on drop. Not `Clone`: one
+/// owner, one wipe.
 pub struct SharedSecret {
     buf: [u8; 64],
     len: usize,
@@ -88,22 +88,39 @@ pub struct X25519PrivateKey {
 }
 
 impl X25519PrivateKey {
-    /// The key of `sk`, copied straight into the wiped field: the scalar multiplications
-    /// take it by reference, so no by-value copy of it is left on the stack.
-    fn new(sk: &[u8; 32]) -> Self {
-        let mut key = Self {
-            sk: *sk,
-            pk: X25519PublicKey([0; 32]),
-        };
-        tessera_x25519::x25519_base_into(&key.sk, &mut key.pk.0);
-        key
+    /// An all-zero key, filled in place by [`Self::filled`].
+    const ZERO: Self = Self {
+        sk: [0; 32],
+        pk: X25519PublicKey([0; 32]),
+    };
+
+    /// `out` (holding [`Self::ZERO`]) made the key `sk` with public key `pk`. Everything that
+    /// can fail or call out is done before `out` exists, so the compiler builds `out` in the
+    /// caller's return slot: no struct is built in a temporary and moved, which would leave a
+    /// copy of the secret in this frame (`tests/wipe.rs` checks it).
+    #[inline(always)]
+    fn fill(k: &mut Self, sk: &[u8; 32], pk: [u8; 32]) {
+        k.sk = *sk;
+        k.pk = X25519PublicKey(pk);
     }
+
     /// The key from its 32 bytes ([`Error::InvalidPrivateKey`] on another length). Clamping
     /// happens in each scalar multiplication, so clamped and unclamped forms are one key.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let sk: &[u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
-        Ok(Self::new(sk))
+        scrubbed(|| Self::from_bytes_unscrubbed(bytes))
     }
+
+    fn from_bytes_unscrubbed(bytes: &[u8]) -> Result<Self, Error> {
+        let sk: &[u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
+        let mut pk = [0u8; 32];
+        tessera_x25519::x25519_base_into(sk, &mut pk);
+        let mut out = Ok(Self::ZERO);
+        if let Ok(k) = &mut out {
+            Self::fill(k, sk, pk);
+        }
+        out
+    }
+
     /// The 32 secret bytes, as given or derived.
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.sk
@@ -149,25 +166,62 @@ fn x25519_extract_and_expand(dh: &[&[u8]], kem_context: &[&[u8]]) -> SharedSecre
     out
 }
 
-fn x25519_derive(ikm: &[u8]) -> X25519PrivateKey {
-    let prk = labeled_extract(Hkdf::Sha256, &X25519_SUITE, &[], b"dkp_prk", &[ikm]);
-    let mut sk = Zeroizing::new([0u8; 32]);
-    labeled_expand(&prk, &X25519_SUITE, b"sk", &[], &mut sk[..]).expect("32 bytes is in range");
-    X25519PrivateKey::new(&sk)
+/// Overwrites with zeros the stack just below the caller's frame, where the frames of the
+/// functions it called lay: constructing a key moves it through temporaries the compiler
+/// places there (a value built and then copied to the return slot), which no `Drop` reaches.
+#[inline(never)]
+fn scrub_stack() {
+    let mut area = [0u8; 1024];
+    area.zeroize();
+    core::hint::black_box(&area);
 }
 
-fn x25519_random(rng: &mut impl rand_core::CryptoRng) -> X25519PrivateKey {
+/// `f()` run in a frame of its own, then [`scrub_stack`]: for the operations that build X25519
+/// private keys (the frames above the X25519 crate, which wipes its own).
+fn scrubbed<T>(f: impl FnOnce() -> T) -> T {
+    #[inline(never)]
+    fn in_frame<T>(f: impl FnOnce() -> T) -> T {
+        f()
+    }
+    let r = in_frame(f);
+    scrub_stack();
+    r
+}
+
+/// `DeriveKeyPair(ikm)`'s private key, into `sk`.
+fn x25519_derive_into(ikm: &[u8], sk: &mut [u8; 32]) {
+    let prk = labeled_extract(Hkdf::Sha256, &X25519_SUITE, &[], b"dkp_prk", &[ikm]);
+    labeled_expand(&prk, &X25519_SUITE, b"sk", &[], &mut sk[..]).expect("32 bytes is in range");
+}
+
+/// A key pair of the secret `sk`, built in the caller's slot (see
+/// [`X25519PrivateKey::fill`]).
+#[inline(always)]
+fn x25519_pair(sk: &[u8; 32]) -> (X25519PrivateKey, X25519PublicKey) {
+    let mut pk = [0u8; 32];
+    tessera_x25519::x25519_base_into(sk, &mut pk);
+    let mut out = (X25519PrivateKey::ZERO, X25519PublicKey(pk));
+    X25519PrivateKey::fill(&mut out.0, sk, pk);
+    out
+}
+
+/// The key pair `DeriveKeyPair(ikm)`.
+fn x25519_derive(ikm: &[u8]) -> (X25519PrivateKey, X25519PublicKey) {
+    let mut sk = Zeroizing::new([0u8; 32]);
+    x25519_derive_into(ikm, &mut sk);
+    x25519_pair(&sk)
+}
+
+/// A fresh key pair from `rng`.
+fn x25519_random(rng: &mut impl rand_core::CryptoRng) -> (X25519PrivateKey, X25519PublicKey) {
     let mut sk = Zeroizing::new([0u8; 32]);
     rng.fill_bytes(&mut sk[..]);
-    X25519PrivateKey::new(&sk)
+    x25519_pair(&sk)
 }
 
 #[cfg(tessera_test_hooks)]
 fn x25519_ephemeral(randomness: &[u8]) -> Result<X25519PrivateKey, Error> {
-    let sk: &[u8; 32] = randomness
-        .try_into()
-        .map_err(|_| Error::InvalidRandomnessLength)?;
-    Ok(X25519PrivateKey::new(sk))
+    X25519PrivateKey::from_bytes(randomness).map_err(|_| Error::InvalidRandomnessLength)
 }
 
 fn x25519_encap(
@@ -219,15 +273,11 @@ impl Kem for DhKemX25519HkdfSha256 {
     fn generate_key_pair(
         rng: &mut impl rand_core::CryptoRng,
     ) -> (Self::PrivateKey, Self::PublicKey) {
-        let key = x25519_random(rng);
-        let pk = key.pk;
-        (key, pk)
+        scrubbed(|| x25519_random(rng))
     }
 
     fn derive_key_pair(ikm: &[u8]) -> Result<(Self::PrivateKey, Self::PublicKey), Error> {
-        let key = x25519_derive(ikm);
-        let pk = key.pk;
-        Ok((key, pk))
+        Ok(scrubbed(|| x25519_derive(ikm)))
     }
 
     fn public_key_from_bytes(bytes: &[u8]) -> Result<Self::PublicKey, Error> {
@@ -254,7 +304,7 @@ impl Kem for DhKemX25519HkdfSha256 {
         pk: &Self::PublicKey,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        x25519_encap(pk, &x25519_random(rng), None)
+        scrubbed(|| x25519_encap(pk, &x25519_random(rng).0, None))
     }
 
     #[cfg(tessera_test_hooks)]
@@ -270,7 +320,7 @@ impl Kem for DhKemX25519HkdfSha256 {
         pk: &Self::PublicKey,
         ikm_e: &[u8],
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        x25519_encap(pk, &x25519_derive(ikm_e), None)
+        scrubbed(|| x25519_encap(pk, &x25519_derive(ikm_e).0, None))
     }
 
     fn decap(enc: &[u8], sk: &Self::PrivateKey) -> Result<SharedSecret, Error> {
@@ -284,7 +334,7 @@ impl AuthKem for DhKemX25519HkdfSha256 {
         sk_s: &Self::PrivateKey,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        x25519_encap(pk_r, &x25519_random(rng), Some(sk_s))
+        scrubbed(|| x25519_encap(pk_r, &x25519_random(rng).0, Some(sk_s)))
     }
 
     #[cfg(tessera_test_hooks)]
@@ -302,7 +352,7 @@ impl AuthKem for DhKemX25519HkdfSha256 {
         sk_s: &Self::PrivateKey,
         ikm_e: &[u8],
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        x25519_encap(pk_r, &x25519_derive(ikm_e), Some(sk_s))
+        scrubbed(|| x25519_encap(pk_r, &x25519_derive(ikm_e).0, Some(sk_s)))
     }
 
     fn auth_decap(
@@ -356,7 +406,7 @@ macro_rules! ml_kem {
             }
         }
 
-        #[doc = concat!("An ", $label, " private key: the 64-byte seed `d || z`, with the expanded decapsulation key cached. Wiped on drop.")]
+        #[doc = concat!("An ", $label, " private key: the 64-byte seed `d || z`, with the expanded decapsulation key cached. Wiped on drop (each clone on its own drop).")]
         #[derive(Clone)]
         pub struct $sk {
             seed: Zeroizing<[u8; 64]>,
@@ -525,7 +575,7 @@ impl XWingPublicKey {
 }
 
 /// An X-Wing private key: the 32-byte seed, with the expanded ML-KEM key, the X25519 secret
-/// and the public key cached. Wiped on drop.
+/// and the public key cached. Wiped on drop (each clone on its own drop).
 #[derive(Clone)]
 pub struct XWingPrivateKey {
     seed: Zeroizing<[u8; 32]>,

@@ -15,14 +15,17 @@
 //! secret (undefined for memcheck, `tessera_testkit::ct`), so any branch or memory index that
 //! depends on them in key generation (ExpandA, ExpandS, t = A s1 + s2, Power2Round, the
 //! encodings), signing (every iteration of the rejection loop: ExpandMask, w, w1Encode,
-//! c-tilde, the products with s1, s2 and t0, the norm checks, MakeHint) and expanded-key
-//! parsing (the range checks and the comparison with the derived t0 and tr) is reported.
+//! c-tilde, SampleInBall, the products with s1, s2 and t0, the norm checks, MakeHint) and
+//! expanded-key parsing (the range checks and the comparison with the derived t0 and tr) is
+//! reported.
 //! Outputs that are public by design (pk, signatures) are marked public before they are used.
 //! Inside the crate, the values FIPS 204's security argument lets go are released through the
 //! test-only hook (`tessera_mldsa::hooks`, `--cfg tessera_test_hooks`, which this workspace's
-//! `.cargo/config.toml` sets): rho, RejBoundedPoly's accept pattern, c-tilde, the signing
-//! loop's accept/reject decision and the accepted signature's hint, and the parse decision;
-//! nothing else. `canary` is the negative control (must exit 1).
+//! `.cargo/config.toml` sets): rho, RejBoundedPoly's accept pattern, whether SampleInBall's
+//! fixed block sufficed, the signing loop's accept/reject decision and the accepted
+//! signature's c-tilde and hint, and the parse decision; nothing else. The c-tilde of a
+//! rejected iteration stays undefined through SampleInBall (a branch on it is reported).
+//! `canary` is the negative control (must exit 1).
 
 #[cfg(tessera_test_hooks)]
 use tessera_mldsa::__private::Backend;

@@ -125,8 +125,7 @@ impl<const K: usize, const L: usize> VkState<K, L> {
 pub(crate) const S2_TAIL: usize = 1;
 
 /// What a signing key keeps: NTT forms of s1 and s2 (packed, see [`derive_keys`]) and t0, and
-/// K. Wiped on drop.
-#[derive(Clone)]
+/// K. Wiped on drop; not `Clone` (no copy of the secret to wipe apart).
 pub(crate) struct SkState<const K: usize, const L: usize> {
     /// `NTT(s1[r] + 2^S s2[r])` for `r < L` (`S` = [`pack_shift`]): one inverse NTT of its
     /// product with c gives both `c s1[r]` and `c s2[r]`.
@@ -682,32 +681,138 @@ impl<U: Unit, P: Params> FourWay for MaskSampler<'_, U, P> {
     }
 }
 
-/// SampleInBall (Algorithm 29): the challenge polynomial with `TAU` coefficients in `{-1, 1}`.
-/// The positions come from c-tilde, which the signature publishes: they are not secret.
+/// SHAKE256 blocks SampleInBall squeezes whatever c-tilde is: one (8 sign bytes and 128
+/// candidate positions). The chance that the 128 candidates hold fewer than `tau` accepted
+/// positions, computed exactly (a Markov chain over the number `k` of accepted positions: a
+/// candidate is accepted with probability `(257 - tau + k) / 256`), is 2^-202.9 for tau 39,
+/// 2^-140.3 for tau 49 and 2^-87.7 for tau 60; the expected number of candidates needed is 42,
+/// 54 and 68. In that case the stream is read on (FIPS 204 has no bound), and the one bit
+/// "the block did not suffice" is what the timing shows. A second block for tau 60 (2^-364.6)
+/// would cost a Keccak permutation in every signing iteration (about 2% of ML-DSA-87 signing)
+/// to hide a bit that is set once in 2^87 iterations and says nothing about s1 or s2 beyond a
+/// property of one hash output.
+const BALL_BLOCKS: usize = 1;
+
+/// `[0, 1, ..., N - 1]` as bytes: lane numbers for the masked writes of SampleInBall.
+const fn lanes<const N: usize>() -> [u8; N] {
+    let mut a = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        a[i] = i as u8;
+        i += 1;
+    }
+    a
+}
+
+/// `0xFF` when `a == b`, else `0`, in arithmetic (`d | -d` has its top bit set exactly when
+/// `d != 0`): no comparison for the compiler to turn into a branch; the loops below compile
+/// to vector compares.
+#[inline(always)]
+fn eq_mask(a: u8, b: u8) -> u8 {
+    let d = a ^ b;
+    !(((d | d.wrapping_neg()) as i8 >> 7) as u8)
+}
+
+/// SampleInBall (Algorithm 29): the challenge polynomial with `TAU` coefficients in `{-1, 1}`,
+/// from the SHAKE256 stream of c-tilde. Out: `{-1, 0, 1}`.
+///
+/// Constant time: the c-tilde of a rejected signing iteration is secret (the signature
+/// publishes only the accepted one; the challenges of rejected iterations leak s1 and s2
+/// through side channels: Karabulut et al., HOST 2021; Zhou et al., TCHES 2025), so nothing
+/// here branches on or indexes with the stream. See [`ball_from_stream`].
+///
+/// The buffers are not wiped: in signing the last call is the accepted iteration's, whose
+/// c-tilde the signature publishes.
 #[inline(always)]
 pub(crate) fn sample_in_ball<P: Params>(x1: X1Backend, c_tilde: &[u8], c: &mut Poly) {
     let mut xof = Shake256::new_with_backend(x1)
         .update(c_tilde)
         .finalize_xof();
-    let mut buf = [0u8; 136];
-    xof.read(&mut buf);
+    ball_from_stream::<P>(|b| xof.read(b), c);
+}
+
+/// [`sample_in_ball`] from the XOF stream `read` (successive calls give successive bytes),
+/// in three passes over public lengths:
+/// 1. [`BALL_BLOCKS`] blocks are squeezed whatever the data. Line 5's `i` is `h = 256 - tau
+///    + k` at the `k`-th step; a candidate `b` is accepted when `b <= h`, which advances `h`.
+///    The running `h` is recorded for every candidate (one add of a comparison per candidate:
+///    the only serial part), then the accepted candidates are moved to their steps' slots
+///    `js[h - (256 - tau)]` by a masked write over all 64 slots per candidate (a candidate at
+///    `h >= 256`, past the last step, is not written).
+/// 2. The steps `c_i = c_j; c_j = +-1` (lines 10-11, `i = 256 - tau + k` public, `j = js[k]`
+///    secret) are replayed on the list of nonzero positions: the entry at `j`, if any, moves
+///    to `i`, and entry `k` is at `j` (a mask over the 64 entries per step). Position `i` is
+///    free before step `k`: every earlier position is at most `i - 1`.
+/// 3. The polynomial is written from that list, each coefficient against each entry.
+///
+/// If the fixed candidates hold fewer than `tau` accepted positions (probability below
+/// 2^-87, see [`BALL_BLOCKS`]), the stream is read on, candidate by candidate, until they do,
+/// as FIPS 204 reads it: the only branch on the data, on that decision, which is released
+/// as public ([`public_bool`]). The output is that of Algorithm 29 for every stream.
+#[inline(always)]
+fn ball_from_stream<P: Params>(mut read: impl FnMut(&mut [u8]), c: &mut Poly) {
+    const { assert!(P::TAU < 64) };
+    const FIRST: usize = BALL_BLOCKS * RATE256;
+    const SLOTS: [u8; 64] = lanes::<64>();
+    const POSITIONS: [u8; 256] = lanes::<256>();
+    let base = (256 - P::TAU) as u32;
+    let mut buf = [0u8; FIRST];
+    read(&mut buf);
     let signs = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
-    let mut pos = 8;
-    *c = [0; 256];
-    for i in 256 - P::TAU..256 {
-        let j = loop {
-            if pos == buf.len() {
-                xof.read(&mut buf);
-                pos = 0;
-            }
-            let j = usize::from(buf[pos]);
-            pos += 1;
-            if j <= i {
-                break j;
-            }
-        };
-        c[i] = c[j];
-        c[j] = 1 - 2 * ((signs >> (i + P::TAU - 256)) & 1) as i32;
+    let cand = &buf[8..];
+    // Pass 1: h before each candidate.
+    let mut hs = [0u16; FIRST - 8];
+    let mut h = base;
+    for (o, &b) in hs.iter_mut().zip(cand) {
+        *o = h as u16;
+        h += u32::from(u32::from(b) <= h);
+    }
+    let mut js = [0u8; 64];
+    for (&hm, &b) in hs.iter().zip(cand) {
+        // The slot of an accepted candidate (`h - base < 64`: at most 128 candidates), 0xFF
+        // (no slot) for a rejected one or one past the last step.
+        let hm = u32::from(hm);
+        let ok = u32::from(u32::from(b) <= hm) & u32::from(hm < 256);
+        let slot = ((hm - base) as u8) | (ok as u8).wrapping_sub(1);
+        for (&e, x) in SLOTS.iter().zip(js.iter_mut()) {
+            *x |= eq_mask(e, slot) & b;
+        }
+    }
+    // Fewer than tau positions in the fixed candidates (probability below 2^-87).
+    let mut k = h - base;
+    while !public_bool(k as usize >= P::TAU) {
+        let mut b = [0u8; 1];
+        read(&mut b);
+        let ok = u32::from(u32::from(b[0]) <= base + k);
+        let slot = (k as u8) | (ok as u8).wrapping_sub(1);
+        for (&e, x) in SLOTS.iter().zip(js.iter_mut()) {
+            *x |= eq_mask(e, slot) & b[0];
+        }
+        k += ok;
+    }
+    // Pass 2: `pos[e]` is the position of the coefficient set at step e (the entries from
+    // the current step on hold values that are overwritten at their own step).
+    let mut pos = [0u8; 64];
+    for (step, &j) in js[..P::TAU].iter().enumerate() {
+        let i = (256 - P::TAU + step) as u8;
+        let s = step as u8;
+        for (&e, p) in SLOTS.iter().zip(pos.iter_mut()) {
+            let moved = eq_mask(*p, j);
+            let new = eq_mask(e, s);
+            *p = (((*p & !moved) | (i & moved)) & !new) | (j & new);
+        }
+    }
+    // Pass 3: the entries' positions are distinct; entry e is `(-1)^h[e]` (line 11), as the
+    // byte 1 or 0xFF.
+    let mut c8 = [0u8; 256];
+    for (e, &p) in pos[..P::TAU].iter().enumerate() {
+        let s = 1 | 0u8.wrapping_sub(((signs >> e) & 1) as u8);
+        for (&x, o) in POSITIONS.iter().zip(c8.iter_mut()) {
+            *o |= eq_mask(x, p) & s;
+        }
+    }
+    for (o, &b) in c.iter_mut().zip(&c8) {
+        *o = i32::from(b as i8);
     }
 }
 
@@ -1015,9 +1120,8 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
             hc.update(&enc[..wb]);
         }
         hc.finalize_xof().read(&mut c_tilde[..P::CT_LEN]);
-        // c-tilde is a random-oracle output, public even for a rejected iteration (round-3
-        // specification, section 5.5); SampleInBall branches on its XOF output.
-        public(&c_tilde[..P::CT_LEN]);
+        // c-tilde stays secret until the iteration is accepted (a rejected iteration's
+        // challenge is never published); SampleInBall is constant time.
         sample_in_ball::<P>(hs.x1, &c_tilde[..P::CT_LEN], &mut c);
         U::ntt_poly(t, &mut c);
         // z = y + <<c s1>>, with <<c s2>> from the same inverse NTT for the first L
@@ -1082,7 +1186,9 @@ pub(crate) fn sign<U: Unit, P: Params, const K: usize, const L: usize>(
         }
     }
     if ok {
-        // sigEncode (Algorithm 26).
+        // sigEncode (Algorithm 26). The accepted c-tilde is part of the signature, public
+        // from here.
+        public(&c_tilde[..P::CT_LEN]);
         sig[..P::CT_LEN].copy_from_slice(&c_tilde[..P::CT_LEN]);
         let mut off = P::CT_LEN;
         for p in &z {
@@ -1275,6 +1381,106 @@ mod tests {
             expand::<Params87, 3, 2>(k4, &seed);
             continuation::<Params44>(k4, &seed);
             continuation::<Params65>(k4, &seed);
+        }
+    }
+
+    /// SampleInBall as FIPS 204 writes it (Algorithm 29, the implementation this crate had
+    /// before it was made constant time: it branches on and indexes with the stream), from
+    /// the stream `read`: the reference for [`ball_from_stream`].
+    fn sample_in_ball_ref<P: Params>(mut read: impl FnMut(&mut [u8]), c: &mut Poly) {
+        let mut buf = [0u8; 136];
+        read(&mut buf);
+        let signs = u64::from_le_bytes(buf[..8].try_into().unwrap_or([0; 8]));
+        let mut pos = 8;
+        *c = [0; 256];
+        for i in 256 - P::TAU..256 {
+            let j = loop {
+                if pos == buf.len() {
+                    read(&mut buf);
+                    pos = 0;
+                }
+                let j = usize::from(buf[pos]);
+                pos += 1;
+                if j <= i {
+                    break j;
+                }
+            };
+            c[i] = c[j];
+            c[j] = 1 - 2 * ((signs >> (i + P::TAU - 256)) & 1) as i32;
+        }
+    }
+
+    /// The SHAKE256 stream of `c_tilde`, as [`sample_in_ball`] reads it.
+    fn shake_reader(c_tilde: &[u8]) -> impl FnMut(&mut [u8]) {
+        let mut xof = Shake256::new_with_backend(X1)
+            .update(c_tilde)
+            .finalize_xof();
+        move |b: &mut [u8]| xof.read(b)
+    }
+
+    /// A stream that gives `head`, then bytes `17 m + 5` (m counting on from the end of the
+    /// head; every residue mod 256, so every step ends).
+    fn head_reader(head: &[u8]) -> impl FnMut(&mut [u8]) + '_ {
+        let mut at = 0usize;
+        move |b: &mut [u8]| {
+            for x in b {
+                *x = head
+                    .get(at)
+                    .copied()
+                    .unwrap_or_else(|| (at.wrapping_mul(17) + 5) as u8);
+                at += 1;
+            }
+        }
+    }
+
+    fn ball_matches<P: Params>(c_tilde: &[u8], head: &[u8]) {
+        let (mut a, mut b) = ([7i32; 256], [9i32; 256]);
+        sample_in_ball::<P>(X1, &c_tilde[..P::CT_LEN], &mut a);
+        sample_in_ball_ref::<P>(shake_reader(&c_tilde[..P::CT_LEN]), &mut b);
+        assert!(a == b, "SampleInBall tau {} c-tilde {c_tilde:02x?}", P::TAU);
+        assert_eq!(a.iter().filter(|&&x| x != 0).count(), P::TAU);
+        ball_from_stream::<P>(head_reader(head), &mut a);
+        sample_in_ball_ref::<P>(head_reader(head), &mut b);
+        assert!(a == b, "SampleInBall tau {} stream {head:02x?}", P::TAU);
+    }
+
+    /// Streams that exhaust the fixed candidates: 8 sign bytes, then 128 or more bytes above
+    /// every step's bound until the last steps (255 is accepted only at the last step), so
+    /// the stream is read on past the fixed block (the branch taken with probability below
+    /// 2^-87).
+    #[test]
+    fn sample_in_ball_past_the_fixed_block() {
+        for extra in [0usize, 1, 7, 60, 200, 400] {
+            let mut head = [0xA5u8; 8].to_vec();
+            head.extend(core::iter::repeat_n(255u8, 128 + extra));
+            let ct = [0u8; 64];
+            ball_matches::<Params44>(&ct, &head);
+            ball_matches::<Params65>(&ct, &head);
+            ball_matches::<Params87>(&ct, &head);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: if cfg!(miri) { 2 } else { 3000 },
+            ..Default::default()
+        })]
+
+        /// The constant-time SampleInBall equals Algorithm 29 on random c-tilde of every
+        /// parameter set (tau 39, 49, 60), and on random streams biased towards rejected
+        /// candidates (bytes near 255) of any length up to 600 bytes, which run past the fixed
+        /// block whenever they reject more than `128 - tau` candidates.
+        #[test]
+        fn sample_in_ball_matches_fips204(
+            c_tilde in proptest::collection::vec(proptest::prelude::any::<u8>(), 64),
+            head in proptest::collection::vec(
+                proptest::prop_oneof![proptest::prelude::any::<u8>(), 190u8..=255u8, 250u8..=255u8],
+                0..600,
+            ),
+        ) {
+            ball_matches::<Params44>(&c_tilde, &head);
+            ball_matches::<Params65>(&c_tilde, &head);
+            ball_matches::<Params87>(&c_tilde, &head);
         }
     }
 }

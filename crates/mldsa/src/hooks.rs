@@ -12,11 +12,11 @@
 //!   rejection loop branches on its XOF output);
 //! - the accept pattern of RejBoundedPoly (which half-bytes of the XOF output were rejected:
 //!   independent of the accepted values, so of s1 and s2);
-//! - c-tilde of every signing iteration (a random-oracle output, released for rejected
-//!   iterations too: CRYSTALS-Dilithium round-3 specification, section 5.5; SampleInBall
-//!   branches on its XOF output);
+//! - whether SampleInBall's fixed block of candidates held all `tau` positions (the stream is
+//!   read on past it with probability below 2^-87; `crate::dsa::sample_in_ball`);
 //! - the signing loop's decision (accept or reject; not which check failed) and, once accepted,
-//!   the hint (part of the signature);
+//!   c-tilde and the hint (parts of the signature). The c-tilde of a rejected iteration stays
+//!   secret: SampleInBall is constant time;
 //! - the accept/reject decision of expanded signing-key parsing.
 #![forbid(unsafe_code)]
 

@@ -8,8 +8,8 @@
 // was a timing leak in another ML-DSA implementation).
 #![deny(clippy::integer_division_remainder_used)]
 
-// The test hooks keep their state in `std` (never in a user's build).
-#[cfg(tessera_test_hooks)]
+// The test hooks keep their state in `std` (never in a user's build); unit tests use it too.
+#[cfg(any(test, tessera_test_hooks))]
 extern crate std;
 
 mod backend;

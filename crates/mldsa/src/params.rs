@@ -186,7 +186,11 @@ macro_rules! parameter_set {
                 }
 
                 /// ML-DSA.Verify_internal (Algorithm 8) of the formatted message `m_prime`
-                /// (test vectors).
+                /// (test vectors). Only in this workspace's test builds (`--cfg
+                /// tessera_test_hooks`): FIPS 204 keeps the internal functions out of the
+                /// interface (a caller would skip the domain separation of M').
+                #[cfg(tessera_test_hooks)]
+                #[doc(hidden)]
                 pub fn verify_internal(&self, m_prime: &[u8], sig: &Signature) -> Result<(), Error> {
                     let mu = self.mu(&[m_prime]);
                     self.verify_mu(&mu, sig)
@@ -194,7 +198,9 @@ macro_rules! parameter_set {
             }
 
             #[doc = concat!("An ", $label, " signing key: the NTT forms of s1 + 2^S s2 (packed), the remaining s2 and t0, K, the expanded encoding, the verifying key (with A-hat and tr), and the seed xi when built from one. Secrets are wiped on drop.")]
-            #[derive(Clone)]
+            // Not `Clone`: a copy of the secret key would be a second place to wipe; nothing
+            // in the workspace needs one (build another from the seed or the expanded
+            // encoding if you must).
             pub struct SigningKey {
                 vk: VerifyingKey,
                 st: SkState<K, L>,
@@ -348,7 +354,12 @@ macro_rules! parameter_set {
                 }
 
                 /// ML-DSA.Sign_internal (Algorithm 7) of the formatted message `m_prime`
-                /// (test vectors).
+                /// (test vectors). Only in this workspace's test builds (`--cfg
+                /// tessera_test_hooks`): with it a caller could sign an M' without the domain
+                /// separation prefix of ML-DSA.Sign (FIPS 204 keeps the internal functions out
+                /// of the interface); [`Self::sign_mu`] (external mu) stays.
+                #[cfg(tessera_test_hooks)]
+                #[doc(hidden)]
                 pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Result<Signature, Error> {
                     let mu = self.vk.mu(&[m_prime]);
                     self.sign_mu(&mu, rnd)
@@ -432,4 +443,19 @@ mod tests {
     }
 
     const KNOWN_SIG: [u8; 4] = [37, 27, 198, 152];
+
+    /// Signing keys are not `Clone` (a compile-time check: `some_item` is ambiguous, a
+    /// compile error, for a type that implements `Clone`).
+    #[test]
+    fn signing_keys_are_not_clone() {
+        trait AmbiguousIfClone<A> {
+            fn some_item() {}
+        }
+        impl<T> AmbiguousIfClone<()> for T {}
+        impl<T: Clone> AmbiguousIfClone<u8> for T {}
+        <super::ml_dsa_44::SigningKey as AmbiguousIfClone<_>>::some_item();
+        <super::ml_dsa_65::SigningKey as AmbiguousIfClone<_>>::some_item();
+        <super::ml_dsa_87::SigningKey as AmbiguousIfClone<_>>::some_item();
+        <crate::dsa::SkState<4, 4> as AmbiguousIfClone<_>>::some_item();
+    }
 }

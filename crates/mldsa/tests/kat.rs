@@ -2,6 +2,13 @@
 //! Miri only the in-crate unit test signs (one ML-DSA-44 signature); this file is skipped.
 #![cfg(not(miri))]
 
+// `sign_internal` / `verify_internal` exist only in this workspace's test builds.
+#[cfg(not(tessera_test_hooks))]
+compile_error!(
+    "tests/kat.rs needs --cfg tessera_test_hooks (set by this workspace's .cargo/config.toml; \
+     add it when RUSTFLAGS overrides that list)"
+);
+
 use tessera_keccak::{Shake128, Shake256};
 use tessera_mldsa::__private::Backend;
 use tessera_mldsa::PreHash;

@@ -89,6 +89,12 @@ pub struct Crate {
     pub no_std: Option<&'static [&'static str]>,
     /// Its constant-time examples under valgrind.
     pub valgrind: &'static [CtExample],
+    /// Its statistical timing examples (dudect): one leg per argument (a target named
+    /// `operation:backend`), run natively from a release build, each passing when it exits 0.
+    /// Exit 2 is a backend this CPU lacks (a failure when `TESSERA_EXPECT_BACKENDS` lists it,
+    /// as for valgrind); the implicit argument `control` runs the negative controls, which exit
+    /// 0 only when the harness flags them. See `crates/ct-dudect`.
+    pub timing: &'static [CtExample],
     /// Long tests run once natively with `TESSERA_LONG_TESTS=1` (never under qemu or Miri),
     /// as `(test target, test name)`; without the variable such a test prints SKIPPED.
     pub long_tests: &'static [(&'static str, &'static str)],
@@ -103,6 +109,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     Crate {
@@ -112,6 +119,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::Clippy,
         no_std: None,
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     Crate {
@@ -121,6 +129,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     Crate {
@@ -130,6 +139,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     Crate {
@@ -139,6 +149,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     Crate {
@@ -148,6 +159,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[("kat", "rfc7748_5_2_iterated_1000000")],
     },
     Crate {
@@ -157,6 +169,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     Crate {
@@ -166,6 +179,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the
@@ -184,6 +198,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemu,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     // The umbrella crate: HPKE over the primitives (no code of its own that dispatches: its
@@ -198,6 +213,7 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemuMax,
         no_std: Some(&[]),
         valgrind: &[],
+        timing: &[],
         long_tests: &[],
     },
     // The constant-time examples of every crate above, one per crate, in a crate of their own
@@ -246,7 +262,51 @@ pub const CRATES: &[Crate] = &[
                 example: "mldsa",
                 args: &["portable", "x86_avx2"],
             },
+            // tessera::hpke's own X448 ladder (crypto-bigint arithmetic, one implementation):
+            // DHKEM(X448) DeriveKeyPair and DeserializePrivateKey.
+            CtExample {
+                example: "x448",
+                args: &["portable"],
+            },
+            // tessera::hpke: DHKEM(X25519) key derivation, the ML-KEM KEMs and X-Wing (derive,
+            // decap, SetupR with open and export). HPKE detects its primitives' backends
+            // itself: `portable` forces them (TESSERA_FORCE_BACKEND, set by the example),
+            // `detected` keeps the dispatcher's choice on valgrind's CPU (AVX2, AES-NI).
+            CtExample {
+                example: "hpke",
+                args: &["portable", "detected"],
+            },
         ],
+        timing: &[],
+        long_tests: &[],
+    },
+    // Statistical constant-time tests (dudect: fixed against random secrets, Welch's t-test
+    // on rdtsc cycle counts) of the islands valgrind cannot execute, in a crate of their own
+    // whose release build shares tessera-ct-valgrind's. Every target first has the harness flag
+    // a deliberately leaky comparison (else it fails); about 20 s for all the legs together.
+    Crate {
+        package: "tessera-ct-dudect",
+        portable: false,
+        qemu_x86: QemuX86::No,
+        aarch64: Aarch64::No,
+        no_std: None,
+        valgrind: &[],
+        timing: &[CtExample {
+            example: "dudect",
+            // `crates/ct-dudect/src/targets.rs` TARGETS: the AVX-512, IFMA and VAES-512
+            // islands that handle secrets, and ML-KEM decapsulation on its best backend (AVX2,
+            // with AVX-512 Keccak x4 where the CPU has it).
+            args: &[
+                "x25519:x86_avx512_ifma",
+                "x25519_base:x86_avx512_ifma",
+                "chacha20poly1305_seal:x86_avx512",
+                "chacha20poly1305_seal:x86_avx512_ifma",
+                "aes128gcm_seal:x86_vaes512",
+                "aes256gcm_seal:x86_vaes512",
+                "mlkem768_decaps_validity:x86_avx2",
+                "mlkem768_decaps_key:x86_avx2",
+            ],
+        }],
         long_tests: &[],
     },
 ];
@@ -290,6 +350,18 @@ mod tests {
                     e.example
                 );
                 assert!(!e.args.contains(&"canary"), "canary is implicit");
+            }
+            for e in c.timing {
+                assert!(
+                    !e.args.is_empty(),
+                    "{} {}: no targets",
+                    c.package,
+                    e.example
+                );
+                assert!(!e.args.contains(&"control"), "control is implicit");
+                for a in e.args {
+                    assert!(a.contains(':'), "{a}: a target is operation:backend");
+                }
             }
         }
     }

@@ -66,6 +66,13 @@ enum Action {
         example: &'static str,
         probe: Probe,
     },
+    /// Runs a built timing example (dudect) natively with one argument: passes on exit 0; exit
+    /// 2 (backend absent) is judged as for valgrind.
+    Timing {
+        package: &'static str,
+        example: &'static str,
+        arg: &'static str,
+    },
     /// Runs the test executables of `packages` from a build of a larger selection: `build` is
     /// `cargo test --no-run --message-format=json...` of the selection an earlier leg already
     /// built (so nothing is compiled again: Cargo unifies dependency features over the
@@ -270,6 +277,13 @@ fn plan(quick: bool) -> Vec<Leg> {
         ),
     ));
 
+    // A user's build (no test hooks): warning-free, and no test-only entry point (the
+    // derandomized HPKE and KEM calls, FIPS 203/204 internal functions) can be named.
+    legs.push(leg(
+        "user build: test-only entry points unreachable",
+        Action::Run(Cmd::cargo(&["xtask", "user-build"])),
+    ));
+
     // The slot of the bench harness smoke leg (see BENCH_SMOKE).
     if BENCH_SMOKE {
         legs.push(leg(
@@ -391,6 +405,7 @@ fn plan(quick: bool) -> Vec<Leg> {
     }
 
     valgrind_legs(&mut legs);
+    timing_legs(&mut legs);
 
     // `cargo miri` applies `.cargo/config.toml`'s rustflags (checked with `-v`: the rustc
     // lines of both the host and the s390x build carry `--cfg tessera_test_hooks`, and an
@@ -537,6 +552,77 @@ fn valgrind_name(package: &str, example: &str, p: Probe) -> String {
             format!("valgrind negative control {package} {example} canary (must be reported)")
         }
     }
+}
+
+/// The argument of a timing example that runs its negative controls (exit 0 when flagged).
+const TIMING_CONTROL: &str = "control";
+
+/// Statistical constant-time tests (dudect) of the backends valgrind cannot run: per example of
+/// the table, a release build, the negative controls, then one leg per target. Native runs on
+/// x86_64 only (the targets are x86 backends; each leg measures for a few seconds).
+fn timing_legs(legs: &mut Vec<Leg>) {
+    for c in CRATES {
+        let package = c.package;
+        for &crates::CtExample { example, args } in c.timing {
+            let all = std::iter::once(TIMING_CONTROL).chain(args.iter().copied());
+            if !cfg!(target_arch = "x86_64") {
+                for a in all {
+                    legs.push(leg(
+                        timing_name(package, a),
+                        Action::Skip("the timing targets are x86_64 backends".into()),
+                    ));
+                }
+                continue;
+            }
+            legs.push(leg(
+                format!("dudect: build {package} example {example}"),
+                Action::BuildExample {
+                    package,
+                    example,
+                    cmd: Cmd::cargo(&[
+                        "build",
+                        "--release",
+                        "-p",
+                        package,
+                        "--example",
+                        example,
+                        "--message-format=json-render-diagnostics",
+                    ]),
+                },
+            ));
+            for arg in all {
+                legs.push(leg(
+                    timing_name(package, arg),
+                    Action::Timing {
+                        package,
+                        example,
+                        arg,
+                    },
+                ));
+            }
+        }
+    }
+}
+
+fn timing_name(package: &str, arg: &str) -> String {
+    if arg == TIMING_CONTROL {
+        format!("dudect negative controls {package} {arg} (must be flagged)")
+    } else {
+        format!("dudect constant time {package} {arg}")
+    }
+}
+
+/// The outcome of a timing leg whose example exited with `code` (see [`Action::Timing`]).
+fn timing_outcome(arg: &'static str, code: Option<i32>, expected: Option<&[String]>) -> Outcome {
+    let why = match code {
+        Some(1) => "a leak: |t| over the threshold in two runs",
+        Some(3) => "a negative control was not flagged: the harness cannot see a leak here",
+        _ => "",
+    };
+    if !why.is_empty() {
+        eprintln!("    exit {}: {why}", code.unwrap_or_default());
+    }
+    valgrind_outcome(Probe::Arg(arg), code, expected)
 }
 
 /// Runs `cargo build --message-format=json-render-diagnostics` and returns the executable of
@@ -717,6 +803,9 @@ fn select(legs: Vec<Leg>, only: Option<&str>) -> Vec<Leg> {
             (
                 Action::Valgrind {
                     package, example, ..
+                }
+                | Action::Timing {
+                    package, example, ..
                 },
                 true,
             ) => Some((*package, *example)),
@@ -775,6 +864,14 @@ pub fn list(quick: bool, only: Option<&str>) -> bool {
                     Probe::Canary => "must exit 1",
                 };
                 println!("      {}    ({expect})", valgrind_cmd(&bin, probe.arg()));
+            }
+            Action::Timing { example, arg, .. } => {
+                let expect = if *arg == TIMING_CONTROL {
+                    "exit 0 = both controls flagged"
+                } else {
+                    "exit 0; 1 = leak; 2 = backend absent; 3 = control not flagged"
+                };
+                println!("      target/release/examples/{example} {arg}    ({expect})");
             }
         }
     }
@@ -847,6 +944,27 @@ pub fn test(quick: bool, only: Option<&str>) -> bool {
                     let (code, secs) = c.run(&l.name);
                     (
                         valgrind_outcome(probe, code, expected_backends().as_deref()),
+                        secs,
+                    )
+                }
+                None => (
+                    Outcome::Skip {
+                        why: format!("{package} example {example} did not build"),
+                        ci_failure: true,
+                    },
+                    t.elapsed().as_secs_f64(),
+                ),
+            },
+            Action::Timing {
+                package,
+                example,
+                arg,
+            } => match built.get(&(package, example)) {
+                Some(bin) => {
+                    let c = Cmd::tool(&bin.display().to_string(), &[arg]);
+                    let (code, secs) = c.run(&l.name);
+                    (
+                        timing_outcome(arg, code, expected_backends().as_deref()),
                         secs,
                     )
                 }
@@ -947,6 +1065,56 @@ mod tests {
             let got = valgrind_outcome(probe, code, exp);
             assert_eq!(kind(&got), want, "{} exit {code:?}", probe.arg());
         }
+    }
+
+    #[test]
+    fn timing_exit_codes() {
+        let exp: Vec<String> = ["portable", "x86_avx512_ifma"].map(String::from).into();
+        let cases = [
+            ("x25519:x86_avx512_ifma", Some(0), Some(&exp[..]), "pass"),
+            ("x25519:x86_avx512_ifma", Some(1), Some(&exp[..]), "fail"),
+            ("x25519:x86_avx512_ifma", Some(3), Some(&exp[..]), "fail"),
+            // Exit 2: the CPU lacks the backend; a failure only if it is expected here.
+            ("x25519:x86_avx512_ifma", Some(2), Some(&exp[..]), "fail"),
+            (
+                "aes128gcm_seal:x86_vaes512",
+                Some(2),
+                Some(&exp[..]),
+                "skip",
+            ),
+            (
+                "aes128gcm_seal:x86_vaes512",
+                Some(2),
+                None,
+                "skip (a failure under CI)",
+            ),
+            (TIMING_CONTROL, Some(0), None, "pass"),
+            (TIMING_CONTROL, Some(3), None, "fail"),
+        ];
+        for (arg, code, exp, want) in cases {
+            let got = timing_outcome(arg, code, exp);
+            assert_eq!(kind(&got), want, "{arg} exit {code:?}");
+        }
+    }
+
+    /// A timing leg selected alone keeps the build of its example.
+    #[test]
+    fn timing_leg_keeps_its_build() {
+        if !cfg!(target_arch = "x86_64") {
+            return;
+        }
+        let legs = select(
+            plan(false),
+            Some("dudect constant time tessera-ct-dudect x25519:"),
+        );
+        let names: Vec<&str> = legs.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "dudect: build tessera-ct-dudect example dudect",
+                "dudect constant time tessera-ct-dudect x25519:x86_avx512_ifma",
+            ]
+        );
     }
 
     #[test]

@@ -12,6 +12,9 @@
 //! (leg "user build: test-only entry points"). A new test-only entry point gets a function
 //! here.
 
+// Each function is one probe, described by its marker.
+#![allow(missing_docs)]
+
 use tessera::hpke::{
     AgilePrivateKey, AgilePublicKey, AuthKem, ChaCha20Poly1305, DhKemX25519HkdfSha256, HkdfSha256,
     Hpke, Kem, KemId, MlKem768, Suite, X25519PrivateKey, X25519PublicKey,

@@ -583,7 +583,7 @@ impl DhGroup for DhKemX448HkdfSha512 {
     }
     fn dh(s: &Self::Scalar, p: &Self::Point, out: &mut [u8]) -> Result<(), Error> {
         let mut z = x448::x448(s, p);
-        let zero = bool::from(z.ct_eq(&[0u8; 56]));
+        let zero = super::public_bool(bool::from(z.ct_eq(&[0u8; 56])));
         out.copy_from_slice(&z);
         z.zeroize();
         if zero {

@@ -149,7 +149,7 @@ impl core::fmt::Debug for X25519PrivateKey {
 fn dh(sk: &[u8; 32], pk: &X25519PublicKey) -> Result<Zeroizing<[u8; 32]>, Error> {
     let mut out = Zeroizing::new([0u8; 32]);
     tessera_x25519::x25519_into(sk, &pk.0, &mut out);
-    if bool::from(out.ct_eq(&[0u8; 32])) {
+    if super::public_bool(bool::from(out.ct_eq(&[0u8; 32]))) {
         return Err(Error::NonContributory);
     }
     Ok(out)

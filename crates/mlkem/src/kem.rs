@@ -32,16 +32,15 @@ impl Hashes {
     pub(crate) fn h(&self, a: &[u8]) -> [u8; 32] {
         Sha3_256::new_with_backend(self.x1).update(a).finalize()
     }
-    /// J = SHAKE256(z || c, 32) (equation 4.4).
+    /// J = SHAKE256(z || c, 32) (equation 4.4), into `out` (the caller's, which it wipes: no
+    /// returned copy is left in a frame of its own).
     #[inline(always)]
-    fn j(&self, z: &[u8; 32], c: &[u8]) -> [u8; 32] {
-        let mut out = [0u8; 32];
+    fn j(&self, z: &[u8; 32], c: &[u8], out: &mut [u8; 32]) {
         Shake256::new_with_backend(self.x1)
             .update(z)
             .update(c)
             .finalize_xof()
-            .read(&mut out);
-        out
+            .read(out);
     }
 }
 
@@ -149,18 +148,19 @@ fn sample_noise<'a, U: Unit>(
     const R: usize = 136;
     let mut targets = targets;
     let mut buf = [[0u8; 2 * R]; 4];
+    // The four PRF inputs `sigma || n`: four copies of the seed, written in place each round and
+    // wiped once at the end.
+    let mut inputs = [[0u8; 33]; 4];
     let mut nonce = n0;
     loop {
         let mut group: [Option<NoiseTarget<'a>>; 4] = core::array::from_fn(|_| targets.next());
         if group[0].is_none() {
             break;
         }
-        let inputs: [[u8; 33]; 4] = core::array::from_fn(|w| {
-            let mut x = [0u8; 33];
+        for (w, x) in inputs.iter_mut().enumerate() {
             x[..32].copy_from_slice(sigma);
             x[32] = nonce.wrapping_add(w as u8);
-            x
-        });
+        }
         let mut xof = X4::<U>::absorb(t, R, [&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
         // 64 eta bytes: one block for eta = 2, two for eta = 3.
         let len = group.iter().flatten().map(|g| 64 * g.1).max().unwrap_or(0);
@@ -191,6 +191,7 @@ fn sample_noise<'a, U: Unit>(
         nonce = nonce.wrapping_add(4);
     }
     U::wipe_bytes(t, buf.as_flattened_mut());
+    inputs.as_flattened_mut().zeroize();
 }
 
 /// K-PKE.KeyGen (FIPS 203 Algorithm 13) from `d`: fills `ek` (`384 K + 32` bytes), the key
@@ -378,16 +379,20 @@ pub(crate) fn decaps<U: Unit, const K: usize, const ETA1: usize, const DU: u32, 
     key.copy_from_slice(&kr[..32]);
     r.copy_from_slice(&kr[32..]);
     kr.zeroize();
-    let k_bar = hs.j(z, ct);
+    let mut k_bar = [0u8; 32];
+    hs.j(z, ct, &mut k_bar);
     let mut ct2 = [0u8; 1568];
     let ct2 = &mut ct2[..ct.len()];
     encrypt::<U, K, ETA1, DU, DV>(t, st, &m, &r, ct2);
     let equal = ct.ct_eq(ct2);
-    for (k, b) in key.iter_mut().zip(k_bar) {
-        *k = u8::conditional_select(&b, k, equal);
+    // By reference: `zip(k_bar)` would move a copy of K-bar into the iterator, out of reach of
+    // the wipe below.
+    for (k, b) in key.iter_mut().zip(&k_bar) {
+        *k = u8::conditional_select(b, k, equal);
     }
     U::wipe_bytes(t, ct2);
     m.zeroize();
     r.zeroize();
+    k_bar.zeroize();
     key
 }

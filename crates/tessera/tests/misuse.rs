@@ -228,7 +228,9 @@ fn sealed_message_opens_only_in_its_own_mode_and_suite() {
 fn umbrella_reexports_mldsa() {
     use tessera::mldsa::ml_dsa_44::SigningKey;
     let sk = SigningKey::from_seed(&[5; 32]);
-    let sig = sk.sign(b"message", b"", &mut StdRng::from_seed([6; 32])).unwrap();
+    let sig = sk
+        .sign(b"message", b"", &mut StdRng::from_seed([6; 32]))
+        .unwrap();
     assert!(sk.verifying_key().verify(b"message", b"", &sig).is_ok());
     assert!(sk.verifying_key().verify(b"messagf", b"", &sig).is_err());
 }

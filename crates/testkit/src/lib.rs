@@ -14,11 +14,13 @@
 //! - [`strategies`]: proptest strategies with lengths clustered around block boundaries.
 //! - [`ct`]: valgrind memcheck client requests for the constant-time examples.
 //! - [`aligned`]: 64-byte aligned buffers for benches and tests.
+//! - [`wipe`]: the stack-residue probe of the zeroization tests (x86_64).
 
 pub mod acvp;
 pub mod backends;
 pub mod ct;
 pub mod hpke;
+pub mod wipe;
 
 pub use backends::{
     available, check_backends, check_backends_in, expect_backends, for_each_backend, targeted,

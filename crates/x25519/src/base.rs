@@ -119,20 +119,19 @@ pub(crate) fn recode(s: &[u8; 32]) -> [i8; 64] {
     e
 }
 
-/// `d 256^j B` for a digit `d in [-8, 8]` from row `j`: all eight entries are read and the
+/// `q = d 256^j B` for a digit `d in [-8, 8]` from row `j`: all eight entries are read and the
 /// matching one kept by mask, then negated by mask when `d < 0` (`-(x, y)` is `(-x, y)`:
 /// swap `y + x` with `y - x`, negate `2 d x y`). `d = 0` gives the identity `(1, 1, 0)`.
+/// `minus` is scratch. Both identify the secret digit: the caller wipes them once, at the end.
 #[inline(always)]
-fn select<F: Field>(f: F, row: &[Niels<F::Fe>; 8], d: i8) -> Niels<F::Fe> {
+fn select<F: Field>(f: F, row: &[Niels<F::Fe>; 8], d: i8, q: &mut Niels<F::Fe>, minus: &mut F::Fe) {
     let m = d >> 7; // 0 or -1
     let abs = (d ^ m).wrapping_sub(m) as u8;
-    let mut t = f.lookup(row, abs);
+    *q = f.lookup(row, abs);
     let negative = Choice::from((m & 1) as u8);
-    f.cswap(&mut t.ypx, &mut t.ymx, negative);
-    let mut minus = f.zero();
-    f.neg(&mut minus, &t.xy2d);
-    f.cmov(&mut t.xy2d, &minus, negative);
-    t
+    f.cswap(&mut q.ypx, &mut q.ymx, negative);
+    f.neg(minus, &q.xy2d);
+    f.cmov(&mut q.xy2d, minus, negative);
 }
 
 /// `X25519(k, 9)` through the Edwards table (see the module documentation).
@@ -160,8 +159,15 @@ pub(crate) fn x25519_base<F: Field>(f: F, k: &[u8; 32]) -> [u8; 32] {
         z: zero,
     };
     let mut s = [zero; 4];
+    // The selected entry and the negation's scratch, wiped at the end (not per addition).
+    let mut q = Niels {
+        ypx: zero,
+        ymx: zero,
+        xy2d: zero,
+    };
+    let mut minus = zero;
     for (j, row) in table.iter().enumerate() {
-        let q = select(f, row, e[2 * j + 1]);
+        select(f, row, e[2 * j + 1], &mut q, &mut minus);
         madd(f, &mut r, &h, &q, &mut s);
         to_p3(f, &mut h, &r);
     }
@@ -175,7 +181,7 @@ pub(crate) fn x25519_base<F: Field>(f: F, k: &[u8; 32]) -> [u8; 32] {
     }
     to_p3(f, &mut h, &r);
     for (j, row) in table.iter().enumerate() {
-        let q = select(f, row, e[2 * j]);
+        select(f, row, e[2 * j], &mut q, &mut minus);
         madd(f, &mut r, &h, &q, &mut s);
         if j < 31 {
             to_p3(f, &mut h, &r);
@@ -188,12 +194,41 @@ pub(crate) fn x25519_base<F: Field>(f: F, k: &[u8; 32]) -> [u8; 32] {
     let mut u = invert(f, den);
     f.mul_assign(&mut u, num);
     let out = f.encode(&u);
+    #[cfg(test)]
+    if crate::field::tap::on() {
+        use crate::field::tap::{Raw, record};
+        for (what, v) in [("p2.x", &p2.x), ("p2.y", &p2.y), ("p2.z", &p2.z)] {
+            record(what, v.raw());
+        }
+        for v in &s {
+            record("scratch", v.raw());
+        }
+    }
     sc.zeroize();
     e.zeroize();
     u.zeroize();
+    // Every working value: the points, the scratch (numerator and denominator of u at the
+    // end), the last selected entry and its negation (which name the last digit).
     for v in [
-        &mut h.x, &mut h.y, &mut h.z, &mut h.t, &mut r.x, &mut r.y, &mut r.z, &mut r.t,
+        &mut h.x,
+        &mut h.y,
+        &mut h.z,
+        &mut h.t,
+        &mut r.x,
+        &mut r.y,
+        &mut r.z,
+        &mut r.t,
+        &mut p2.x,
+        &mut p2.y,
+        &mut p2.z,
+        &mut q.ypx,
+        &mut q.ymx,
+        &mut q.xy2d,
+        &mut minus,
     ] {
+        v.zeroize();
+    }
+    for v in s.iter_mut() {
         v.zeroize();
     }
     out

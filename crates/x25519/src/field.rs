@@ -30,7 +30,7 @@ pub(crate) type Table<Fe> = [[Niels<Fe>; 8]; 32];
 /// `mul_a24`, `neg`, `from_bytes` or a table entry, or of one such sum and one such output.
 pub(crate) trait Field: Copy {
     /// A field element (not necessarily reduced).
-    type Fe: Copy + Zeroize + 'static;
+    type Fe: Copy + Zeroize + tap::Raw + 'static;
 
     /// 0.
     fn zero(self) -> Self::Fe;
@@ -100,14 +100,87 @@ pub(crate) trait Field: Copy {
     fn load_words(self, w: &[u64; 4]) -> Self::Fe;
 }
 
+/// Unit tests only: the values of a scalar multiplication's temporaries, recorded on request,
+/// for the zeroization tests (`crate::tests::wipe`), which then look for them in the stack
+/// memory the operation used. Outside `cfg(test)` only the empty [`tap::Raw`] bound remains.
+pub(crate) mod tap {
+    /// The bytes of a field element as its backend stores it (in unit tests).
+    #[cfg(test)]
+    pub(crate) trait Raw {
+        fn raw(&self) -> std::vec::Vec<u8>;
+    }
+    #[cfg(test)]
+    impl<const N: usize> Raw for [u64; N] {
+        fn raw(&self) -> std::vec::Vec<u8> {
+            self.iter().flat_map(|w| w.to_le_bytes()).collect()
+        }
+    }
+    /// Nothing outside unit tests.
+    #[cfg(not(test))]
+    pub(crate) trait Raw {}
+    #[cfg(not(test))]
+    impl<T> Raw for T {}
+
+    #[cfg(test)]
+    use std::{
+        cell::{Cell, RefCell},
+        vec::Vec,
+    };
+
+    #[cfg(test)]
+    std::thread_local! {
+        /// Whether a [`capture`] runs on this thread: a plain flag (no destructor, so reading
+        /// it is an inline thread-local load, not a call) so that the operations a test scans
+        /// run the same machine code apart from one untaken branch.
+        static ON: Cell<bool> = const { Cell::new(false) };
+        static TAP: RefCell<Vec<(&'static str, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Whether [`record`] keeps anything (test `if tap::on() { ... }` before recording).
+    #[cfg(test)]
+    #[inline(always)]
+    pub(crate) fn on() -> bool {
+        ON.with(Cell::get)
+    }
+
+    /// Records `value` as `what` (during a [`capture`]).
+    #[cfg(test)]
+    #[inline(never)]
+    pub(crate) fn record(what: &'static str, value: Vec<u8>) {
+        TAP.with(|t| t.borrow_mut().push((what, value)));
+    }
+
+    /// Runs `f` and returns what it recorded.
+    #[cfg(test)]
+    pub(crate) fn capture(f: impl FnOnce()) -> Vec<(&'static str, Vec<u8>)> {
+        TAP.with(|t| t.borrow_mut().clear());
+        ON.with(|o| o.set(true));
+        f();
+        ON.with(|o| o.set(false));
+        TAP.with(|t| core::mem::take(&mut *t.borrow_mut()))
+    }
+}
+
 /// `z^-1` (0 for 0): the canonical value of `z` through the constant-time divsteps of
 /// [`crate::inverse`], back into this representation.
 #[inline(always)]
 pub(crate) fn invert<F: Field>(f: F, z: &F::Fe) -> F::Fe {
-    let b = f.encode(z);
-    let w: [u64; 4] =
+    let mut b = f.encode(z);
+    let mut w: [u64; 4] =
         core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()));
-    f.load_words(&crate::inverse::invert_words(&w))
+    let mut r = [0u64; 4];
+    crate::inverse::invert_words_into(&w, &mut r);
+    #[cfg(test)]
+    if tap::on() {
+        tap::record("invert input (canonical)", b.to_vec());
+        tap::record("inverse (canonical)", tap::Raw::raw(&r));
+    }
+    let inv = f.load_words(&r);
+    // The canonical copies of the secret input and of its inverse (the caller wipes `inv`).
+    b.zeroize();
+    w.zeroize();
+    r.zeroize();
+    inv
 }
 
 /// `z^(p-2) = z^(2^255 - 21)`, the inverse of `z` (0 for 0), by the fixed addition chain of

@@ -11,6 +11,8 @@
 //! `g = 0`, `f = +-1`, and `x^-1 = d f`. Input 0 gives 0, as `x^(p-2)` does.
 #![forbid(unsafe_code)]
 
+use zeroize::Zeroize;
+
 const M62: u64 = u64::MAX >> 2;
 
 /// p in signed-62 limbs: `(2^62 - 19) + (2^62 - 1)(2^62 + 2^124 + 2^186) + 127 * 2^248`.
@@ -140,8 +142,17 @@ fn carry(a: &mut [i64; 5]) {
 
 /// `x^-1 mod p` (0 for 0) of a canonical `x < p` given as four little-endian words; the
 /// result is canonical too.
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn invert_words(x: &[u64; 4]) -> [u64; 4] {
+    let mut out = [0; 4];
+    invert_words_into(x, &mut out);
+    out
+}
+
+/// [`invert_words`] into `out`, which the caller owns and wipes (no by-value copy of the
+/// inverse is left in a frame of its own).
+#[inline(always)]
+pub(crate) fn invert_words_into(x: &[u64; 4], out: &mut [u64; 4]) {
     let mut g = [
         (x[0] & M62) as i64,
         (((x[0] >> 62) | (x[1] << 2)) & M62) as i64,
@@ -180,13 +191,19 @@ pub(crate) fn invert_words(x: &[u64; 4]) -> [u64; 4] {
     r[0] += 19 * hi;
     carry(&mut r);
     // Now r < 2^255 + 2^6; one more conditional subtraction of p, by mask.
-    let w = [
+    let mut w = [
         r[0] as u64 | (r[1] as u64) << 62,
         (r[1] as u64 >> 2) | (r[2] as u64) << 60,
         (r[2] as u64 >> 4) | (r[3] as u64) << 58,
         (r[3] as u64 >> 6) | (r[4] as u64) << 56,
     ];
-    crate::backend::fe64::to_words(&w)
+    *out = crate::backend::fe64::to_words(&w);
+    // Every limb array held the secret input, its inverse or a step between them (once per
+    // inversion, not per batch; the caller wipes `out`).
+    for a in [&mut f, &mut g, &mut d, &mut e, &mut r] {
+        a.zeroize();
+    }
+    w.zeroize();
 }
 
 #[cfg(test)]

@@ -121,6 +121,9 @@ fn shared(backend: Backend, k: &[u8; 32], pk: &PublicKey) -> Result<SharedSecret
 
 /// A secret scalar that can be used for any number of key agreements (and serialized).
 /// Wiped on drop. Keeps the backend chosen when it was created.
+///
+/// `Clone` is kept, as `x25519-dalek`'s `StaticSecret` has it (code written for it clones
+/// long-term keys); each copy is wiped on its own drop.
 #[derive(Clone)]
 pub struct StaticSecret {
     bytes: [u8; 32],

@@ -449,3 +449,5 @@ fn fe64_lookup_matches_generic() {
         (fe64::ONE, fe64::ONE, fe64::ZERO)
     );
 }
+
+mod wipe;

@@ -394,8 +394,10 @@ fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
     let mut e = crate::base::recode(&sc);
     let (zero, one) = (f.zero(), f.one());
     let mut h = load(t, &[zero, one, one, zero]);
+    // The selected entry (it names a secret digit), wiped once at the end.
+    let mut q = h;
     for (j, row) in table.iter().enumerate() {
-        let q = select_x4(t, row, e[2 * j + 1]);
+        q = select_x4(t, row, e[2 * j + 1]);
         h = completed_to_extended(t, &madd(t, &h, &q));
     }
     for _ in 0..4 {
@@ -403,7 +405,7 @@ fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
     }
     let mut c = h;
     for (j, row) in table.iter().enumerate() {
-        let q = select_x4(t, row, e[2 * j]);
+        q = select_x4(t, row, e[2 * j]);
         c = madd(t, &h, &q);
         if j < 31 {
             h = completed_to_extended(t, &c);
@@ -424,6 +426,7 @@ fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
     }
     zeroize::Zeroize::zeroize(&mut h);
     zeroize::Zeroize::zeroize(&mut c);
+    zeroize::Zeroize::zeroize(&mut q);
     out
 }
 

@@ -1450,19 +1450,30 @@ mod tests {
     /// 2^-87).
     #[test]
     fn sample_in_ball_past_the_fixed_block() {
-        for extra in [0usize, 1, 7, 60, 200, 400] {
+        // Miri interprets every masked step: one length there (the fallback path's code is
+        // the same for every length).
+        let extras: &[usize] = if cfg!(miri) {
+            &[7]
+        } else {
+            &[0, 1, 7, 60, 200, 400]
+        };
+        for &extra in extras {
             let mut head = [0xA5u8; 8].to_vec();
             head.extend(core::iter::repeat_n(255u8, 128 + extra));
             let ct = [0u8; 64];
             ball_matches::<Params44>(&ct, &head);
-            ball_matches::<Params65>(&ct, &head);
-            ball_matches::<Params87>(&ct, &head);
+            if !cfg!(miri) {
+                ball_matches::<Params65>(&ct, &head);
+                ball_matches::<Params87>(&ct, &head);
+            }
         }
     }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig {
-            cases: if cfg!(miri) { 2 } else { 3000 },
+            cases: if cfg!(miri) { 1 } else { 3000 },
+            // No failure file: Miri's isolation has no current directory to resolve it in.
+            failure_persistence: None,
             ..Default::default()
         })]
 

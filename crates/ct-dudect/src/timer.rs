@@ -7,7 +7,7 @@
 //! much the preparation wrote.
 //!
 //! The TSC runs at a constant rate (`constant_tsc`): it counts reference cycles, not core
-//! cycles, which is all a comparison of two classes needs (on this session's VM it advances in
+//! cycles, which is all a comparison of two classes needs (on the 2-vCPU EPYC dev VM it advances in
 //! steps of 26; the t-test sees smaller differences through the averages). On other
 //! architectures a monotonic clock in nanoseconds stands in (the targets are x86_64-only; the
 //! statistics are tested everywhere).

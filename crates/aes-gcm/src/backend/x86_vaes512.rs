@@ -54,7 +54,7 @@
 //! Zen 3 (AVX2 only; the 256-bit code, see `x86_vaes.rs`): `VPCLMULQDQ ymm` issues once every
 //! two cycles on the same two pipes as `VAESENC ymm`, so a 256-byte AES-128 chunk costs 80
 //! `VAESENC` plus 24 multiplications (48 pipe-cycles) over two pipes: about 64 cycles, 16 per
-//! 64-byte block (derived from those rates, not measured in this session).
+//! 64-byte block (derived from those rates, not measured).
 
 use super::x86_aesni::Key;
 use super::x86_clmul::{bswap, load, store};

@@ -138,6 +138,11 @@ fn detect_cached(cache: &AtomicU8, features: &[&str]) -> bool {
     }
 }
 
+/// The portable backend's token: every CPU has it. The implementation type of a
+/// [`backends!`] table's `Portable` row takes it where SIMD rows take their capability token.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Portable;
+
 macro_rules! tokens {
     ($($(#[doc = $d:literal])* $name:ident;)*) => {
         $(

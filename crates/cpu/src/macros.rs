@@ -163,31 +163,99 @@ macro_rules! island {
     };
 }
 
-/// A crate's table of backends: generates the `Backend` enum (each variant carrying its
-/// capability token), `detect`, `all_available`, `name`, `from_name`, `KNOWN` and the
-/// [`BackendSet`](crate::BackendSet) impl that generic test code uses.
+/// A crate's table of backends and its one dispatch: generates the `Backend` enum (each
+/// variant carrying its capability token), `detect`, `all_available`, `name`, `from_name`,
+/// `KNOWN`, the [`BackendSet`](crate::BackendSet) impl that generic test code uses, and one
+/// `run` method per operation trait listed after the table.
 ///
 /// Rows are listed best first after `Portable`; `detect()` picks the first row whose token is
 /// available, `all_available()` yields `Portable` and then every available row in table order.
 ///
+/// **Dispatch.** A row names its implementation type after `=>` (the crate's unit, field or
+/// block-function type for that backend). A line `pub fn run: Op;` after the table names an
+/// operation trait of the crate, of this shape:
+///
+/// ```ignore
+/// trait Op {
+///     type Out;
+///     fn run<U: Unit>(self, t: U::Token) -> Self::Out;
+/// }
 /// ```
-/// tessera_cpu::backends! {
-///     /// The backends of an example.
-///     pub enum Backend {
-///         /// Plain Rust.
-///         Portable = "portable",
-///         /// AVX2.
-///         #[cfg(target_arch = "x86_64")]
-///         X86Avx2(X86Avx2) = "x86_avx2",
-///         /// NEON.
-///         #[cfg(target_arch = "aarch64")]
-///         Aarch64Neon(Aarch64Neon) = "aarch64_neon",
+///
+/// where `Unit` is the crate's implementation trait, whose `Token` is [`Portable`](crate::Portable)
+/// for the portable type and the row's capability token for the others. The generated
+/// `Backend::run(self, op)` is the crate's only `match` over its backends: the portable arm calls
+/// `op.run::<PortableImpl>(Portable)`, every other arm calls a target-feature island, generated
+/// here once per row, whose body is `op.run::<RowImpl>(t)`. An operation is then a small struct
+/// holding its arguments with an `#[inline(always)]` `run`, so the generic code it calls is
+/// compiled into the row's island. Several operation traits may be listed, one line each.
+///
+/// ```
+/// /// The crate's implementation trait: here, one lane-wise addition.
+/// trait Unit {
+///     type Token: Copy;
+///     fn add(t: Self::Token, a: &mut [u64; 4], b: &[u64; 4]);
+/// }
+/// /// Portable.
+/// struct Plain;
+/// impl Unit for Plain {
+///     type Token = tessera_cpu::Portable;
+///     #[inline(always)]
+///     fn add(_: Self::Token, a: &mut [u64; 4], b: &[u64; 4]) {
+///         for (x, y) in a.iter_mut().zip(b) {
+///             *x = x.wrapping_add(*y);
+///         }
 ///     }
 /// }
-/// assert_eq!(Backend::KNOWN, ["portable", "x86_avx2", "aarch64_neon"]);
+/// /// AVX2 (the same loop, compiled in an AVX2 island).
+/// #[cfg(target_arch = "x86_64")]
+/// struct Avx2;
+/// #[cfg(target_arch = "x86_64")]
+/// impl Unit for Avx2 {
+///     type Token = tessera_cpu::X86Avx2;
+///     #[inline(always)]
+///     fn add(_: Self::Token, a: &mut [u64; 4], b: &[u64; 4]) {
+///         Plain::add(tessera_cpu::Portable, a, b)
+///     }
+/// }
+///
+/// /// The crate's operation trait.
+/// trait Op {
+///     type Out;
+///     fn run<U: Unit>(self, t: U::Token) -> Self::Out;
+/// }
+/// /// One operation: `a + b + b`.
+/// struct AddTwice<'a>(&'a mut [u64; 4], &'a [u64; 4]);
+/// impl Op for AddTwice<'_> {
+///     type Out = ();
+///     #[inline(always)]
+///     fn run<U: Unit>(self, t: U::Token) {
+///         U::add(t, self.0, self.1);
+///         U::add(t, self.0, self.1);
+///     }
+/// }
+///
+/// tessera_cpu::backends! {
+///     /// The backends of an example.
+///     enum Backend {
+///         /// Plain Rust.
+///         Portable = "portable" => Plain,
+///         /// AVX2.
+///         #[cfg(target_arch = "x86_64")]
+///         X86Avx2(X86Avx2) = "x86_avx2" => Avx2,
+///     }
+///     /// Runs an operation on this backend.
+///     fn run: Op;
+/// }
+/// assert_eq!(Backend::KNOWN, ["portable", "x86_avx2"]);
 /// assert_eq!(Backend::all_available().next(), Some(Backend::Portable));
 /// assert!(Backend::all_available().any(|b| b == Backend::detect()));
 /// assert_eq!(Backend::from_name("portable"), Some(Backend::Portable));
+/// for b in Backend::all_available() {
+///     let mut a = [1, 2, 3, 4];
+///     b.run(AddTwice(&mut a, &[1; 4]));
+///     assert_eq!(a, [3, 4, 5, 6]);
+/// }
 /// ```
 #[macro_export]
 macro_rules! backends {
@@ -195,13 +263,17 @@ macro_rules! backends {
         $(#[$m:meta])*
         $vis:vis enum $enum:ident {
             $(#[doc = $pd:literal])*
-            Portable = $pname:literal,
+            Portable = $pname:literal $(=> $pimpl:ty)?,
             $(
                 $(#[doc = $d:literal])*
                 #[cfg($c:meta)]
-                $variant:ident($token:ident) = $name:literal,
+                $variant:ident($token:ident) = $name:literal $(=> $impl:ty)?,
             )*
         }
+        $(
+            $(#[$om:meta])*
+            $ovis:vis fn $method:ident: $op:path;
+        )*
     ) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,6 +334,11 @@ macro_rules! backends {
             pub fn from_name(name: &str) -> Option<Self> {
                 Self::all_available().find(|b| b.name() == name)
             }
+
+            $crate::__backends_run! {
+                [$enum, [$($pimpl)?], $([$variant, $token, [$($impl)?], $c])*]
+                $($(#[$om])* $ovis fn $method: $op;)*
+            }
         }
 
         impl $crate::BackendSet for $enum {
@@ -279,5 +356,48 @@ macro_rules! backends {
                 $enum::name(self)
             }
         }
+    };
+}
+
+/// One `run` method of [`backends!`]: the match over the rows, with one island per SIMD row.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __backends_run {
+    ($rows:tt) => {};
+    (
+        $rows:tt
+        $(#[$om:meta])* $ovis:vis fn $method:ident: $op:path;
+        $($rest:tt)*
+    ) => {
+        $crate::__backends_run! { @one $rows $(#[$om])* $ovis fn $method: $op; }
+        $crate::__backends_run! { $rows $($rest)* }
+    };
+    (
+        @one [$enum:ident, [$pimpl:ty], $([$variant:ident, $token:ident, [$impl:ty], $c:meta])*]
+        $(#[$om:meta])* $ovis:vis fn $method:ident: $op:path;
+    ) => {
+        $(#[$om])*
+        #[inline]
+        $ovis fn $method<O: $op>(self, op: O) -> O::Out {
+            match self {
+                $enum::Portable => op.run::<$pimpl>($crate::Portable),
+                $(
+                    #[cfg($c)]
+                    $enum::$variant(t) => {
+                        $crate::island! {
+                            /// The operation compiled for this row's target features.
+                            fn row<O: $op>(t: $token, op: O) -> O::Out {
+                                op.run::<$impl>(t)
+                            }
+                        }
+                        row(t, op)
+                    }
+                )*
+            }
+        }
+    };
+    (@one $($rest:tt)*) => {
+        compile_error!("tessera_cpu::backends!: a table with operation traits names the \
+                        implementation type of every row (`Row(Token) = \"name\" => Type,`)");
     };
 }

@@ -33,7 +33,7 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tessera_aes_gcm::Backend;
+use tessera_aes_gcm::testing::Backend;
 use tessera_benches::{AAD, NONCE, RustCryptoGcm, tessera_gcm};
 use tessera_testkit::aligned;
 

@@ -6,7 +6,8 @@ use chacha20poly1305::aead::{AeadInPlace, KeyInit};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tessera_chacha20poly1305::{Backend, ChaCha20Poly1305};
+use tessera_chacha20poly1305::ChaCha20Poly1305;
+use tessera_chacha20poly1305::testing::Backend;
 use tessera_testkit::aligned;
 
 const SIZES: [(usize, &str); 4] = [

@@ -168,7 +168,7 @@ mod tessera {
     }
 
     // --- AES-GCM ---
-    pub type GcmBackend = tessera_aes_gcm::Backend;
+    pub type GcmBackend = tessera_aes_gcm::testing::Backend;
 
     pub fn gcm_impls() -> Vec<Impl<GcmBackend>> {
         impls(
@@ -212,7 +212,7 @@ mod tessera {
     }
 
     // --- ChaCha20-Poly1305 ---
-    pub type ChachaBackend = tessera_chacha20poly1305::Backend;
+    pub type ChachaBackend = tessera_chacha20poly1305::testing::Backend;
     pub type ChachaKey = tessera_chacha20poly1305::ChaCha20Poly1305;
 
     pub fn chacha_impls() -> Vec<Impl<ChachaBackend>> {

@@ -15,7 +15,7 @@ pub const AAD: [u8; 13] = [0x17; 13];
 
 /// Tessera AES-GCM (AES-128 or AES-256 by key length) on a chosen backend; panics if the key
 /// was expanded for another one.
-pub fn tessera_gcm(key: &[u8], be: tessera_aes_gcm::Backend) -> tessera_aes_gcm::AesGcm {
+pub fn tessera_gcm(key: &[u8], be: tessera_aes_gcm::testing::Backend) -> tessera_aes_gcm::AesGcm {
     let t = tessera_aes_gcm::AesGcm::new_with_backend(be, key).unwrap();
     assert_eq!(t.backend(), be, "the key was expanded for another backend");
     t

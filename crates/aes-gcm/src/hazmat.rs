@@ -2,7 +2,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::{Backend, backend};
+use crate::backend::{self, Backend};
 
 macro_rules! cipher {
     ($(#[$doc:meta])* $name:ident, $n:literal) => {

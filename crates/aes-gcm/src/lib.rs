@@ -9,9 +9,6 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-// The test hooks keep their state in `std` (never in a user's build: see `testing`).
-#[cfg(tessera_test_hooks)]
-extern crate std;
 
 mod aead;
 mod aes;
@@ -19,7 +16,6 @@ mod aes;
 mod backend;
 mod gcm;
 pub mod hazmat;
-#[cfg(tessera_test_hooks)]
 #[doc(hidden)]
 pub mod testing;
 
@@ -27,7 +23,3 @@ pub use aead::{
     Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, Error, MAX_AAD_LEN, MAX_MESSAGE_LEN, MAX_NONCE_LEN,
     TAG_LEN, Tag, check_lengths,
 };
-/// The backends of this CPU, for tests and benches (`Backend::all_available()`,
-/// `new_with_backend`); not a stable API.
-#[doc(hidden)]
-pub use backend::Backend;

@@ -8,7 +8,8 @@ mod common;
 use aes_gcm::aead::{AeadInPlace, KeyInit};
 use common::{key_strategy, seal_open};
 use proptest::prelude::*;
-use tessera_aes_gcm::{AesGcm, Backend, Tag};
+use tessera_aes_gcm::testing::Backend;
+use tessera_aes_gcm::{AesGcm, Tag};
 use tessera_testkit::for_each_backend;
 use tessera_testkit::strategies::bytes_near_blocks;
 

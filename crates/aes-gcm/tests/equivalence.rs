@@ -17,7 +17,8 @@ mod common;
 
 use common::{key_strategy, seal_open};
 use proptest::prelude::*;
-use tessera_aes_gcm::{AesGcm, Backend, Tag};
+use tessera_aes_gcm::testing::Backend;
+use tessera_aes_gcm::{AesGcm, Tag};
 use tessera_testkit::strategies::{bytes_near_blocks, len_near_blocks};
 use tessera_testkit::{check_backends, check_backends_in, targeted};
 

@@ -1,9 +1,9 @@
 //! Bad input and tampering: every single-bit change of ciphertext, tag, additional data or
 //! nonce fails to decrypt and leaves a cleared buffer; the length limits give typed errors.
 
+use tessera_aes_gcm::testing::Backend;
 use tessera_aes_gcm::{
-    Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, Backend, Error, MAX_AAD_LEN, MAX_MESSAGE_LEN,
-    check_lengths,
+    Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, Error, MAX_AAD_LEN, MAX_MESSAGE_LEN, check_lengths,
 };
 use tessera_testkit::for_each_backend;
 

@@ -4,7 +4,8 @@
 #[path = "data/spec_vectors.rs"]
 mod spec_vectors;
 
-use tessera_aes_gcm::{AesGcm, Backend, Error, hazmat};
+use tessera_aes_gcm::testing::Backend;
+use tessera_aes_gcm::{AesGcm, Error, hazmat};
 use tessera_testkit::hex::decode as hex;
 use tessera_testkit::wycheproof::Tally;
 use tessera_testkit::{expect_backends, for_each_backend};

@@ -4,7 +4,9 @@
 
 #![forbid(unsafe_code)]
 
-use crate::{Backend, Error, chacha, poly1305};
+use crate::backend::Backend;
+use crate::construction::Xor;
+use crate::{Error, chacha, poly1305};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -93,13 +95,19 @@ impl ChaCha20 {
         let (body, rest) = data.split_at_mut(whole);
         if !body.is_empty() {
             self.state[12] = self.block as u32;
-            self.backend.keystream(&self.state, body);
+            self.backend.run(Xor {
+                state: &self.state,
+                data: body,
+            });
             self.block += (whole / 64) as u64;
         }
         if !rest.is_empty() {
             self.state[12] = self.block as u32;
             self.buf = [0; 64];
-            self.backend.keystream(&self.state, &mut self.buf);
+            self.backend.run(Xor {
+                state: &self.state,
+                data: &mut self.buf,
+            });
             self.block += 1;
             for (d, k) in rest.iter_mut().zip(&self.buf) {
                 *d ^= k;

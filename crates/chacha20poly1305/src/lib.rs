@@ -8,9 +8,6 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-// The test hooks keep their state in `std` (never in a user's build: see `testing`).
-#[cfg(tessera_test_hooks)]
-extern crate std;
 
 mod aead;
 #[allow(unsafe_code)]
@@ -19,7 +16,6 @@ mod chacha;
 mod construction;
 pub mod hazmat;
 mod poly1305;
-#[cfg(tessera_test_hooks)]
 #[doc(hidden)]
 pub mod testing;
 // The vector Poly1305 of the SIMD backends (only x86_64 has one so far).
@@ -27,7 +23,3 @@ pub mod testing;
 mod wide;
 
 pub use aead::{ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, Tag, XChaCha20Poly1305};
-/// The backends of this CPU, for tests and benches (`Backend::all_available()`,
-/// `new_with_backend`); not a stable API.
-#[doc(hidden)]
-pub use backend::Backend;

@@ -16,8 +16,9 @@
 use chacha20::ChaChaCore;
 use chacha20::cipher::consts::U10;
 use chacha20::cipher::{KeyIvInit, StreamCipherCore, StreamCipherSeekCore};
+use tessera_chacha20poly1305::Error;
 use tessera_chacha20poly1305::hazmat::ChaCha20;
-use tessera_chacha20poly1305::{Backend, Error};
+use tessera_chacha20poly1305::testing::Backend;
 use tessera_testkit::available;
 
 const KEY: [u8; 32] = [0x9e; 32];

@@ -5,7 +5,8 @@
 use chacha20poly1305::aead::{AeadInPlace, KeyInit};
 use proptest::prelude::*;
 use tessera_chacha20poly1305::hazmat::ChaCha20;
-use tessera_chacha20poly1305::{Backend, ChaCha20Poly1305, Error, XChaCha20Poly1305};
+use tessera_chacha20poly1305::testing::Backend;
+use tessera_chacha20poly1305::{ChaCha20Poly1305, Error, XChaCha20Poly1305};
 use tessera_testkit::available;
 
 proptest! {

@@ -4,7 +4,8 @@
 
 use proptest::prelude::*;
 use tessera_chacha20poly1305::hazmat::{ChaCha20, Poly1305};
-use tessera_chacha20poly1305::{Backend, ChaCha20Poly1305, XChaCha20Poly1305};
+use tessera_chacha20poly1305::testing::Backend;
+use tessera_chacha20poly1305::{ChaCha20Poly1305, XChaCha20Poly1305};
 use tessera_testkit::check_backends;
 use tessera_testkit::strategies::len_near_blocks;
 

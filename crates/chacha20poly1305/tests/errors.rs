@@ -1,7 +1,8 @@
 //! Bad input: typed errors, never a panic, nothing written on error.
 
+use tessera_chacha20poly1305::testing::Backend;
 use tessera_chacha20poly1305::{
-    Backend, ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, XChaCha20Poly1305,
+    ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, XChaCha20Poly1305,
 };
 use tessera_testkit::available;
 

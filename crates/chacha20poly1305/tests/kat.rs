@@ -2,7 +2,8 @@
 //! draft-irtf-cfrg-xchacha Appendix A, Wycheproof ChaCha20-Poly1305 and XChaCha20-Poly1305.
 
 use tessera_chacha20poly1305::hazmat::{ChaCha20, Poly1305, hchacha20};
-use tessera_chacha20poly1305::{Backend, ChaCha20Poly1305, Error, XChaCha20Poly1305};
+use tessera_chacha20poly1305::testing::Backend;
+use tessera_chacha20poly1305::{ChaCha20Poly1305, Error, XChaCha20Poly1305};
 use tessera_testkit::hex::{array, decode as hex};
 use tessera_testkit::wycheproof::Tally;
 use tessera_testkit::{expect_backends, for_each_backend};

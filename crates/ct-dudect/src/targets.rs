@@ -126,7 +126,7 @@ pub fn lookup(name: &str) -> Lookup {
             )
         }
         "chacha20poly1305_seal" => {
-            let Some(be) = backend::<tessera_chacha20poly1305::Backend>(be) else {
+            let Some(be) = backend::<tessera_chacha20poly1305::testing::Backend>(be) else {
                 return absent();
             };
             (
@@ -136,7 +136,7 @@ pub fn lookup(name: &str) -> Lookup {
             )
         }
         "aes128gcm_seal" | "aes256gcm_seal" => {
-            let Some(be) = backend::<tessera_aes_gcm::Backend>(be) else {
+            let Some(be) = backend::<tessera_aes_gcm::testing::Backend>(be) else {
                 return absent();
             };
             let aead = if op == "aes128gcm_seal" {
@@ -225,9 +225,9 @@ impl Target for X25519 {
 }
 
 enum Aead {
-    ChaCha(tessera_chacha20poly1305::Backend),
-    Aes128(tessera_aes_gcm::Backend),
-    Aes256(tessera_aes_gcm::Backend),
+    ChaCha(tessera_chacha20poly1305::testing::Backend),
+    Aes128(tessera_aes_gcm::testing::Backend),
+    Aes256(tessera_aes_gcm::testing::Backend),
 }
 
 /// Key setup and seal: the key and the plaintext are the secrets.

@@ -21,7 +21,8 @@
 //! `.cargo/config.toml` sets for every build; without it the example says so and fails.
 
 #[cfg(tessera_test_hooks)]
-use tessera_aes_gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, Backend, Error, hazmat};
+use tessera_aes_gcm::testing::Backend;
+use tessera_aes_gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, Error, hazmat};
 #[cfg(tessera_test_hooks)]
 use tessera_testkit::ct;
 
@@ -96,7 +97,7 @@ impl Cipher for Aes256Gcm {
 
 #[cfg(tessera_test_hooks)]
 fn main() {
-    tessera_aes_gcm::testing::set_declassify(ct::public);
+    tessera_cpu::hooks::set_declassify(ct::public);
     ct::main::<Backend>("ct_valgrind", |be| {
         gcm_round!(Aes128Gcm, 16, be, 0x11)
             + gcm_round!(Aes192Gcm, 24, be, 0x22)

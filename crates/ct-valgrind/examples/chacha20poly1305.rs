@@ -17,7 +17,8 @@
 //! Valgrind cannot run AVX-512 code, so `x86_avx512` is not checked here.
 
 #[cfg(tessera_test_hooks)]
-use tessera_chacha20poly1305::{Backend, ChaCha20Poly1305, Error, XChaCha20Poly1305, hazmat};
+use tessera_chacha20poly1305::testing::Backend;
+use tessera_chacha20poly1305::{ChaCha20Poly1305, Error, XChaCha20Poly1305, hazmat};
 #[cfg(tessera_test_hooks)]
 use tessera_testkit::ct;
 
@@ -85,7 +86,7 @@ fn hazmat_round(be: Backend) -> usize {
 
 #[cfg(tessera_test_hooks)]
 fn main() {
-    tessera_chacha20poly1305::testing::set_declassify(ct::public);
+    tessera_cpu::hooks::set_declassify(ct::public);
     ct::main::<Backend>("ct_valgrind", |be| {
         round!(ChaCha20Poly1305, 12, be, 0x11)
             + round!(XChaCha20Poly1305, 24, be, 0x22)

@@ -64,8 +64,7 @@ fn main() {
             _ => return None,
         }
         tessera_mlkem::hooks::set_declassify(ct::public);
-        tessera_aes_gcm::testing::set_declassify(ct::public);
-        tessera_chacha20poly1305::testing::set_declassify(ct::public);
+        tessera_cpu::hooks::set_declassify(ct::public);
         println!("hpke ct_valgrind: {}", tessera_cpu::features());
         Some(run())
     });

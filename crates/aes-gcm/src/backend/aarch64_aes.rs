@@ -7,7 +7,7 @@
 //! chunks its multiplications run between the AES rounds (of the current chunk when opening,
 //! of the previous one when sealing). Tails under 128 bytes go block by block.
 
-use crate::gcm::{self, Iv};
+use crate::gcm::{self, GcmOps, Iv, Unit};
 use core::arch::aarch64::*;
 use tessera_cpu::Aarch64AesPmull;
 use zeroize::Zeroize;
@@ -345,7 +345,47 @@ tessera_cpu::with_features! { Aarch64AesPmull;
     }
 }
 
-simd_gcm_ops!(Ops, Aarch64AesPmull, aarch64);
+/// The framing's view of this backend ([`GcmOps`]): each method an island of this backend's
+/// token (the generic framing cannot call target-feature methods itself); called from this
+/// backend's `run` island, which has the same features, it is inlined there or stays one plain
+/// call.
+impl GcmOps for Ops<'_> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: &mut [u8; 16]) {
+        tessera_cpu::island! {
+            fn encrypt_block(_t: Aarch64AesPmull, o: &Ops<'_>, block: &mut [u8; 16]) {
+                o.encrypt_block_tf(block)
+            }
+        }
+        encrypt_block(self.t, self, block)
+    }
+
+    #[inline(always)]
+    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
+        tessera_cpu::island! {
+            fn ghash(_t: Aarch64AesPmull, o: &Ops<'_>, y: &mut [u8; 16], data: &[u8]) {
+                *y = o.ghash_v(u128::from_be_bytes(*y), data).to_be_bytes();
+            }
+        }
+        ghash(self.t, self, y, data)
+    }
+
+    #[inline(always)]
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        tessera_cpu::island! {
+            fn ctr_ghash<const SEAL: bool>(
+                _t: Aarch64AesPmull,
+                o: &Ops<'_>,
+                ctr: &[u8; 16],
+                y: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                o.ctr_ghash::<SEAL>(ctr, y, buf)
+            }
+        }
+        ctr_ghash::<SEAL>(self.t, self, ctr, y, buf)
+    }
+}
 
 tessera_cpu::island! {
     /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.
@@ -357,6 +397,35 @@ tessera_cpu::island! {
         buf: &mut [u8],
     ) -> [u8; 16] {
         gcm::run::<SEAL, _>(&Ops::new(t, key), iv, aad, buf)
+    }
+}
+
+/// The aarch64 row of the backend table.
+pub(crate) struct ArmAes;
+
+impl Unit for ArmAes {
+    type Token = Aarch64AesPmull;
+    type Key = Key;
+
+    #[inline(always)]
+    fn new_key(t: Aarch64AesPmull, key: &[u8]) -> Key {
+        new_key(t, key)
+    }
+
+    #[inline(always)]
+    fn gcm<const SEAL: bool>(
+        t: Aarch64AesPmull,
+        key: &Key,
+        iv: Iv<'_>,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        run::<SEAL>(t, key, iv, aad, buf)
+    }
+
+    #[inline(always)]
+    fn crypt_blocks<const ENC: bool>(t: Aarch64AesPmull, key: &Key, blocks: &mut [[u8; 16]]) {
+        crypt_blocks::<ENC>(t, key, blocks)
     }
 }
 

@@ -7,7 +7,7 @@
 mod aes;
 mod ghash;
 
-use crate::gcm::GcmOps;
+use crate::gcm::{self, GcmOps, Iv, Unit};
 use ghash::Hkey;
 use zeroize::Zeroize;
 
@@ -37,6 +37,39 @@ impl Key {
 
     pub(crate) fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
         self.aes.decrypt_blocks(blocks);
+    }
+}
+
+/// The portable row of the backend table.
+pub(crate) struct Bitsliced;
+
+impl Unit for Bitsliced {
+    type Token = tessera_cpu::Portable;
+    type Key = Key;
+
+    #[inline(always)]
+    fn new_key(_: tessera_cpu::Portable, key: &[u8]) -> Key {
+        Key::new(key)
+    }
+
+    #[inline(always)]
+    fn gcm<const SEAL: bool>(
+        _: tessera_cpu::Portable,
+        key: &Key,
+        iv: Iv<'_>,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        gcm::run::<SEAL, _>(key, iv, aad, buf)
+    }
+
+    #[inline(always)]
+    fn crypt_blocks<const ENC: bool>(_: tessera_cpu::Portable, key: &Key, blocks: &mut [[u8; 16]]) {
+        if ENC {
+            key.encrypt_blocks(blocks)
+        } else {
+            key.decrypt_blocks(blocks)
+        }
     }
 }
 

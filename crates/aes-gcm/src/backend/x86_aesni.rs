@@ -5,7 +5,7 @@
 //! reduced once (aggregated reduction).
 
 use super::x86_clmul::{bswap, gf_mul, load, mul_acc, mul_xinv, reduce, store};
-use crate::gcm::{self, Iv};
+use crate::gcm::{self, GcmOps, Iv, Unit};
 use core::arch::x86_64::*;
 use tessera_cpu::X86AesClmul;
 use zeroize::Zeroize;
@@ -439,7 +439,47 @@ tessera_cpu::with_features! { X86AesClmul;
     }
 }
 
-simd_gcm_ops!(Ops, X86AesClmul, x86);
+/// The framing's view of this backend ([`GcmOps`]): each method an island of this backend's
+/// token (the generic framing cannot call target-feature methods itself); called from this
+/// backend's `run` island, which has the same features, it is inlined there or stays one plain
+/// call.
+impl GcmOps for Ops<'_> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: &mut [u8; 16]) {
+        tessera_cpu::island! {
+            fn encrypt_block(_t: X86AesClmul, o: &Ops<'_>, block: &mut [u8; 16]) {
+                o.encrypt_block_tf(block)
+            }
+        }
+        encrypt_block(self.t, self, block)
+    }
+
+    #[inline(always)]
+    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
+        tessera_cpu::island! {
+            fn ghash(_t: X86AesClmul, o: &Ops<'_>, y: &mut [u8; 16], data: &[u8]) {
+                store(y, bswap(o.ghash_v(bswap(load(y)), data)))
+            }
+        }
+        ghash(self.t, self, y, data)
+    }
+
+    #[inline(always)]
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        tessera_cpu::island! {
+            fn ctr_ghash<const SEAL: bool>(
+                _t: X86AesClmul,
+                o: &Ops<'_>,
+                ctr: &[u8; 16],
+                y: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                o.ctr_ghash::<SEAL>(ctr, y, buf)
+            }
+        }
+        ctr_ghash::<SEAL>(self.t, self, ctr, y, buf)
+    }
+}
 
 tessera_cpu::island! {
     /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island:
@@ -476,6 +516,40 @@ tessera_cpu::island! {
         }
         for b in chunks.into_remainder() {
             store(b, aes1(&rk, key.nr, load(b)));
+        }
+    }
+}
+
+/// The AES-NI row of the backend table (its key layout and code also serve the VAES rows'
+/// short inputs and tails).
+pub(crate) struct AesNi;
+
+impl Unit for AesNi {
+    type Token = X86AesClmul;
+    type Key = Key;
+
+    #[inline(always)]
+    fn new_key(t: X86AesClmul, key: &[u8]) -> Key {
+        new_key(t, key)
+    }
+
+    #[inline(always)]
+    fn gcm<const SEAL: bool>(
+        t: X86AesClmul,
+        key: &Key,
+        iv: Iv<'_>,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        run::<SEAL>(t, key, iv, aad, buf)
+    }
+
+    #[inline(always)]
+    fn crypt_blocks<const ENC: bool>(t: X86AesClmul, key: &Key, blocks: &mut [[u8; 16]]) {
+        if ENC {
+            encrypt_blocks(t, key, blocks)
+        } else {
+            decrypt_blocks(t, key, blocks)
         }
     }
 }

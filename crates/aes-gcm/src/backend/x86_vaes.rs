@@ -20,7 +20,7 @@
 
 use super::x86_aesni::{self as ni, Key};
 use super::x86_clmul::{bswap, load, reduce, store};
-use crate::gcm::{self, Iv};
+use crate::gcm::{self, GcmOps, Iv, Unit};
 use core::arch::x86_64::*;
 use tessera_cpu::X86VaesClmul;
 use zeroize::Zeroize;
@@ -384,7 +384,103 @@ tessera_cpu::with_features! { X86VaesClmul;
     }
 }
 
-simd_gcm_ops!(Ops, X86VaesClmul, x86);
+/// The framing's view of this backend ([`GcmOps`]): each method an island of this backend's
+/// token (the generic framing cannot call target-feature methods itself); called from this
+/// backend's `run` island, which has the same features, it is inlined there or stays one plain
+/// call.
+impl GcmOps for Ops<'_> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: &mut [u8; 16]) {
+        tessera_cpu::island! {
+            fn encrypt_block(_t: X86VaesClmul, o: &Ops<'_>, block: &mut [u8; 16]) {
+                o.encrypt_block_tf(block)
+            }
+        }
+        encrypt_block(self.t, self, block)
+    }
+
+    #[inline(always)]
+    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
+        tessera_cpu::island! {
+            fn ghash(_t: X86VaesClmul, o: &Ops<'_>, y: &mut [u8; 16], data: &[u8]) {
+                store(y, bswap(o.ghash_v(bswap(load(y)), data)))
+            }
+        }
+        ghash(self.t, self, y, data)
+    }
+
+    #[inline(always)]
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        tessera_cpu::island! {
+            fn ctr_ghash<const SEAL: bool>(
+                _t: X86VaesClmul,
+                o: &Ops<'_>,
+                ctr: &[u8; 16],
+                y: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                o.ctr_ghash::<SEAL>(ctr, y, buf)
+            }
+        }
+        ctr_ghash::<SEAL>(self.t, self, ctr, y, buf)
+    }
+}
+
+/// The key layout of both VAES rows: the AES-NI key (all thirty-two `H` powers used) and the
+/// 256-bit tables.
+pub(crate) struct VaesKey {
+    pub(super) ni: Key,
+    pub(super) wide: Wide,
+}
+
+/// Below this many bytes of message and of AAD this backend runs the AES-NI code (same key
+/// layout): the 256-bit path only starts at a whole 256-byte chunk, and entering it costs more
+/// than it saves on short inputs (`cargo xtask bench aes128-gcm-seal`, 64-byte rows).
+const VAES_MIN_LEN: usize = 256;
+
+/// Whether the message or the AAD reaches `min` bytes: the wide x86 paths take only inputs
+/// that do (both lengths are public).
+#[inline(always)]
+pub(super) fn reaches(min: usize, aad: &[u8], buf: &[u8]) -> bool {
+    buf.len() >= min || aad.len() >= min
+}
+
+/// The 256-bit VAES row of the backend table.
+pub(crate) struct Vaes256;
+
+impl Unit for Vaes256 {
+    type Token = X86VaesClmul;
+    type Key = VaesKey;
+
+    #[inline(always)]
+    fn new_key(t: X86VaesClmul, key: &[u8]) -> VaesKey {
+        let ni = ni::new_key(t.aes_clmul(), key);
+        let wide = new_wide(t, &ni);
+        VaesKey { ni, wide }
+    }
+
+    /// The 256-bit code from [`VAES_MIN_LEN`] bytes of message or AAD, else the AES-NI code.
+    #[inline(always)]
+    fn gcm<const SEAL: bool>(
+        t: X86VaesClmul,
+        key: &VaesKey,
+        iv: Iv<'_>,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        if reaches(VAES_MIN_LEN, aad, buf) {
+            run::<SEAL>(t, &key.ni, &key.wide, iv, aad, buf)
+        } else {
+            ni::run::<SEAL>(t.aes_clmul(), &key.ni, iv, aad, buf)
+        }
+    }
+
+    /// The AES-NI block cipher (same key layout).
+    #[inline(always)]
+    fn crypt_blocks<const ENC: bool>(t: X86VaesClmul, key: &VaesKey, blocks: &mut [[u8; 16]]) {
+        ni::AesNi::crypt_blocks::<ENC>(t.aes_clmul(), &key.ni, blocks)
+    }
+}
 
 tessera_cpu::island! {
     /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.

@@ -56,10 +56,10 @@
 //! `VAESENC` plus 24 multiplications (48 pipe-cycles) over two pipes: about 64 cycles, 16 per
 //! 64-byte block (derived from those rates, not measured).
 
-use super::x86_aesni::Key;
+use super::x86_aesni::{AesNi, Key};
 use super::x86_clmul::{bswap, load, store};
 use super::x86_vaes as v256;
-use crate::gcm::{self, Iv};
+use crate::gcm::{self, GcmOps, Iv, Unit};
 use core::arch::x86_64::*;
 use tessera_cpu::X86Vaes512;
 
@@ -432,7 +432,87 @@ const fn pair_slot<const SEAL: bool, const NR: usize>(q: usize) -> usize {
     }
 }
 
-simd_gcm_ops!(Ops, X86Vaes512, x86);
+/// The framing's view of this backend ([`GcmOps`]): each method an island of this backend's
+/// token (the generic framing cannot call target-feature methods itself); called from this
+/// backend's `run` island, which has the same features, it is inlined there or stays one plain
+/// call.
+impl GcmOps for Ops<'_> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: &mut [u8; 16]) {
+        tessera_cpu::island! {
+            fn encrypt_block(_t: X86Vaes512, o: &Ops<'_>, block: &mut [u8; 16]) {
+                o.encrypt_block_tf(block)
+            }
+        }
+        encrypt_block(self.t, self, block)
+    }
+
+    #[inline(always)]
+    fn ghash(&self, y: &mut [u8; 16], data: &[u8]) {
+        tessera_cpu::island! {
+            fn ghash(_t: X86Vaes512, o: &Ops<'_>, y: &mut [u8; 16], data: &[u8]) {
+                store(y, bswap(o.ghash_v(bswap(load(y)), data)))
+            }
+        }
+        ghash(self.t, self, y, data)
+    }
+
+    #[inline(always)]
+    fn ctr_ghash<const SEAL: bool>(&self, ctr: &[u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
+        tessera_cpu::island! {
+            fn ctr_ghash<const SEAL: bool>(
+                _t: X86Vaes512,
+                o: &Ops<'_>,
+                ctr: &[u8; 16],
+                y: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                o.ctr_ghash::<SEAL>(ctr, y, buf)
+            }
+        }
+        ctr_ghash::<SEAL>(self.t, self, ctr, y, buf)
+    }
+}
+
+/// Below this many bytes of message and of AAD this backend runs the 256-bit VAES code (same
+/// key layout): its stride is a whole 512-byte chunk.
+const VAES512_MIN_LEN: usize = 512;
+
+/// The 512-bit VAES row of the backend table (key layout shared with the 256-bit row).
+pub(crate) struct Vaes512;
+
+impl Unit for Vaes512 {
+    type Token = X86Vaes512;
+    type Key = v256::VaesKey;
+
+    #[inline(always)]
+    fn new_key(t: X86Vaes512, key: &[u8]) -> v256::VaesKey {
+        v256::Vaes256::new_key(t.vaes_clmul(), key)
+    }
+
+    /// The 512-bit code from [`VAES512_MIN_LEN`] bytes of message or AAD, else the 256-bit
+    /// row's choice (256-bit or AES-NI code).
+    #[inline(always)]
+    fn gcm<const SEAL: bool>(
+        t: X86Vaes512,
+        key: &v256::VaesKey,
+        iv: Iv<'_>,
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> [u8; 16] {
+        if v256::reaches(VAES512_MIN_LEN, aad, buf) {
+            run::<SEAL>(t, &key.ni, &key.wide, iv, aad, buf)
+        } else {
+            v256::Vaes256::gcm::<SEAL>(t.vaes_clmul(), key, iv, aad, buf)
+        }
+    }
+
+    /// The AES-NI block cipher (same key layout).
+    #[inline(always)]
+    fn crypt_blocks<const ENC: bool>(t: X86Vaes512, key: &v256::VaesKey, blocks: &mut [[u8; 16]]) {
+        AesNi::crypt_blocks::<ENC>(t.aes_clmul(), &key.ni, blocks)
+    }
+}
 
 tessera_cpu::island! {
     /// GCM-AE (`SEAL`, returns the tag) or GCM-AD (returns the expected tag) in this island.

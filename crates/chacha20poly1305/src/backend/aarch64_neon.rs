@@ -171,9 +171,15 @@ fn xor_stream(t: Aarch64Neon, st: &[u32; 16], data: &mut [u8]) {
 }
 
 /// The NEON keystream of the one-pass AEAD loop (scalar Poly1305: no piece MAC).
-struct Ops(Aarch64Neon);
+pub(crate) struct Ops(Aarch64Neon);
 
 impl Keystream for Ops {
+    type Token = Aarch64Neon;
+    #[inline(always)]
+    fn new(t: Aarch64Neon) -> Self {
+        Ops(t)
+    }
+
     type Mac = ();
     const CHUNK: usize = 256;
 
@@ -184,16 +190,4 @@ impl Keystream for Ops {
 
     /// Blocks 0..4 cover the Poly1305 key and up to 192 bytes: one call.
     const SHORT: usize = 192;
-}
-
-construction::aead_island! {
-    /// The AEAD of RFC 8439 section 2.8 compiled for NEON (see [`construction::run`]).
-    aead, Aarch64Neon, t => Ops(t)
-}
-
-tessera_cpu::island! {
-    /// The keystream from counter `state[12]` XORed into `data`.
-    pub(crate) fn keystream(t: Aarch64Neon, state: &[u32; 16], data: &mut [u8]) {
-        xor_stream(t, state, data)
-    }
 }

@@ -9,6 +9,12 @@ use crate::construction::Keystream;
 pub(crate) struct Ops;
 
 impl Keystream for Ops {
+    type Token = tessera_cpu::Portable;
+    #[inline(always)]
+    fn new(_: tessera_cpu::Portable) -> Self {
+        Ops
+    }
+
     type Mac = ();
     const CHUNK: usize = 256;
 

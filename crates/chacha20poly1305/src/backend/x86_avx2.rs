@@ -316,9 +316,15 @@ pub(crate) fn xor_tail_vl(t: X86Avx512, st: &[u32; 16], data: &mut [u8]) {
 }
 
 /// The AVX2 keystream of the one-pass AEAD loop.
-struct Ops(X86Avx2);
+pub(crate) struct Ops(X86Avx2);
 
 impl Keystream for Ops {
+    type Token = X86Avx2;
+    #[inline(always)]
+    fn new(t: X86Avx2) -> Self {
+        Ops(t)
+    }
+
     /// A copy of the scalar state, kept in registers through each stitched piece.
     type Mac = poly1305::State;
     const CHUNK: usize = 512;
@@ -439,17 +445,5 @@ tessera_cpu::with_features! { X86Avx2;
     #[inline(never)]
     fn xor_stream_tf(t: X86Avx2, st: &[u32; 16], data: &mut [u8]) {
         xor_stream(t, st, data)
-    }
-}
-
-construction::aead_island! {
-    /// The AEAD of RFC 8439 section 2.8 compiled for AVX2 (see [`construction::run`]).
-    aead, X86Avx2, t => Ops(t)
-}
-
-tessera_cpu::island! {
-    /// The keystream from counter `state[12]` XORed into `data`.
-    pub(crate) fn keystream(t: X86Avx2, state: &[u32; 16], data: &mut [u8]) {
-        xor_stream(t, state, data)
     }
 }

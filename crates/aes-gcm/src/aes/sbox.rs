@@ -1,7 +1,7 @@
 //! The AES S-box as a Boolean circuit on bit planes (Boyar and Peralta, "A depth-16 circuit
 //! for the AES S-box", 2011, figures 5-9): no table lookup, so its timing does not depend on
 //! the data. Plane `b` of a [`Planes`] value holds bit `b` of every byte it carries (64 bytes
-//! at once). Used by the key schedule ([`super::sub_word`]) and by the portable backend's
+//! at once). Used by the key schedule (`sub_word` in `aes.rs`) and by the portable backend's
 //! bitsliced cipher.
 
 #![forbid(unsafe_code)]

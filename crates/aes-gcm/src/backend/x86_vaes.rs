@@ -14,9 +14,9 @@
 //! What is left after the 256-byte chunks (and short messages entirely) goes through the
 //! AES-NI code, compiled into the same island.
 //!
-//! On an Intel Xeon with AVX-512 (Emerald Rapids), where `detect()` picks `x86_vaes512`
-//! instead, this loop on long messages lowers the core clock by about 5% for some 3.5 ms after
-//! it stops, which slows whatever runs next (measured in the `x86_vaes512` module docs).
+//! On Intel cores with AVX-512 (where `detect()` picks `x86_vaes512` instead) this loop on long
+//! messages lowers the core clock for a few milliseconds after it stops, which slows whatever
+//! runs next (see `x86_vaes512.rs`).
 
 use super::x86_aesni::{self as ni, Key};
 use super::x86_clmul::{bswap, load, reduce, store};

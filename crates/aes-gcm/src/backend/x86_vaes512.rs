@@ -4,57 +4,33 @@
 //! by `H^32 .. H^1` lane-wise (four multiplications per register), reduces the three lane-wise
 //! partial products once per chunk and then adds the lanes (the reflected representation of the
 //! AES-NI backend, whose key layout all three x86 backends share). The multiplications of a
-//! chunk (the previous one when sealing) run between the AES rounds of the current one. What is
-//! left after the 512-byte chunks goes through the 256-bit VAES code (and its AES-NI tail),
+//! chunk run between the AES rounds of a later one (opening: of the same chunk; sealing: two
+//! chunks on). What is left after the 512-byte chunks goes through the 256-bit VAES code (and its AES-NI tail),
 //! compiled into the same island.
 //!
-//! # Throughput bounds
+//! # Throughput bound
 //!
-//! Intel Xeon, family 6 model 207 (Emerald Rapids), in a 2-vCPU KVM guest. Measured with a
-//! throwaway inline-assembly loop of independent instructions (2·10^6 iterations, best of
-//! seven, wall clock): one `VAESENC zmm` per 0.339 ns, one `VPCLMULQDQ zmm` per 0.336 ns, one
-//! `VAESENC ymm` per 0.167 ns, i.e. one zmm instruction per cycle at about 2.95 GHz (ymm: two).
-//! 80 `VAESENC zmm` + 32 `VPCLMULQDQ zmm` + 32 `VPXORD zmm` per 512 bytes run at 3.40 ns per
-//! 64-byte block, the same as the 80 `VAESENC` alone (3.36 ns): the two execute on different
-//! ports, so the AES rounds are the bound. AES-128: 10 cycles per 64-byte block (80 per chunk,
-//! about 3.4 ns or 0.16 cycles/byte, 19 GB/s); AES-256: 14 cycles (112 per chunk, 4.7 ns,
-//! 13.5 GB/s). Only two ports execute 512-bit uops, `VAESENC` only one of them, so every other
-//! vector uop of the schedule competes for the second port: per AES-128 chunk this code issues
-//! 80 `VAESENC`, about 46 uops that only the second port runs (multiplications, byte swaps,
-//! lane extracts) and about 38 that either can (XORs, three-way XORs, adds), which puts the
-//! AES-128 bound of the whole mix at about 82 cycles per chunk if the core never puts one of
-//! the 38 on the `VAESENC` port (AES-256 stays at 112). The same loop with such a mix per chunk
-//! (80 or 112 `VAESENC`, 32 `VPCLMULQDQ`, 12 `VPSHUFB`, 40 `VPTERNLOGD`) ran 10% (AES-128) and
-//! 8% (AES-256) slower than its `VAESENC` alone, about 88 and 121 cycles per chunk: the
-//! practical bound of this schedule on this core, which is why it counts uops. This code
-//! itself measured about 94 (seal) and 92 (open) cycles per chunk for AES-128 and 122 and 114
-//! for AES-256 (64 KiB, interleaved `compare` bench, the 2.95 GHz clock assumed, so the
-//! AES-256 open figure dipping under the loop's 121 says as much about the assumed clock as
-//! about the code). Ratios to the peers are comparable within one interleaved run only: one
-//! build of the rolled sealing loop measured 1.09x aws-lc-rs (AES-128, 16 KiB) in one run and
-//! 0.93x in two later ones, while other builds repeated to the third decimal across runs.
+//! On the Intel cores with VAES-512 (Ice Lake and later; Emerald Rapids for the figures here)
+//! only two ports execute 512-bit uops and `VAESENC` runs on one of them at one per cycle,
+//! beside the `VPCLMULQDQ` multiplications on the other. The AES rounds are the bound: per
+//! 512-byte chunk 80 `VAESENC zmm` for AES-128 (10 cycles per 64-byte block, about 0.16
+//! cycles/byte) and 112 for AES-256. Every other vector uop of the schedule (the 32
+//! multiplications, byte swaps, lane extracts: about 46 that only the second port runs, and
+//! about 38 XORs and adds that either can) competes for the second port, so the schedule is
+//! counted in uops and kept to one uop per step where it can be (see
+//! `Ops::ctr_ghash_chunks`); AES-128 is then bound at about 82 cycles per chunk, AES-256 stays
+//! at 112.
 //!
-//! Sealing, measured again after it moved to hashing two chunks behind (same core, one build,
-//! 64 KiB AES-256-GCM with 13 bytes of AAD, throwaway harness, wall clock; the guest exposes no
-//! cycle counters). Beside aws-lc-rs alone, or with ring, RustCrypto, the portable or the
-//! AES-NI backend run between the batches, it takes 3.6-3.9 us against 3.8-4.1 us for
-//! aws-lc-rs: 1.06x, at 97.5% of the `VAESENC` bound (an inline-assembly loop of the same
-//! number of independent `VAESENC zmm`, timed in the same rounds; aws-lc-rs at 92%). With
-//! batches of this crate's 256-bit backend (`x86_vaes`) sealing 64 KiB between them, as in the
-//! interleaved bench row then, both took the same time (1.00x). The cause, found later: the
-//! 256-bit loop lowers the core clock. A scalar multiplication chain timed after a 0.5 ms burst
-//! of `x86_vaes` sealing 64 KiB messages ran at 3.38 instead of 3.58 GHz (5.6% slower) and
-//! came back to full speed only 3.5-3.9 ms after the burst; the same burst of this backend,
-//! of the AES-NI backend or of aws-lc-rs leaves the clock where it was. With `x86_vaes` in the
-//! rotation every contestant ran on the lower clock: this loop and an inline-assembly loop of
-//! its `VAESENC zmm` alone 6% slower, ring too, aws-lc-rs 0-3.5% slower. Since then the bench
-//! races Tessera's other backends apart from the peers. AES-128 stayed ahead even in the
-//! shared race (1.08-1.10x).
+//! The 256-bit loop of `x86_vaes` lowers the clock of these cores for a few milliseconds after
+//! it runs; this loop, the AES-NI code and the peers' do not. The bench therefore races
+//! Tessera's other backends apart from the peers. Reproduce the figures with
+//! `cargo xtask bench gcm` (rows `aes128-gcm-seal`, `aes256-gcm-open`, ...; 16 and 64 KiB for
+//! the bound).
 //!
-//! Zen 3 (AVX2 only; the 256-bit code, see `x86_vaes.rs`): `VPCLMULQDQ ymm` issues once every
-//! two cycles on the same two pipes as `VAESENC ymm`, so a 256-byte AES-128 chunk costs 80
-//! `VAESENC` plus 24 multiplications (48 pipe-cycles) over two pipes: about 64 cycles, 16 per
-//! 64-byte block (derived from those rates, not measured).
+//! On Zen 3 (AVX2 only, the 256-bit code of `x86_vaes.rs`) `VPCLMULQDQ ymm` issues once every
+//! two cycles on the same two pipes as `VAESENC ymm`: a 256-byte AES-128 chunk costs 80
+//! `VAESENC` plus 24 multiplications (48 pipe-cycles) over two pipes, about 64 cycles (derived
+//! from those rates).
 
 use super::x86_aesni::{AesNi, Key};
 use super::x86_clmul::{bswap, load, store};
@@ -264,10 +240,8 @@ tessera_cpu::with_features! { X86Vaes512;
         /// message's last two chunks are hashed after the loop. Sealing two chunks behind
         /// rather than one: the ciphertext of chunk `i - 1` is ready only when that chunk's last
         /// round is, so its products wait on the AES rounds, while chunk `i - 2`'s are ready
-        /// throughout and fill the second port whenever it is free (measured: AES-256 seal
-        /// 64 KiB 5% faster, from 0.95x to 1.00x aws-lc-rs; with the rounds written out as for
-        /// opening, instead of the run-time loop over the slots that was faster with one chunk
-        /// behind, 1.05x). The schedule is counted in 512-bit vector uops, which this
+        /// throughout and fill the second port whenever it is free (`cargo xtask bench
+        /// aes256-gcm-seal`, 64 KiB rows). The schedule is counted in 512-bit vector uops, which this
         /// core issues on two ports only, `VAESENC` on one of them (see the module docs):
         /// besides the `VAESENC` and the 32 `VPCLMULQDQ` of a chunk everything is kept to one
         /// uop where possible: three-way XORs (`VPTERNLOGD`) to accumulate products, the

@@ -8,7 +8,7 @@
 use core::arch::aarch64::*;
 
 use crate::chacha::{Row, rounds_rows};
-use crate::construction::{self, Keystream};
+use crate::construction::Keystream;
 use tessera_cpu::Aarch64Neon;
 
 /// A NEON register holding one row of one block. The zero-sized token field makes the safe

@@ -129,8 +129,8 @@ static ROTL8: Shuffle = Shuffle([
 /// merges the diagonal round's `vpshufd` into the next rotation's `vpshufb` and pushes the
 /// rotation through the XOR before it, which leaves a `vpshuflw` + `vpshufhw` pair on the other
 /// operand: one more shuffle per rotation by 16. Opaque, the rotation stays one `vpshufb`; the
-/// extra load per rotation goes to a load port, not a vector ALU port. (Measured on Emerald
-/// Rapids: the stitched 16 KiB seal 7.35 us -> 6.9 us.)
+/// extra load per rotation goes to a load port, not a vector ALU port
+/// (`cargo xtask bench chacha20poly1305-seal`, 16 KiB rows).
 #[inline(always)]
 fn opaque<T: YmmToken>(t: T, m: &'static Shuffle) -> __m256i {
     let _ = t;

@@ -464,7 +464,7 @@ impl<T: WideMac> Keystream for Ops<T> {
 tessera_cpu::with_features! { X86Avx512;
     /// [`Wide::blocks`] out of line (the groups after the whole pieces): its 25 vector
     /// registers of state, inlined beside the horizontal rows of a piece's end, made the
-    /// register allocator spill them (measured 30% slower).
+    /// register allocator spill them.
     #[inline(never)]
     fn wide_blocks_tf(w: &mut Wide<Q>, data: &[u8]) {
         w.blocks(data)
@@ -491,9 +491,9 @@ tessera_cpu::with_features! { X86Avx512;
     /// The keystream of the medium path: blocks 0 (the Poly1305 key) to `len / 64 + 1`, in
     /// one pass: up to twelve blocks as two or three horizontal zmm groups, thirteen to
     /// sixteen as one vertical group, seventeen to twenty as a vertical group and a horizontal
-    /// one in the same round loop (measured: 8% faster at 1 KiB than five horizontal groups;
-    /// one horizontal group after the vertical one, in its own loop, is latency bound and
-    /// slower than five).
+    /// one in the same round loop (faster at 1 KiB than five horizontal groups: `cargo xtask
+    /// bench chacha20poly1305-seal`; one horizontal group after the vertical one, in its own
+    /// loop, is latency bound and slower than five).
     #[inline(never)]
     fn medium_tf(t: X86Avx512, st: &[u32; 16], ks: &mut [u8; MEDIUM_BUF], len: usize) {
         match (64 + len).div_ceil(256) {

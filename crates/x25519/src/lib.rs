@@ -8,15 +8,17 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
-// Layers, each using only those above it: the field trait and its shapes (`field`, `tap`),
-// the scalar's recodings (`scalar`), the representations and the constant table (`fe51`,
-// `fe64`, `table`), the inversion (`inverse`, and the test hooks' `field_op` over it), the
-// backends' fields and the IFMA four-way code (`backend/`), the generic algorithms (`ladder`,
-// `base`), the dispatch (`backend`), the public API (here) and `testing`.
+// Layers, each file using only files of the layers before it: the test tap and the field trait
+// with its shapes (`tap`, `field`), the scalar's recodings (`scalar`), the representations and
+// the constant table (`fe51`, `table`, `fe64`), the inversion (`inverse`, and the test hooks'
+// `field_op` over it), the backends' fields and the IFMA four-way code (`backend/`), the
+// generic algorithms (`ladder`, `base`), the dispatch (`backend`), the public API (here) and
+// `testing`.
 mod backend;
 mod base;
-// The x86 backend uses part of it (the rest is the aarch64 field and the tests' reference).
 mod fe51;
+// The x86 backend and the inversion use part of it (the rest is the aarch64 field and the
+// tests' reference).
 #[cfg_attr(not(any(target_arch = "aarch64", test)), allow(dead_code))]
 mod fe64;
 mod field;

@@ -9,6 +9,10 @@
 //! Every step is arithmetic on masks (no branch, no index depends on the input); the number of
 //! steps is fixed. The invariant `f = d x`, `g = e x (mod p)` holds throughout; at the end
 //! `g = 0`, `f = +-1`, and `x^-1 = d f`. Input 0 gives 0, as `x^(p-2)` does.
+//!
+//! [`invert`] applies it to an element of any [`Field`] through its canonical encoding (the
+//! ladder's final division, the fixed-base path's `1 / (1 - y)`); the unit tests hold it to the
+//! exponentiation chain `invert_fermat`.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
@@ -154,7 +158,7 @@ pub(crate) fn invert_words(x: &[u64; 4]) -> [u64; 4] {
     out
 }
 
-/// [`invert_words`] into `out`, which the caller owns and wipes (no by-value copy of the
+/// `invert_words` into `out`, which the caller owns and wipes (no by-value copy of the
 /// inverse is left in a frame of its own).
 #[inline(always)]
 pub(crate) fn invert_words_into(x: &[u64; 4], out: &mut [u64; 4]) {

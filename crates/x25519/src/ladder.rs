@@ -1,6 +1,6 @@
-//! The X25519 function of RFC 7748 section 5: scalar clamping and the Montgomery ladder with
-//! constant-time conditional swaps, written once over [`Field`] and compiled into each
-//! backend's island.
+//! The X25519 function of RFC 7748 section 5: the Montgomery ladder with constant-time
+//! conditional swaps on the clamped scalar, written once over [`Field`] and compiled into each
+//! backend's island (the step itself is [`Field::ladder_step`], which a backend may replace).
 #![forbid(unsafe_code)]
 
 use subtle::Choice;

@@ -247,7 +247,7 @@ mod tessera {
     }
 
     // --- X25519 ---
-    pub type X25519Backend = tessera_x25519::Backend;
+    pub type X25519Backend = tessera_x25519::testing::Backend;
 
     pub fn x25519_impls() -> Vec<Impl<X25519Backend>> {
         impls(

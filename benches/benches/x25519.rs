@@ -12,7 +12,8 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use tessera_x25519::{Backend, PublicKey, StaticSecret};
+use tessera_x25519::testing::Backend;
+use tessera_x25519::{PublicKey, StaticSecret};
 
 /// A fixed secret and a peer public key (not low order).
 const SECRET: [u8; 32] = [

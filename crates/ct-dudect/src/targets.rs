@@ -107,7 +107,7 @@ pub fn lookup(name: &str) -> Lookup {
     let about = |extra: &str| format!("{op} on {be}{extra}: {what}");
     let (target, about, budget): (Box<dyn Target>, String, Budget) = match op {
         "x25519" | "x25519_base" => {
-            let Some(be) = backend::<tessera_x25519::Backend>(be) else {
+            let Some(be) = backend::<tessera_x25519::testing::Backend>(be) else {
                 return absent();
             };
             (
@@ -116,8 +116,8 @@ pub fn lookup(name: &str) -> Lookup {
                     base: op == "x25519_base",
                     scratch: [0; 32],
                     k: [0; 32],
-                    u: tessera_x25519::x25519_base_with_backend(
-                        tessera_x25519::Backend::Portable,
+                    u: tessera_x25519::testing::x25519_base_with_backend(
+                        tessera_x25519::testing::Backend::Portable,
                         [7; 32],
                     ),
                 }),
@@ -201,7 +201,7 @@ const MLKEM_BUDGET: Budget = Budget {
 };
 
 struct X25519 {
-    be: tessera_x25519::Backend,
+    be: tessera_x25519::testing::Backend,
     base: bool,
     scratch: [u8; 32],
     k: [u8; 32],
@@ -217,9 +217,13 @@ impl Target for X25519 {
     fn run(&mut self) {
         let k = black_box(self.k);
         if self.base {
-            black_box(tessera_x25519::x25519_base_with_backend(self.be, k));
+            black_box(tessera_x25519::testing::x25519_base_with_backend(
+                self.be, k,
+            ));
         } else {
-            black_box(tessera_x25519::x25519_with_backend(self.be, k, self.u));
+            black_box(tessera_x25519::testing::x25519_with_backend(
+                self.be, k, self.u,
+            ));
         }
     }
 }
@@ -369,7 +373,7 @@ impl Target for MlKemKey {
 /// of cycles on a call of tens of thousands: the size of a secret-dependent loop or
 /// branch that a backend might hide inside a ladder.
 pub struct LeakyX25519 {
-    be: tessera_x25519::Backend,
+    be: tessera_x25519::testing::Backend,
     scratch: [u8; 32],
     k: [u8; 32],
     reference: [u8; 32],
@@ -382,7 +386,7 @@ impl LeakyX25519 {
         let mut reference = [0u8; 32];
         Rng::new(77).fill(&mut reference);
         LeakyX25519 {
-            be: tessera_x25519::Backend::detect(),
+            be: tessera_x25519::testing::Backend::detect(),
             scratch: [0; 32],
             k: [0; 32],
             reference,
@@ -413,7 +417,9 @@ impl Target for LeakyX25519 {
 
     fn run(&mut self) {
         let k = black_box(self.k);
-        black_box(tessera_x25519::x25519_with_backend(self.be, k, self.u));
+        black_box(tessera_x25519::testing::x25519_with_backend(
+            self.be, k, self.u,
+        ));
         black_box(leaky_eq(&k, &self.reference));
     }
 }

@@ -16,11 +16,8 @@
 //! results. Needs `--cfg tessera_test_hooks` (this workspace's builds set it).
 
 use tessera_testkit::ct;
-use tessera_x25519::test_hooks;
-use tessera_x25519::{
-    Backend, PublicKey, StaticSecret, X25519_BASEPOINT_BYTES, x25519_base_with_backend,
-    x25519_with_backend,
-};
+use tessera_x25519::testing::{self, Backend, x25519_base_with_backend, x25519_with_backend};
+use tessera_x25519::{PublicKey, StaticSecret, X25519_BASEPOINT_BYTES};
 
 /// A copy of `k` marked secret. The copy is read back through `black_box(&mut ..)`, so the
 /// compiler cannot reuse the (known) value it had before the marking.
@@ -86,8 +83,7 @@ fn run(be: Backend) -> usize {
             // `diffie_hellman` up to its branch: the all-zero test runs on the secret result in
             // constant time; its outcome is public (it depends on the public key alone).
             for (peer, zero) in [(u, 0u8), (low_order, 1)] {
-                let (shared, mut flag) =
-                    test_hooks::diffie_hellman_parts(&sk, &PublicKey::from(peer));
+                let (shared, mut flag) = testing::diffie_hellman_parts(&sk, &PublicKey::from(peer));
                 ct::public(&shared);
                 ct::public(core::slice::from_mut(&mut flag));
                 assert_eq!(flag, zero);

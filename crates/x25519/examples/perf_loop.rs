@@ -1,7 +1,7 @@
 //! Loops one operation for profiling (`perf record`, `valgrind --tool=callgrind`):
 //! `perf_loop <backend> <dh|base> <iterations>`.
 
-use tessera_x25519::{Backend, x25519_base_with_backend, x25519_with_backend};
+use tessera_x25519::testing::{Backend, x25519_base_with_backend, x25519_with_backend};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

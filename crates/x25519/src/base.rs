@@ -1,6 +1,6 @@
 //! Fixed-base scalar multiplication for key generation: `X25519(k, 9)` computed on the
 //! birationally equivalent Edwards curve (edwards25519), where the base point `B` maps to
-//! `u = 9`, with the precomputed table of [`crate::table`].
+//! `u = 9`, with the precomputed table of `crate::table`.
 //!
 //! The clamped scalar `s` (`< 2^255`) is recoded into 64 signed radix-16 digits
 //! `e_i in [-8, 8]`, `s = sum e_i 16^i`; with row `j` of the table holding `k 256^j B`,
@@ -15,8 +15,11 @@
 use subtle::Choice;
 use zeroize::Zeroize;
 
-use crate::field::{Field, Niels, invert};
-use crate::ladder::clamp;
+use crate::field::{Field, Niels};
+use crate::inverse::invert;
+use crate::scalar::{clamp, recode};
+#[cfg(test)]
+use crate::tap;
 
 /// Extended coordinates: `x = X/Z`, `y = Y/Z`, `XY = ZT`.
 #[derive(Clone, Copy)]
@@ -100,25 +103,6 @@ fn madd<F: Field>(
     f.sub(&mut r.t, t, c);
 }
 
-/// The 64 signed radix-16 digits of a clamped scalar (`< 2^255`): `e_i in [-8, 7]` for
-/// `i < 63`, `e_63 in [0, 8]`. Arithmetic only (no branch on the scalar).
-#[inline(always)]
-pub(crate) fn recode(s: &[u8; 32]) -> [i8; 64] {
-    let mut e = [0i8; 64];
-    for (i, b) in s.iter().enumerate() {
-        e[2 * i] = (b & 15) as i8;
-        e[2 * i + 1] = (b >> 4) as i8;
-    }
-    let mut carry = 0i8;
-    for d in e.iter_mut().take(63) {
-        *d += carry;
-        carry = (*d + 8) >> 4;
-        *d -= carry << 4;
-    }
-    e[63] += carry;
-    e
-}
-
 /// `q = d 256^j B` for a digit `d in [-8, 8]` from row `j`: all eight entries are read and the
 /// matching one kept by mask, then negated by mask when `d < 0` (`-(x, y)` is `(-x, y)`:
 /// swap `y + x` with `y - x`, negate `2 d x y`). `d = 0` gives the identity `(1, 1, 0)`.
@@ -195,13 +179,13 @@ pub(crate) fn x25519_base<F: Field>(f: F, k: &[u8; 32]) -> [u8; 32] {
     f.mul_assign(&mut u, num);
     let out = f.encode(&u);
     #[cfg(test)]
-    if crate::field::tap::on() {
-        use crate::field::tap::{Raw, record};
+    if tap::on() {
+        use tap::Raw;
         for (what, v) in [("p2.x", &p2.x), ("p2.y", &p2.y), ("p2.z", &p2.z)] {
-            record(what, v.raw());
+            tap::record(what, v.raw());
         }
         for v in &s {
-            record("scratch", v.raw());
+            tap::record("scratch", v.raw());
         }
     }
     sc.zeroize();

@@ -1,14 +1,17 @@
-//! The field GF(2^255 - 19) as each backend provides it, and the generic code written once
-//! over it: the exponentiation chains (inversion) shared by the ladder and the fixed-base path.
+//! The field GF(2^255 - 19) as each backend provides it ([`Field`]), and the shapes the generic
+//! algorithms hand to a backend: the ladder's working state with its generic step, and the
+//! fixed-base table's entries.
 //!
-//! A backend is a zero-sized value implementing [`Field`] (the portable marker, or a capability
-//! token, so the methods of a backend whose instructions need a CPU feature can only be called
-//! with the proof in hand). Every method is `#[inline(always)]`: the generic ladder and
+//! A field is implemented on a zero-sized capability token (`tessera_cpu::Portable` for the
+//! portable field), so the methods of a backend whose instructions need a CPU feature can only
+//! be called with the proof in hand. Every method is `#[inline(always)]`: the generic ladder and
 //! fixed-base code are compiled into each backend's target-feature island.
 #![forbid(unsafe_code)]
 
 use subtle::Choice;
 use zeroize::Zeroize;
+
+use crate::tap;
 
 /// A precomputed multiple `(x, y)` of the Ed25519 base point in the form mixed additions use
 /// (ref10's "precomp" / "niels" coordinates): `y + x`, `y - x`, `2 d x y`, each reduced.
@@ -70,10 +73,10 @@ pub(crate) trait Field: Copy {
     fn cswap(self, a: &mut Self::Fe, b: &mut Self::Fe, c: Choice);
     /// Sets `a = b` when `c` is set, in constant time.
     fn cmov(self, a: &mut Self::Fe, b: &Self::Fe, c: Choice);
-    /// One Montgomery-ladder step (see [`crate::ladder::step`], the default).
+    /// One Montgomery-ladder step (the default: [`step`], from the field operations).
     #[inline(always)]
-    fn ladder_step(self, st: &mut crate::ladder::LadderState<Self::Fe>, swap: Choice) {
-        crate::ladder::step(self, st, swap)
+    fn ladder_step(self, st: &mut LadderState<Self::Fe>, swap: Choice) {
+        step(self, st, swap)
     }
     /// Entry `abs - 1` of `row` for `abs in 1..=8`, the identity `(1, 1, 0)` for `abs = 0`,
     /// in constant time: every entry is read and the match kept by mask (`abs <= 8`).
@@ -100,131 +103,76 @@ pub(crate) trait Field: Copy {
     fn load_words(self, w: &[u64; 4]) -> Self::Fe;
 }
 
-/// Unit tests only: the values of a scalar multiplication's temporaries, recorded on request,
-/// for the zeroization tests (`crate::tests::wipe`), which then look for them in the stack
-/// memory the operation used. Outside `cfg(test)` only the empty [`tap::Raw`] bound remains.
-pub(crate) mod tap {
-    /// The bytes of a field element as its backend stores it (in unit tests).
-    #[cfg(test)]
-    pub(crate) trait Raw {
-        fn raw(&self) -> std::vec::Vec<u8>;
-    }
-    #[cfg(test)]
-    impl<const N: usize> Raw for [u64; N] {
-        fn raw(&self) -> std::vec::Vec<u8> {
-            self.iter().flat_map(|w| w.to_le_bytes()).collect()
+/// The working state of the ladder: the input `x1`, the two points `(x2 : z2)`,
+/// `(x3 : z3)`, and the temporaries of one step (`repr(C)`: a backend's assembly addresses
+/// the fields by offset, 32 bytes each for four 64-bit limbs, in this order).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct LadderState<Fe> {
+    pub(crate) x1: Fe,
+    pub(crate) x2: Fe,
+    pub(crate) z2: Fe,
+    pub(crate) x3: Fe,
+    pub(crate) z3: Fe,
+    pub(crate) a: Fe,
+    pub(crate) aa: Fe,
+    pub(crate) b: Fe,
+    pub(crate) bb: Fe,
+    pub(crate) e: Fe,
+    pub(crate) c: Fe,
+    pub(crate) d: Fe,
+    pub(crate) da: Fe,
+    pub(crate) cb: Fe,
+    pub(crate) t: Fe,
+}
+
+impl<Fe: Zeroize> LadderState<Fe> {
+    /// Wipes every element (once, at the end of a scalar multiplication).
+    pub(crate) fn zeroize(&mut self) {
+        for v in [
+            &mut self.x1,
+            &mut self.x2,
+            &mut self.z2,
+            &mut self.x3,
+            &mut self.z3,
+            &mut self.a,
+            &mut self.aa,
+            &mut self.b,
+            &mut self.bb,
+            &mut self.e,
+            &mut self.c,
+            &mut self.d,
+            &mut self.da,
+            &mut self.cb,
+            &mut self.t,
+        ] {
+            v.zeroize();
         }
     }
-    /// Nothing outside unit tests.
-    #[cfg(not(test))]
-    pub(crate) trait Raw {}
-    #[cfg(not(test))]
-    impl<T> Raw for T {}
-
-    #[cfg(test)]
-    use std::{
-        cell::{Cell, RefCell},
-        vec::Vec,
-    };
-
-    #[cfg(test)]
-    std::thread_local! {
-        /// Whether a [`capture`] runs on this thread: a plain flag (no destructor, so reading
-        /// it is an inline thread-local load, not a call) so that the operations a test scans
-        /// run the same machine code apart from one untaken branch.
-        static ON: Cell<bool> = const { Cell::new(false) };
-        static TAP: RefCell<Vec<(&'static str, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
-    }
-
-    /// Whether [`record`] keeps anything (test `if tap::on() { ... }` before recording).
-    #[cfg(test)]
-    #[inline(always)]
-    pub(crate) fn on() -> bool {
-        ON.with(Cell::get)
-    }
-
-    /// Records `value` as `what` (during a [`capture`]).
-    #[cfg(test)]
-    #[inline(never)]
-    pub(crate) fn record(what: &'static str, value: Vec<u8>) {
-        TAP.with(|t| t.borrow_mut().push((what, value)));
-    }
-
-    /// Runs `f` and returns what it recorded.
-    #[cfg(test)]
-    pub(crate) fn capture(f: impl FnOnce()) -> Vec<(&'static str, Vec<u8>)> {
-        TAP.with(|t| t.borrow_mut().clear());
-        ON.with(|o| o.set(true));
-        f();
-        ON.with(|o| o.set(false));
-        TAP.with(|t| core::mem::take(&mut *t.borrow_mut()))
-    }
 }
 
-/// `z^-1` (0 for 0): the canonical value of `z` through the constant-time divsteps of
-/// [`crate::inverse`], back into this representation.
+/// One ladder step from the field operations: swap `(x2, z2)` with `(x3, z3)` when `swap`
+/// is set, then the combined differential addition and doubling of RFC 7748 section 5.
 #[inline(always)]
-pub(crate) fn invert<F: Field>(f: F, z: &F::Fe) -> F::Fe {
-    let mut b = f.encode(z);
-    let mut w: [u64; 4] =
-        core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()));
-    let mut r = [0u64; 4];
-    crate::inverse::invert_words_into(&w, &mut r);
-    #[cfg(test)]
-    if tap::on() {
-        tap::record("invert input (canonical)", b.to_vec());
-        tap::record("inverse (canonical)", tap::Raw::raw(&r));
-    }
-    let inv = f.load_words(&r);
-    // The canonical copies of the secret input and of its inverse (the caller wipes `inv`).
-    b.zeroize();
-    w.zeroize();
-    r.zeroize();
-    inv
-}
-
-/// `z^(p-2) = z^(2^255 - 21)`, the inverse of `z` (0 for 0), by the fixed addition chain of
-/// 254 squarings and 11 multiplications (the one of curve25519's reference code): the
-/// reference the divsteps inversion is tested against.
-#[cfg(test)]
-#[inline(always)]
-pub(crate) fn invert_fermat<F: Field>(f: F, z: &F::Fe) -> F::Fe {
-    let mut z2 = f.zero();
-    let mut z9 = f.zero();
-    let mut z11 = f.zero();
-    let mut z_5_0 = f.zero();
-    let mut z_10_0 = f.zero();
-    let mut z_20_0 = f.zero();
-    let mut z_50_0 = f.zero();
-    let mut z_100_0 = f.zero();
-    let mut t = f.zero();
-    f.sqr(&mut z2, z); // 2
-    f.sqr_n(&mut t, &z2, 2); // 8
-    f.mul(&mut z9, &t, z); // 9
-    f.mul(&mut z11, &z9, &z2); // 11
-    f.sqr(&mut t, &z11); // 22
-    f.mul(&mut z_5_0, &t, &z9); // 2^5 - 1
-    f.sqr_n(&mut t, &z_5_0, 5);
-    f.mul(&mut z_10_0, &t, &z_5_0); // 2^10 - 1
-    f.sqr_n(&mut t, &z_10_0, 10);
-    f.mul(&mut z_20_0, &t, &z_10_0); // 2^20 - 1
-    f.sqr_n(&mut t, &z_20_0, 20);
-    f.mul_assign(&mut t, &z_20_0); // 2^40 - 1
-    for _ in 0..10 {
-        f.sqr_assign(&mut t);
-    }
-    f.mul(&mut z_50_0, &t, &z_10_0); // 2^50 - 1
-    f.sqr_n(&mut t, &z_50_0, 50);
-    f.mul(&mut z_100_0, &t, &z_50_0); // 2^100 - 1
-    f.sqr_n(&mut t, &z_100_0, 100);
-    f.mul_assign(&mut t, &z_100_0); // 2^200 - 1
-    for _ in 0..50 {
-        f.sqr_assign(&mut t);
-    }
-    f.mul_assign(&mut t, &z_50_0); // 2^250 - 1
-    for _ in 0..5 {
-        f.sqr_assign(&mut t); // 2^255 - 2^5
-    }
-    f.mul_assign(&mut t, &z11); // 2^255 - 21
-    t
+pub(crate) fn step<F: Field>(f: F, st: &mut LadderState<F::Fe>, swap: Choice) {
+    f.cswap(&mut st.x2, &mut st.x3, swap);
+    f.cswap(&mut st.z2, &mut st.z3, swap);
+    f.add(&mut st.a, &st.x2, &st.z2);
+    f.sqr(&mut st.aa, &st.a);
+    f.sub(&mut st.b, &st.x2, &st.z2);
+    f.sqr(&mut st.bb, &st.b);
+    f.sub(&mut st.e, &st.aa, &st.bb);
+    f.add(&mut st.c, &st.x3, &st.z3);
+    f.sub(&mut st.d, &st.x3, &st.z3);
+    f.mul(&mut st.da, &st.d, &st.a);
+    f.mul(&mut st.cb, &st.c, &st.b);
+    f.add(&mut st.t, &st.da, &st.cb);
+    f.sqr(&mut st.x3, &st.t);
+    f.sub(&mut st.t, &st.da, &st.cb);
+    f.sqr_assign(&mut st.t);
+    f.mul(&mut st.z3, &st.x1, &st.t);
+    f.mul(&mut st.x2, &st.aa, &st.bb);
+    f.mul_a24(&mut st.t, &st.e);
+    f.add(&mut st.a, &st.bb, &st.t);
+    f.mul(&mut st.z2, &st.e, &st.a);
 }

@@ -9,9 +9,18 @@
 //! Every step is arithmetic on masks (no branch, no index depends on the input); the number of
 //! steps is fixed. The invariant `f = d x`, `g = e x (mod p)` holds throughout; at the end
 //! `g = 0`, `f = +-1`, and `x^-1 = d f`. Input 0 gives 0, as `x^(p-2)` does.
+//!
+//! [`invert`] applies it to an element of any [`Field`] through its canonical encoding (the
+//! ladder's final division, the fixed-base path's `1 / (1 - y)`); the unit tests hold it to the
+//! exponentiation chain `invert_fermat`.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
+
+use crate::fe64;
+use crate::field::Field;
+#[cfg(test)]
+use crate::tap;
 
 const M62: u64 = u64::MAX >> 2;
 
@@ -149,7 +158,7 @@ pub(crate) fn invert_words(x: &[u64; 4]) -> [u64; 4] {
     out
 }
 
-/// [`invert_words`] into `out`, which the caller owns and wipes (no by-value copy of the
+/// `invert_words` into `out`, which the caller owns and wipes (no by-value copy of the
 /// inverse is left in a frame of its own).
 #[inline(always)]
 pub(crate) fn invert_words_into(x: &[u64; 4], out: &mut [u64; 4]) {
@@ -197,7 +206,7 @@ pub(crate) fn invert_words_into(x: &[u64; 4], out: &mut [u64; 4]) {
         (r[2] as u64 >> 4) | (r[3] as u64) << 58,
         (r[3] as u64 >> 6) | (r[4] as u64) << 56,
     ];
-    *out = crate::backend::fe64::to_words(&w);
+    *out = fe64::to_words(&w);
     // Every limb array held the secret input, its inverse or a step between them (once per
     // inversion, not per batch; the caller wipes `out`).
     for a in [&mut f, &mut g, &mut d, &mut e, &mut r] {
@@ -206,10 +215,79 @@ pub(crate) fn invert_words_into(x: &[u64; 4], out: &mut [u64; 4]) {
     w.zeroize();
 }
 
+/// `z^-1` (0 for 0): the canonical value of `z` through the constant-time divsteps of
+/// [`invert_words_into`], back into this representation.
+#[inline(always)]
+pub(crate) fn invert<F: Field>(f: F, z: &F::Fe) -> F::Fe {
+    let mut b = f.encode(z);
+    let mut w: [u64; 4] =
+        core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()));
+    let mut r = [0u64; 4];
+    invert_words_into(&w, &mut r);
+    #[cfg(test)]
+    if tap::on() {
+        tap::record("invert input (canonical)", b.to_vec());
+        tap::record("inverse (canonical)", tap::Raw::raw(&r));
+    }
+    let inv = f.load_words(&r);
+    // The canonical copies of the secret input and of its inverse (the caller wipes `inv`).
+    b.zeroize();
+    w.zeroize();
+    r.zeroize();
+    inv
+}
+
+/// `z^(p-2) = z^(2^255 - 21)`, the inverse of `z` (0 for 0), by the fixed addition chain of
+/// 254 squarings and 11 multiplications (the one of curve25519's reference code): the
+/// reference the divsteps inversion is tested against.
+#[cfg(test)]
+#[inline(always)]
+pub(crate) fn invert_fermat<F: Field>(f: F, z: &F::Fe) -> F::Fe {
+    let mut z2 = f.zero();
+    let mut z9 = f.zero();
+    let mut z11 = f.zero();
+    let mut z_5_0 = f.zero();
+    let mut z_10_0 = f.zero();
+    let mut z_20_0 = f.zero();
+    let mut z_50_0 = f.zero();
+    let mut z_100_0 = f.zero();
+    let mut t = f.zero();
+    f.sqr(&mut z2, z); // 2
+    f.sqr_n(&mut t, &z2, 2); // 8
+    f.mul(&mut z9, &t, z); // 9
+    f.mul(&mut z11, &z9, &z2); // 11
+    f.sqr(&mut t, &z11); // 22
+    f.mul(&mut z_5_0, &t, &z9); // 2^5 - 1
+    f.sqr_n(&mut t, &z_5_0, 5);
+    f.mul(&mut z_10_0, &t, &z_5_0); // 2^10 - 1
+    f.sqr_n(&mut t, &z_10_0, 10);
+    f.mul(&mut z_20_0, &t, &z_10_0); // 2^20 - 1
+    f.sqr_n(&mut t, &z_20_0, 20);
+    f.mul_assign(&mut t, &z_20_0); // 2^40 - 1
+    for _ in 0..10 {
+        f.sqr_assign(&mut t);
+    }
+    f.mul(&mut z_50_0, &t, &z_10_0); // 2^50 - 1
+    f.sqr_n(&mut t, &z_50_0, 50);
+    f.mul(&mut z_100_0, &t, &z_50_0); // 2^100 - 1
+    f.sqr_n(&mut t, &z_100_0, 100);
+    f.mul_assign(&mut t, &z_100_0); // 2^200 - 1
+    for _ in 0..50 {
+        f.sqr_assign(&mut t);
+    }
+    f.mul_assign(&mut t, &z_50_0); // 2^250 - 1
+    for _ in 0..5 {
+        f.sqr_assign(&mut t); // 2^255 - 2^5
+    }
+    f.mul_assign(&mut t, &z11); // 2^255 - 21
+    t
+}
+
 #[cfg(test)]
 mod tests {
-    use super::invert_words;
-    use crate::backend::fe64;
+    use super::{invert_fermat, invert_words};
+    use crate::fe64;
+    use crate::field::Field;
 
     fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
         fe64::to_words(&fe64::mul(a, b))
@@ -245,7 +323,6 @@ mod tests {
     /// Pseudo-random canonical inputs against the Fermat chain (a few under Miri).
     #[test]
     fn matches_fermat() {
-        use crate::field::{Field, invert_fermat};
         let f = fe64::Fe64Generic;
         let n = if cfg!(miri) { 2 } else { 2000 };
         let mut s = 0x9e37_79b9_7f4a_7c15u64;

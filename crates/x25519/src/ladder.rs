@@ -1,42 +1,14 @@
-//! The X25519 function of RFC 7748 section 5: scalar clamping and the Montgomery ladder with
-//! constant-time conditional swaps, written once over [`Field`] and compiled into each
-//! backend's island.
+//! The X25519 function of RFC 7748 section 5: the Montgomery ladder with constant-time
+//! conditional swaps on the clamped scalar, written once over [`Field`] and compiled into each
+//! backend's island (the step itself is [`Field::ladder_step`], which a backend may replace).
 #![forbid(unsafe_code)]
 
 use subtle::Choice;
 use zeroize::Zeroize;
 
-use crate::field::{Field, invert};
-
-/// RFC 7748 section 5 `decodeScalar25519`: clear bits 0, 1, 2 and 255, set bit 254.
-#[inline(always)]
-pub(crate) fn clamp(k: &[u8; 32]) -> [u8; 32] {
-    let mut s = *k;
-    s[0] &= 248;
-    s[31] &= 127;
-    s[31] |= 64;
-    s
-}
-
-/// Bit `i` of the clamped scalar `s` (arithmetic only; `i` is public).
-#[inline(always)]
-fn bit(s: &[u8; 32], i: usize) -> u8 {
-    (s[i >> 3] >> (i & 7)) & 1
-}
-
-/// The swap before the ladder step of bit `i` (`3 <= i <= 254`): bit `i` XOR bit `i + 1`, the
-/// RFC's `swap ^= k_t` after the previous step's swap has been undone (bit 255 is clear after
-/// clamping).
-#[inline(always)]
-pub(crate) fn swap_before(s: &[u8; 32], i: usize) -> u8 {
-    bit(s, i) ^ bit(s, i + 1)
-}
-
-/// The swap after the last step (of bit 3), before the three doublings: bit 3.
-#[inline(always)]
-pub(crate) fn last_swap(s: &[u8; 32]) -> u8 {
-    bit(s, 3)
-}
+use crate::field::{Field, LadderState};
+use crate::inverse::invert;
+use crate::scalar::{clamp, last_swap, swap_before};
 
 /// `X25519(k, u)`: the u-coordinate of `clamp(k) * (u, .)`, encoded (RFC 7748 section 5).
 ///
@@ -91,53 +63,6 @@ pub(crate) fn x25519<F: Field>(f: F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     out
 }
 
-/// The working state of the ladder: the input `x1`, the two points `(x2 : z2)`,
-/// `(x3 : z3)`, and the temporaries of one step (`repr(C)`: a backend's assembly addresses
-/// the fields by offset, 32 bytes each for four 64-bit limbs, in this order).
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub(crate) struct LadderState<Fe> {
-    pub(crate) x1: Fe,
-    pub(crate) x2: Fe,
-    pub(crate) z2: Fe,
-    pub(crate) x3: Fe,
-    pub(crate) z3: Fe,
-    pub(crate) a: Fe,
-    pub(crate) aa: Fe,
-    pub(crate) b: Fe,
-    pub(crate) bb: Fe,
-    pub(crate) e: Fe,
-    pub(crate) c: Fe,
-    pub(crate) d: Fe,
-    pub(crate) da: Fe,
-    pub(crate) cb: Fe,
-    pub(crate) t: Fe,
-}
-
-impl<Fe: Zeroize> LadderState<Fe> {
-    fn zeroize(&mut self) {
-        for v in [
-            &mut self.x1,
-            &mut self.x2,
-            &mut self.z2,
-            &mut self.x3,
-            &mut self.z3,
-            &mut self.a,
-            &mut self.aa,
-            &mut self.b,
-            &mut self.bb,
-            &mut self.e,
-            &mut self.c,
-            &mut self.d,
-            &mut self.da,
-            &mut self.cb,
-            &mut self.t,
-        ] {
-            v.zeroize();
-        }
-    }
-}
-
 /// `(x2 : z2) = 2 (x2 : z2)`, the doubling half of the ladder step (RFC 7748 section 5:
 /// `x_2 = AA BB`, `z_2 = E (BB + 121666 E)`), through the generic field operations.
 #[inline(always)]
@@ -147,32 +72,6 @@ fn double<F: Field>(f: F, st: &mut LadderState<F::Fe>) {
     f.sub(&mut st.b, &st.x2, &st.z2);
     f.sqr(&mut st.bb, &st.b);
     f.sub(&mut st.e, &st.aa, &st.bb);
-    f.mul(&mut st.x2, &st.aa, &st.bb);
-    f.mul_a24(&mut st.t, &st.e);
-    f.add(&mut st.a, &st.bb, &st.t);
-    f.mul(&mut st.z2, &st.e, &st.a);
-}
-
-/// One ladder step from the field operations: swap `(x2, z2)` with `(x3, z3)` when `swap`
-/// is set, then the combined differential addition and doubling of RFC 7748 section 5.
-#[inline(always)]
-pub(crate) fn step<F: Field>(f: F, st: &mut LadderState<F::Fe>, swap: Choice) {
-    f.cswap(&mut st.x2, &mut st.x3, swap);
-    f.cswap(&mut st.z2, &mut st.z3, swap);
-    f.add(&mut st.a, &st.x2, &st.z2);
-    f.sqr(&mut st.aa, &st.a);
-    f.sub(&mut st.b, &st.x2, &st.z2);
-    f.sqr(&mut st.bb, &st.b);
-    f.sub(&mut st.e, &st.aa, &st.bb);
-    f.add(&mut st.c, &st.x3, &st.z3);
-    f.sub(&mut st.d, &st.x3, &st.z3);
-    f.mul(&mut st.da, &st.d, &st.a);
-    f.mul(&mut st.cb, &st.c, &st.b);
-    f.add(&mut st.t, &st.da, &st.cb);
-    f.sqr(&mut st.x3, &st.t);
-    f.sub(&mut st.t, &st.da, &st.cb);
-    f.sqr_assign(&mut st.t);
-    f.mul(&mut st.z3, &st.x1, &st.t);
     f.mul(&mut st.x2, &st.aa, &st.bb);
     f.mul_a24(&mut st.t, &st.e);
     f.add(&mut st.a, &st.bb, &st.t);

@@ -1,29 +1,43 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
-// Unsafe code lives only in `backend/` (the island calls and the MULX/ADX assembly); every
-// other module also forbids it itself.
+// Unsafe code lives only in the SIMD backend files of `backend/` (the MULX/ADX assembly, the
+// AVX-512 IFMA intrinsics); every other module also forbids it itself.
 #![deny(unsafe_code)]
 
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+// Layers, each file using only files of the layers before it: the test tap and the field trait
+// with its shapes (`tap`, `field`), the scalar's recodings (`scalar`), the representations and
+// the constant table (`fe51`, `table`, `fe64`), the inversion (`inverse`, and the test hooks'
+// `field_op` over it), the backends' fields and the IFMA four-way code (`backend/`), the
+// generic algorithms (`ladder`, `base`), the dispatch (`backend`), the public API (here) and
+// `testing`.
 mod backend;
 mod base;
+mod fe51;
+// The x86 backend and the inversion use part of it (the rest is the aarch64 field and the
+// tests' reference).
+#[cfg_attr(not(any(target_arch = "aarch64", test)), allow(dead_code))]
+mod fe64;
 mod field;
+#[cfg(tessera_test_hooks)]
+mod field_op;
 mod inverse;
 mod ladder;
+mod scalar;
 mod table;
+mod tap;
+#[doc(hidden)]
+pub mod testing;
 #[cfg(test)]
 mod tests;
 
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-// Backend handles are for tests and benches (explicit backends, names for reports): public so
-// they can reach them, not a stable API.
-#[doc(hidden)]
-pub use backend::Backend;
+use backend::{Backend, BaseMult, ScalarMult};
 
 /// The u-coordinate of the X25519 base point, 9 (RFC 7748 section 4.1).
 pub const X25519_BASEPOINT_BYTES: [u8; 32] = {
@@ -60,49 +74,37 @@ impl core::error::Error for Error {}
 /// output (it is all zero for a small-order `u`; [`StaticSecret::diffie_hellman`] rejects
 /// that). Constant time in `scalar`; runs on the best backend of this CPU.
 pub fn x25519(scalar: [u8; 32], u: [u8; 32]) -> [u8; 32] {
-    x25519_with_backend(Backend::detect(), scalar, u)
+    let mut k = scalar;
+    let out = Backend::detect().run(ScalarMult { k: &k, u: &u });
+    k.zeroize();
+    out
 }
 
 /// `x25519(scalar, 9)`, the public key of `scalar`, through the fixed-base table (several
 /// times faster than the ladder, the same bytes).
 pub fn x25519_base(scalar: [u8; 32]) -> [u8; 32] {
-    x25519_base_with_backend(Backend::detect(), scalar)
+    let mut k = scalar;
+    let out = Backend::detect().run(BaseMult { k: &k });
+    k.zeroize();
+    out
 }
 
 /// [`x25519`] with the scalar taken and the result written by reference: no copy of the
 /// scalar or of the shared secret is made outside memory the caller owns (and can wipe), as a
 /// by-value argument's temporary would be. Constant time in `scalar`.
 pub fn x25519_into(scalar: &[u8; 32], u: &[u8; 32], out: &mut [u8; 32]) {
-    *out = Backend::detect().x25519(scalar, u);
+    *out = Backend::detect().run(ScalarMult { k: scalar, u });
 }
 
 /// [`x25519_base`] with the scalar taken and the public key written by reference (see
 /// [`x25519_into`]).
 pub fn x25519_base_into(scalar: &[u8; 32], out: &mut [u8; 32]) {
-    *out = Backend::detect().x25519_base(scalar);
-}
-
-/// [`x25519`] on an explicit backend (tests and benches).
-#[doc(hidden)]
-pub fn x25519_with_backend(backend: Backend, scalar: [u8; 32], u: [u8; 32]) -> [u8; 32] {
-    let mut k = scalar;
-    let out = backend.x25519(&k, &u);
-    k.zeroize();
-    out
-}
-
-/// [`x25519_base`] on an explicit backend (tests and benches).
-#[doc(hidden)]
-pub fn x25519_base_with_backend(backend: Backend, scalar: [u8; 32]) -> [u8; 32] {
-    let mut k = scalar;
-    let out = backend.x25519_base(&k);
-    k.zeroize();
-    out
+    *out = Backend::detect().run(BaseMult { k: scalar });
 }
 
 /// `X25519(k, u)` and whether it is all zero, tested in constant time.
 fn shared_ct(backend: Backend, k: &[u8; 32], pk: &PublicKey) -> (SharedSecret, subtle::Choice) {
-    let s = SharedSecret(backend.x25519(k, &pk.0));
+    let s = SharedSecret(backend.run(ScalarMult { k, u: &pk.0 }));
     let zero = s.0.ct_eq(&[0u8; 32]);
     (s, zero)
 }
@@ -246,14 +248,14 @@ impl TryFrom<&[u8]> for PublicKey {
 impl From<&StaticSecret> for PublicKey {
     /// The public key `X25519(secret, 9)`, by the fixed-base table on the secret's backend.
     fn from(secret: &StaticSecret) -> Self {
-        Self(secret.backend.x25519_base(&secret.bytes))
+        Self(secret.backend.run(BaseMult { k: &secret.bytes }))
     }
 }
 
 impl From<&EphemeralSecret> for PublicKey {
     /// The public key `X25519(secret, 9)`, by the fixed-base table on the secret's backend.
     fn from(secret: &EphemeralSecret) -> Self {
-        Self(secret.backend.x25519_base(&secret.bytes))
+        Self(secret.backend.run(BaseMult { k: &secret.bytes }))
     }
 }
 
@@ -296,92 +298,3 @@ macro_rules! wipe_on_drop {
     )*};
 }
 wipe_on_drop!(StaticSecret.bytes, EphemeralSecret.bytes, SharedSecret.0);
-
-/// Field operations per backend, for this workspace's equivalence tests only (built with
-/// `--cfg tessera_test_hooks`, which no Cargo feature sets).
-#[cfg(tessera_test_hooks)]
-#[doc(hidden)]
-pub mod test_hooks {
-    #![forbid(unsafe_code)]
-
-    use crate::Backend;
-
-    /// A field operation; inputs are integers below 2^256 in four little-endian words, the
-    /// result is the canonical encoding.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    #[repr(u8)]
-    pub enum FieldOp {
-        /// `a + b`.
-        Add,
-        /// `a - b`.
-        Sub,
-        /// `a * b`.
-        Mul,
-        /// `a^2`.
-        Sqr,
-        /// `121666 a`.
-        MulA24,
-        /// `-a`.
-        Neg,
-        /// `a^(p-2)`.
-        Invert,
-        /// `a mod p`.
-        Reduce,
-        /// `(ab + b^2) (ab + b^2 + 121666 a)^2 b`: products of sums, the loosest inputs the
-        /// ladder gives `mul` and `sqr`, and the in-place forms.
-        MulOfSums,
-        /// `b - a` after a constant-time swap.
-        SwapSub,
-    }
-
-    /// Every [`FieldOp`].
-    pub const ALL: [FieldOp; 10] = [
-        FieldOp::Add,
-        FieldOp::Sub,
-        FieldOp::Mul,
-        FieldOp::Sqr,
-        FieldOp::MulA24,
-        FieldOp::Neg,
-        FieldOp::Invert,
-        FieldOp::Reduce,
-        FieldOp::MulOfSums,
-        FieldOp::SwapSub,
-    ];
-
-    /// `secret.diffie_hellman(pk)` up to its final branch: the shared value and the
-    /// constant-time all-zero flag (1 when zero), for the valgrind check, which marks the flag
-    /// public before looking at it.
-    pub fn diffie_hellman_parts(
-        secret: &crate::StaticSecret,
-        pk: &crate::PublicKey,
-    ) -> ([u8; 32], u8) {
-        let (s, zero) = crate::shared_ct(secret.backend, &secret.bytes, pk);
-        (s.to_bytes(), zero.unwrap_u8())
-    }
-
-    /// `op(a, b)` on `backend`.
-    pub fn field_op(backend: Backend, op: FieldOp, a: [u64; 4], b: [u64; 4]) -> [u8; 32] {
-        backend.field_op(op as u8, &a, &b)
-    }
-
-    /// Largest limb the portable `mul`/`sqr`/`sub`/`mul_a24` accept (exclusive).
-    pub const PORTABLE_INPUT_LIMB_LIMIT: u64 = crate::backend::portable::INPUT_LIMB_LIMIT;
-
-    /// `op(a, b)` on the portable backend with raw radix-2^51 limbs (each below
-    /// [`PORTABLE_INPUT_LIMB_LIMIT`]; `Add` needs the sums below it too). `Invert`, `Reduce`,
-    /// `MulOfSums`, `SwapSub` are not offered at these bounds (`Reduce` is: canonical value).
-    pub fn portable_limbs_op(op: FieldOp, a: [u64; 5], b: [u64; 5]) -> [u8; 32] {
-        use crate::backend::portable as p;
-        let r = match op {
-            FieldOp::Add => p::add(&a, &b),
-            FieldOp::Sub => p::sub(&a, &b),
-            FieldOp::Mul => p::mul(&a, &b),
-            FieldOp::Sqr => p::sqr(&a),
-            FieldOp::MulA24 => p::mul_a24(&a),
-            FieldOp::Neg => p::neg(&a),
-            FieldOp::Reduce => a,
-            other => panic!("{other:?} is not a limb-level portable operation"),
-        };
-        p::to_bytes(&r)
-    }
-}

@@ -5,7 +5,7 @@
 //! equivalence tests check the fixed-base path against the ladder on `u = 9`.
 #![forbid(unsafe_code)]
 
-use crate::backend::portable::{self as p, Fe as Fe51};
+use crate::fe51::{self as p, Fe as Fe51};
 use crate::field::{Niels, Table};
 
 /// The Ed25519 base point `B` (RFC 8032 section 5.1): `y = 4/5`, `x` the even square root

@@ -3,8 +3,9 @@
 //! representation against a plain big-integer reference at the limb bounds.
 #![forbid(unsafe_code)]
 
-use crate::backend::{Backend, fe64, portable};
+use crate::backend::{Backend, BaseMult, ScalarMult};
 use crate::field::Field;
+use crate::{fe51 as portable, fe64};
 
 fn hex32(s: &str) -> [u8; 32] {
     let mut out = [0u8; 32];
@@ -20,7 +21,7 @@ fn rfc7748_vector_1_on_every_backend() {
     let u = hex32("e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c");
     let want = hex32("c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552");
     for b in Backend::all_available() {
-        assert_eq!(b.x25519(&k, &u), want, "{}", b.name());
+        assert_eq!(b.run(ScalarMult { k: &k, u: &u }), want, "{}", b.name());
     }
 }
 
@@ -29,9 +30,12 @@ fn fixed_base_matches_ladder_on_every_backend() {
     let k = hex32("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a");
     let want = hex32("8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
     for b in Backend::all_available() {
-        assert_eq!(b.x25519_base(&k), want, "{} base", b.name());
+        assert_eq!(b.run(BaseMult { k: &k }), want, "{} base", b.name());
         assert_eq!(
-            b.x25519(&k, &crate::X25519_BASEPOINT_BYTES),
+            b.run(ScalarMult {
+                k: &k,
+                u: &crate::X25519_BASEPOINT_BYTES
+            }),
             want,
             "{} ladder",
             b.name()
@@ -349,10 +353,10 @@ fn inversion_chain() {
     use reference as r;
     let f = fe64::Fe64Generic;
     for a in &edge_words() {
-        let mut inv = crate::field::invert(f, a);
+        let mut inv = crate::inverse::invert(f, a);
         assert_eq!(
             f.encode(&inv),
-            f.encode(&crate::field::invert_fermat(f, a)),
+            f.encode(&crate::inverse::invert_fermat(f, a)),
             "divsteps vs Fermat {a:x?}"
         );
         let ra = r::from_words(a);
@@ -378,7 +382,7 @@ fn inversion_chain() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn bmi2_adx_ladder_step_matches_generic() {
-    use crate::ladder::{LadderState, step};
+    use crate::field::{LadderState, step};
     let Some(t) = tessera_cpu::X86Bmi2Adx::detect() else {
         return;
     };
@@ -448,6 +452,21 @@ fn fe64_lookup_matches_generic() {
         (id.ypx, id.ymx, id.xy2d),
         (fe64::ONE, fe64::ONE, fe64::ZERO)
     );
+}
+
+/// The AVX-512 IFMA four-way operations at their documented input limits against the portable
+/// field (see `backend::x86_avx512_ifma::tests::check_limits`).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn four_way_field_at_its_limits() {
+    for b in
+        tessera_testkit::targeted::<Backend>("four_way_field_at_its_limits", &["x86_avx512_ifma"])
+    {
+        let Backend::X86Avx512Ifma(t) = b else {
+            unreachable!()
+        };
+        assert_eq!(crate::backend::x86_avx512_ifma::tests::check_limits(t), 204);
+    }
 }
 
 mod wipe;

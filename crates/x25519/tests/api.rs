@@ -99,7 +99,8 @@ fn low_order_points_are_non_contributory() {
             Some(Error::NonContributory),
             "{u:x?}"
         );
-        let e = EphemeralSecret::new_with_backend(tessera_x25519::Backend::detect(), [7; 32]);
+        let e =
+            EphemeralSecret::new_with_backend(tessera_x25519::testing::Backend::detect(), [7; 32]);
         assert_eq!(
             e.diffie_hellman(&PublicKey::from(u)).err(),
             Some(Error::NonContributory)

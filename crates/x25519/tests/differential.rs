@@ -3,9 +3,8 @@
 //! agreement API.
 
 use proptest::prelude::*;
-use tessera_x25519::{
-    Backend, PublicKey, StaticSecret, x25519_base_with_backend, x25519_with_backend,
-};
+use tessera_x25519::testing::{Backend, x25519_base_with_backend, x25519_with_backend};
+use tessera_x25519::{PublicKey, StaticSecret};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]

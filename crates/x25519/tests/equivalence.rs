@@ -5,10 +5,8 @@
 
 use proptest::prelude::*;
 use tessera_testkit::check_backends;
-use tessera_x25519::{
-    Backend, PublicKey, StaticSecret, X25519_BASEPOINT_BYTES, x25519_base_with_backend,
-    x25519_with_backend,
-};
+use tessera_x25519::testing::{Backend, x25519_base_with_backend, x25519_with_backend};
+use tessera_x25519::{PublicKey, StaticSecret, X25519_BASEPOINT_BYTES};
 
 #[test]
 fn expected_backends_present() {

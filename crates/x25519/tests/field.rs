@@ -7,8 +7,7 @@
 
 use proptest::prelude::*;
 use tessera_testkit::check_backends;
-use tessera_x25519::Backend;
-use tessera_x25519::test_hooks::{self, FieldOp, PORTABLE_INPUT_LIMB_LIMIT};
+use tessera_x25519::testing::{self, Backend, FieldOp, PORTABLE_INPUT_LIMB_LIMIT};
 
 fn limb64() -> impl Strategy<Value = u64> {
     prop_oneof![
@@ -56,9 +55,9 @@ proptest! {
 
     #[test]
     fn field_ops_match_portable(a in words(), b in words()) {
-        for op in test_hooks::ALL {
+        for op in testing::ALL {
             check_backends::<Backend, _>(format!("{op:?}({a:x?}, {b:x?})"), |be| {
-                test_hooks::field_op(be, op, a, b)
+                testing::field_op(be, op, a, b)
             });
         }
     }
@@ -66,7 +65,7 @@ proptest! {
     #[test]
     fn portable_limbs_at_bounds(a in limbs51(PORTABLE_INPUT_LIMB_LIMIT), b in limbs51(PORTABLE_INPUT_LIMB_LIMIT),
                                 c in limbs51(PORTABLE_INPUT_LIMB_LIMIT / 2), d in limbs51(PORTABLE_INPUT_LIMB_LIMIT / 2)) {
-        let canon = |l: [u64; 5]| words_of(test_hooks::portable_limbs_op(FieldOp::Reduce, l, l));
+        let canon = |l: [u64; 5]| words_of(testing::portable_limbs_op(FieldOp::Reduce, l, l));
         for (op, x, y) in [
             (FieldOp::Mul, a, b),
             (FieldOp::Sqr, a, b),
@@ -75,11 +74,11 @@ proptest! {
             (FieldOp::Neg, a, b),
             (FieldOp::Add, c, d),
         ] {
-            let got = test_hooks::portable_limbs_op(op, x, y);
+            let got = testing::portable_limbs_op(op, x, y);
             let (cx, cy) = (canon(x), canon(y));
             // The same operation on the canonical values, on every backend.
             let want = check_backends::<Backend, _>(format!("{op:?} canonical"), |be| {
-                test_hooks::field_op(be, op, cx, cy)
+                testing::field_op(be, op, cx, cy)
             });
             prop_assert_eq!(got, want, "{:?}({:x?}, {:x?})", op, x, y);
         }

@@ -20,15 +20,21 @@
 //! Bounds. A product reads 52 bits of each limb, so every multiplication input has limbs
 //! `< 2^52`. Outputs of [`mul4`] and of [`carry`] are *reduced*: limbs `< 2^51 + 2^15`. Sums and
 //! differences of reduced values go through [`carry`] before they are multiplied.
+#![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
 use subtle::Choice;
 
-use tessera_cpu::X86Avx512Ifma;
+use tessera_cpu::{Portable, X86Avx512Ifma};
 
-use super::portable::{self, Portable};
+use crate::fe51;
 use crate::field::Field;
+#[cfg(tessera_test_hooks)]
+use crate::field_op::{FieldOp, field_op_generic};
+use crate::inverse::invert;
+use crate::scalar::{clamp, last_swap, recode, swap_before};
+use crate::table::TABLE_X4;
 
 /// Limb `k` of four field elements, one per lane: `F4[k]` lane `j` is limb `k` of element `j`,
 /// the element being `sum l_k 2^(51 k)`.
@@ -235,7 +241,7 @@ fn step(t: X86Avx512Ifma, p: &F4, swap: u8, x1k: &F4, a24: &F4) -> F4 {
 
 /// The four elements `e` (portable radix-2^51 limbs, each `< 2^52`) as lanes 0..4.
 #[inline(always)]
-fn load(t: X86Avx512Ifma, e: &[portable::Fe; 4]) -> F4 {
+fn load(t: X86Avx512Ifma, e: &[fe51::Fe; 4]) -> F4 {
     let _ = t;
     // SAFETY: AVX proven by `t`.
     let mut v = [unsafe { _mm256_setzero_si256() }; 5];
@@ -255,7 +261,7 @@ fn load(t: X86Avx512Ifma, e: &[portable::Fe; 4]) -> F4 {
 
 /// Lanes 0..4 as portable radix-2^51 elements.
 #[inline(always)]
-fn store(t: X86Avx512Ifma, v: &F4) -> [portable::Fe; 4] {
+fn store(t: X86Avx512Ifma, v: &F4) -> [fe51::Fe; 4] {
     let _ = t;
     let mut e = [[0u64; 5]; 4];
     for (k, x) in v.iter().enumerate() {
@@ -270,25 +276,25 @@ fn store(t: X86Avx512Ifma, v: &F4) -> [portable::Fe; 4] {
 }
 
 /// `X25519(k, u)` (RFC 7748 section 5) with the four-way ladder; the scalar schedule is the
-/// one of [`crate::ladder::x25519`].
+/// one of `crate::ladder::x25519`. Compiled into the row's island (`#[inline(always)]`).
 #[inline(always)]
-fn ladder(t: X86Avx512Ifma, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
+pub(crate) fn ladder(t: X86Avx512Ifma, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     let f = Portable;
-    let mut s = crate::ladder::clamp(k);
+    let mut s = clamp(k);
     let x1 = f.decode(u);
     let (zero, one) = (f.zero(), f.one());
     let mut p = load(t, &[one, zero, x1, one]);
     let x1k = load(t, &[zero, zero, zero, x1]);
     let a24 = load(t, &[zero, zero, zero, [121666, 0, 0, 0, 0]]);
     for i in (3..255).rev() {
-        p = step(t, &p, crate::ladder::swap_before(&s, i), &x1k, &a24);
+        p = step(t, &p, swap_before(&s, i), &x1k, &a24);
     }
     // The last swap, then three doublings of (x2 : z2) (steps whose (x3 : z3) half is unused).
-    p = step(t, &p, crate::ladder::last_swap(&s), &x1k, &a24);
+    p = step(t, &p, last_swap(&s), &x1k, &a24);
     p = step(t, &p, 0, &x1k, &a24);
     p = step(t, &p, 0, &x1k, &a24);
     let mut e = store(t, &p);
-    let mut r = crate::field::invert(f, &e[1]);
+    let mut r = invert(f, &e[1]);
     f.mul_assign(&mut r, &e[0]);
     let out = f.encode(&r);
     zeroize::Zeroize::zeroize(&mut s);
@@ -296,13 +302,6 @@ fn ladder(t: X86Avx512Ifma, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     zeroize::Zeroize::zeroize(&mut r);
     zeroize::Zeroize::zeroize(&mut p);
     out
-}
-
-tessera_cpu::island! {
-    /// `X25519(k, u)`: the four-way ladder compiled for AVX-512 IFMA.
-    pub(crate) fn x25519(t: X86Avx512Ifma, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
-        ladder(t, k, u)
-    }
 }
 
 /// Lanes `[X1, Y1, Z1, T1]` of a completed point (ref10's "p1p1") to `[X, Y, Z, T]` in
@@ -383,15 +382,15 @@ fn select_x4(t: X86Avx512Ifma, row: &[[u64; 20]; 8], d: i8) -> F4 {
 }
 
 /// `X25519(k, 9)` on edwards25519 with the four-way arithmetic: the schedule of
-/// [`crate::base::x25519_base`] (64 signed radix-16 digits, 64 mixed additions of table
+/// `crate::base::x25519_base` (64 signed radix-16 digits, 64 mixed additions of table
 /// entries, four doublings), each addition and doubling two four-way multiplications; the
 /// Montgomery `u = (T + Y) / (T - Y)` of the last completed point with the portable field.
 #[inline(always)]
-fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
+pub(crate) fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
     let f = Portable;
-    let table = &crate::table::TABLE_X4;
-    let mut sc = crate::ladder::clamp(k);
-    let mut e = crate::base::recode(&sc);
+    let table = &TABLE_X4;
+    let mut sc = clamp(k);
+    let mut e = recode(&sc);
     let (zero, one) = (f.zero(), f.one());
     let mut h = load(t, &[zero, one, one, zero]);
     // The selected entry (it names a secret digit), wiped once at the end.
@@ -415,7 +414,7 @@ fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
     let (mut num, mut den) = (zero, zero);
     f.add(&mut num, &l[3], &l[1]);
     f.sub(&mut den, &l[3], &l[1]);
-    let mut u = crate::field::invert(f, &den);
+    let mut u = invert(f, &den);
     f.mul_assign(&mut u, &num);
     let out = f.encode(&u);
     zeroize::Zeroize::zeroize(&mut sc);
@@ -430,50 +429,34 @@ fn base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
     out
 }
 
-tessera_cpu::island! {
-    /// `X25519(k, 9)`: the fixed-base path with the four-way arithmetic.
-    pub(crate) fn x25519_base(t: X86Avx512Ifma, k: &[u8; 32]) -> [u8; 32] {
-        base(t, k)
-    }
-}
-
-/// One field operation (test hook; see `crate::test_hooks`): addition, subtraction,
+/// One field operation (test hook; see `crate::testing`): addition, subtraction,
 /// multiplication, squaring and the multiplication by 121666 run four-way (the same inputs in
 /// every lane; the lanes must agree), the rest on the portable field.
 #[cfg(tessera_test_hooks)]
 #[inline(always)]
-fn field_op_4(t: X86Avx512Ifma, op: u8, a: &[u64; 4], b: &[u64; 4]) -> [u8; 32] {
-    use crate::test_hooks::FieldOp;
+pub(crate) fn field_op(t: X86Avx512Ifma, op: FieldOp, a: &[u64; 4], b: &[u64; 4]) -> [u8; 32] {
     let f = Portable;
     let (x, y) = (f.load_words(a), f.load_words(b));
     let (xv, yv) = (load(t, &[x; 4]), load(t, &[y; 4]));
     let r = match op {
-        o if o == FieldOp::Add as u8 => carry(t, &add(t, &xv, &yv)),
+        FieldOp::Add => carry(t, &add(t, &xv, &yv)),
         // The subtrahend must be reduced (a loaded limb 4 can reach 2^52 - 1).
-        o if o == FieldOp::Sub as u8 => carry(t, &add(t, &xv, &neg_lanes(t, 0x0f, &carry(t, &yv)))),
-        o if o == FieldOp::Mul as u8 => mul4(t, &xv, &yv),
-        o if o == FieldOp::Sqr as u8 => mul4(t, &xv, &xv),
-        o if o == FieldOp::MulA24 as u8 => mul4(t, &xv, &load(t, &[[121666, 0, 0, 0, 0]; 4])),
-        _ => return super::field_op_generic(f, op, a, b),
+        FieldOp::Sub => carry(t, &add(t, &xv, &neg_lanes(t, 0x0f, &carry(t, &yv)))),
+        FieldOp::Mul => mul4(t, &xv, &yv),
+        FieldOp::Sqr => mul4(t, &xv, &xv),
+        FieldOp::MulA24 => mul4(t, &xv, &load(t, &[[121666, 0, 0, 0, 0]; 4])),
+        _ => return field_op_generic(f, op, a, b),
     };
     let e = store(t, &r);
     assert!(e.iter().all(|l| *l == e[0]), "lanes disagree");
     f.encode(&e[0])
 }
 
-#[cfg(tessera_test_hooks)]
-tessera_cpu::island! {
-    /// One field operation (test hook; see `crate::test_hooks`).
-    pub(crate) fn field_op(t: X86Avx512Ifma, op: u8, a: &[u64; 4], b: &[u64; 4]) -> [u8; 32] {
-        field_op_4(t, op, a, b)
-    }
-}
-
+/// The four-way field at its limits (run by `crate::tests`, which holds the backend table).
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     extern crate std;
     use super::*;
-    use crate::backend::Backend;
     use std::{vec, vec::Vec};
 
     /// The value of radix-2^51 limbs `< 2^64` mod p, canonical, from the portable field: each
@@ -528,7 +511,7 @@ mod tests {
         /// The four-way operations at their documented input limits against the portable field:
         /// `mul4` with limbs up to `2^52 - 1`, `carry` with limbs up to `2^61 - 1`, the
         /// subtraction of a reduced value (limbs up to `2^51 + 19 * 2^10`) through `neg_lanes`.
-        fn check_limits(t: X86Avx512Ifma) -> usize {
+        pub(crate) fn check_limits(t: X86Avx512Ifma) -> usize {
             let f = Portable;
             let mul_in = samples(1 << 52);
             let carry_in = samples(1 << 61);
@@ -563,19 +546,6 @@ mod tests {
                 n += 1;
             }
             n
-        }
-    }
-
-    #[test]
-    fn four_way_field_at_its_limits() {
-        for b in tessera_testkit::targeted::<Backend>(
-            "four_way_field_at_its_limits",
-            &["x86_avx512_ifma"],
-        ) {
-            let Backend::X86Avx512Ifma(t) = b else {
-                unreachable!()
-            };
-            assert_eq!(check_limits(t), 204);
         }
     }
 }

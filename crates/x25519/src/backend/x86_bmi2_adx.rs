@@ -1,4 +1,4 @@
-//! BMI2/ADX backend: four 64-bit limbs (the representation of [`super::fe64`]), with the
+//! BMI2/ADX backend: four 64-bit limbs (the representation of [`crate::fe64`]), with the
 //! field multiplication and squaring in inline assembly using MULX (BMI2) and the two
 //! independent carry chains of ADCX/ADOX (ADX), which the compiler does not keep apart by
 //! itself. Addition, subtraction and the multiplication by 121666 are assembly too, for
@@ -15,9 +15,8 @@ use core::arch::asm;
 use subtle::Choice;
 use tessera_cpu::X86Bmi2Adx;
 
-use super::fe64::{self, Fe};
-use crate::field::{Field, Niels, Table};
-use crate::ladder::LadderState;
+use crate::fe64::{self, Fe};
+use crate::field::{Field, LadderState, Niels, Table};
 
 /// Folds the eight-limb product in `t0..t7` to four limbs in `t0..t3`, below
 /// `2^255 + 19 * 77` (the *folded* bound, which [`add_folded`] and [`sub_folded`] rely on):
@@ -407,7 +406,7 @@ fn sub_folded(a: &Fe, b: &Fe) -> Fe {
     [r0, r1, r2, r3]
 }
 
-/// The ladder step of [`crate::ladder::step`] with the single-fold additions and
+/// The ladder step of [`crate::field::step`] with the single-fold additions and
 /// subtractions: every `add_folded` operand and every `sub_folded` subtrahend is an output of
 /// `mul`, `sqr` or `mul_a24` (below the folded bound), or a starting value of the ladder (0,
 /// 1, or the decoded `u < 2^255`), which the swap only exchanges.
@@ -514,27 +513,5 @@ impl Field for X86Bmi2Adx {
     #[inline(always)]
     fn load_words(self, w: &[u64; 4]) -> Fe {
         *w
-    }
-}
-
-tessera_cpu::island! {
-    /// `X25519(k, u)`: the whole ladder compiled for BMI2 + ADX.
-    pub(crate) fn x25519(t: X86Bmi2Adx, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
-        crate::ladder::x25519(t, k, u)
-    }
-}
-
-tessera_cpu::island! {
-    /// `X25519(k, 9)` through the fixed-base table, compiled for BMI2 + ADX.
-    pub(crate) fn x25519_base(t: X86Bmi2Adx, k: &[u8; 32]) -> [u8; 32] {
-        crate::base::x25519_base(t, k)
-    }
-}
-
-#[cfg(tessera_test_hooks)]
-tessera_cpu::island! {
-    /// One field operation (test hook; see `crate::test_hooks`).
-    pub(crate) fn field_op(t: X86Bmi2Adx, op: u8, a: &[u64; 4], b: &[u64; 4]) -> [u8; 32] {
-        super::field_op_generic(t, op, a, b)
     }
 }

@@ -2,7 +2,7 @@
 //! used holds none of its secrets. The probe is `tessera_testkit::wipe` (x86_64 only: the tests
 //! are ignored elsewhere, never passed). Needles are the clamped scalar and its digits, the
 //! table entries the secret digits select (from the public table, in each backend's
-//! representation), and the values `crate::field::tap` records from the operation itself on a
+//! representation), and the values `crate::tap` records from the operation itself on a
 //! first run (`p2`, the scratch elements, the inversion's input and output); the second run,
 //! not recorded, is the one scanned.
 #![forbid(unsafe_code)]
@@ -13,11 +13,10 @@ use std::vec::Vec;
 
 use tessera_testkit::wipe::{assert_wiped, check_all, chunks};
 
-use crate::backend::Backend;
-use crate::base::recode;
+use crate::backend::{Backend, BaseMult, ScalarMult};
 use crate::field::Field;
-use crate::field::tap::{self, Raw};
-use crate::ladder::clamp;
+use crate::scalar::{clamp, recode};
+use crate::tap::{self, Raw};
 
 type Needles = Vec<(String, Vec<u8>)>;
 
@@ -126,7 +125,7 @@ fn selected_entries_x4() -> Needles {
 
 fn entries_for(b: Backend) -> Needles {
     match b {
-        Backend::Portable => selected_entries(crate::backend::portable::Portable),
+        Backend::Portable => selected_entries(tessera_cpu::Portable),
         #[cfg(target_arch = "x86_64")]
         Backend::X86Bmi2Adx(t) => selected_entries(t),
         #[cfg(target_arch = "x86_64")]
@@ -138,13 +137,18 @@ fn entries_for(b: Backend) -> Needles {
 
 fn base(b: Backend) -> impl FnMut() {
     move || {
-        core::hint::black_box(b.x25519_base(core::hint::black_box(&K)));
+        core::hint::black_box(b.run(BaseMult {
+            k: core::hint::black_box(&K),
+        }));
     }
 }
 
 fn ladder(b: Backend) -> impl FnMut() {
     move || {
-        core::hint::black_box(b.x25519(core::hint::black_box(&K), &U));
+        core::hint::black_box(b.run(ScalarMult {
+            k: core::hint::black_box(&K),
+            u: &U,
+        }));
     }
 }
 

@@ -283,63 +283,63 @@ pub(crate) fn cmov(a: &mut Fe, b: &Fe, c: Choice) {
 macro_rules! impl_field_fe64 {
     ($token:ty) => {
         impl $crate::field::Field for $token {
-            type Fe = $crate::backend::fe64::Fe;
+            type Fe = $crate::fe64::Fe;
 
             #[inline(always)]
             fn zero(self) -> Self::Fe {
-                $crate::backend::fe64::ZERO
+                $crate::fe64::ZERO
             }
             #[inline(always)]
             fn one(self) -> Self::Fe {
-                $crate::backend::fe64::ONE
+                $crate::fe64::ONE
             }
             #[inline(always)]
             fn decode(self, b: &[u8; 32]) -> Self::Fe {
-                $crate::backend::fe64::from_bytes(b)
+                $crate::fe64::from_bytes(b)
             }
             #[inline(always)]
             fn encode(self, a: &Self::Fe) -> [u8; 32] {
-                $crate::backend::fe64::to_bytes(a)
+                $crate::fe64::to_bytes(a)
             }
             #[inline(always)]
             fn add(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe) {
-                *r = $crate::backend::fe64::add(a, b);
+                *r = $crate::fe64::add(a, b);
             }
             #[inline(always)]
             fn sub(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe) {
-                *r = $crate::backend::fe64::sub(a, b);
+                *r = $crate::fe64::sub(a, b);
             }
             #[inline(always)]
             fn neg(self, r: &mut Self::Fe, a: &Self::Fe) {
-                *r = $crate::backend::fe64::neg(a);
+                *r = $crate::fe64::neg(a);
             }
             #[inline(always)]
             fn mul(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe) {
-                *r = $crate::backend::fe64::mul(a, b);
+                *r = $crate::fe64::mul(a, b);
             }
             #[inline(always)]
             fn mul_assign(self, a: &mut Self::Fe, b: &Self::Fe) {
-                *a = $crate::backend::fe64::mul(a, b);
+                *a = $crate::fe64::mul(a, b);
             }
             #[inline(always)]
             fn sqr(self, r: &mut Self::Fe, a: &Self::Fe) {
-                *r = $crate::backend::fe64::sqr(a);
+                *r = $crate::fe64::sqr(a);
             }
             #[inline(always)]
             fn sqr_assign(self, a: &mut Self::Fe) {
-                *a = $crate::backend::fe64::sqr(a);
+                *a = $crate::fe64::sqr(a);
             }
             #[inline(always)]
             fn mul_a24(self, r: &mut Self::Fe, a: &Self::Fe) {
-                *r = $crate::backend::fe64::mul_a24(a);
+                *r = $crate::fe64::mul_a24(a);
             }
             #[inline(always)]
             fn cswap(self, a: &mut Self::Fe, b: &mut Self::Fe, c: subtle::Choice) {
-                $crate::backend::fe64::cswap(a, b, c)
+                $crate::fe64::cswap(a, b, c)
             }
             #[inline(always)]
             fn cmov(self, a: &mut Self::Fe, b: &Self::Fe, c: subtle::Choice) {
-                $crate::backend::fe64::cmov(a, b, c)
+                $crate::fe64::cmov(a, b, c)
             }
             #[inline(always)]
             fn table(self) -> &'static $crate::field::Table<Self::Fe> {

@@ -13,7 +13,10 @@ fn sha3_256(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("op=sha3-256,size={label}"));
         g.throughput(Throughput::Bytes(size as u64));
         // The one-shot on the detected backend, then every other single-state backend.
-        let name = format!("impl=tessera/{}", tessera_keccak::testing::x1_backend_name());
+        let name = format!(
+            "impl=tessera/{}",
+            tessera_keccak::testing::x1_backend_name()
+        );
         g.bench_function(&name, |b| {
             b.iter(|| tessera_keccak::sha3_256(black_box(data)))
         });

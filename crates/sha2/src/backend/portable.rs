@@ -1,48 +1,42 @@
-//! Portable block functions (FIPS 180-4 sections 6.2.2 and 6.4.2) and the whole operations
-//! (one-shot hash, one-shot HMAC) built on them: one module per family, with the entry points
-//! the ISA backends generate with `islands!`.
+//! Portable block functions (FIPS 180-4 sections 6.2.2 and 6.4.2), one per family; the
+//! whole operations (one-shot hash, one-shot HMAC) are the generic ones of `BlockFn` on them.
 #![forbid(unsafe_code)]
 
-/// The items of a family's module: its block function over `$w` words (rounds unrolled 16 at a
-/// time with the eight working variables renamed instead of moved, and the message schedule
-/// kept as a 16-word window) and the entry points on it.
+use crate::block::BlockFn;
+use crate::consts::{K256, K512};
+use crate::md::{Sha256Family, Sha512Family};
+
+/// A family's portable block-function type `$name`: its block function over `$w` words
+/// (rounds unrolled 16 at a time with the eight working variables renamed instead of moved,
+/// and the message schedule kept as a 16-word window), plain and wiping.
 macro_rules! family {
     (
-        $family:ident, $w:ty, $block:literal, $rounds:literal,
+        $(#[$m:meta])*
+        $name:ident: $family:ident, $w:ty, $block:literal, $rounds:literal,
         $k:ident,
         big: [$b0:literal, $b1:literal, $b2:literal, $b3:literal, $b4:literal, $b5:literal],
         small: [$s0:literal, $s1:literal, $s2:literal, $s3:literal, $s4:literal, $s5:literal]
     ) => {
-        /// Compression of whole blocks.
-        #[inline(always)]
-        pub(crate) fn compress(state: &mut [$w; 8], blocks: &[u8]) {
-            compress_wipe::<false>(state, blocks)
+        $(#[$m])*
+        pub(crate) struct $name;
+
+        impl BlockFn<$family> for $name {
+            type Token = tessera_cpu::Portable;
+
+            #[inline(always)]
+            fn compress(_: tessera_cpu::Portable, state: &mut [$w; 8], blocks: &[u8]) {
+                Self::compress_wipe::<false>(state, blocks)
+            }
+
+            /// The wiping block function: the message-schedule window is wiped after each
+            /// block.
+            #[inline(always)]
+            fn compress_secret(_: tessera_cpu::Portable, state: &mut [$w; 8], blocks: &[u8]) {
+                Self::compress_wipe::<true>(state, blocks)
+            }
         }
 
-        /// The wiping block function (see [`Family::compress_secret`](crate::engine::Family)).
-        #[inline(always)]
-        pub(crate) fn compress_secret(state: &mut [$w; 8], blocks: &[u8]) {
-            compress_wipe::<true>(state, blocks)
-        }
-
-        /// The one-shot hash (see [`Family::oneshot`](crate::engine::Family)).
-        #[inline(always)]
-        pub(crate) fn oneshot(state: &mut [$w; 8], data: &[u8], prefix: u64) {
-            crate::engine::oneshot::<$family, _, false>(compress, state, data, prefix)
-        }
-
-        /// The one-shot HMAC (see [`Family::hmac`](crate::engine::Family)).
-        #[inline(always)]
-        pub(crate) fn hmac(
-            ipad: &[$w; 8],
-            opad: &[$w; 8],
-            msg: &[u8],
-            words: usize,
-            out: &mut [$w; 8],
-        ) {
-            crate::engine::hmac::<$family>(compress_secret, ipad, opad, msg, words, out)
-        }
-
+        impl $name {
         /// The block function; with `WIPE`, the message-schedule window is wiped after each
         /// block (for key-derived input: HMAC key setup and the HMAC hashes).
         #[inline(always)]
@@ -117,29 +111,20 @@ macro_rules! family {
                 }
             }
         }
+        }
     };
 }
 
-/// SHA-224/256 (FIPS 180-4 6.2.2; functions 4.1.2).
-pub(crate) mod sha256 {
-    use crate::backend::Sha256Backend;
-    use crate::consts::K256;
+family!(
+    /// SHA-224/256 (FIPS 180-4 6.2.2; functions 4.1.2).
+    Sha256Portable: Sha256Family, u32, 64, 64, K256,
+    big: [2, 13, 22, 6, 11, 25],
+    small: [7, 18, 3, 17, 19, 10]
+);
 
-    family!(
-        Sha256Backend, u32, 64, 64, K256,
-        big: [2, 13, 22, 6, 11, 25],
-        small: [7, 18, 3, 17, 19, 10]
-    );
-}
-
-/// SHA-384/512 (FIPS 180-4 6.4.2; functions 4.1.3).
-pub(crate) mod sha512 {
-    use crate::backend::Sha512Backend;
-    use crate::consts::K512;
-
-    family!(
-        Sha512Backend, u64, 128, 80, K512,
-        big: [28, 34, 39, 14, 18, 41],
-        small: [1, 8, 7, 19, 61, 6]
-    );
-}
+family!(
+    /// SHA-384/512 (FIPS 180-4 6.4.2; functions 4.1.3).
+    Sha512Portable: Sha512Family, u64, 128, 80, K512,
+    big: [28, 34, 39, 14, 18, 41],
+    small: [1, 8, 7, 19, 61, 6]
+);

@@ -42,7 +42,8 @@ impl X4 {
             ways: inputs.len(),
             backend,
         };
-        // Whole blocks of four inputs (of one length, checked above) in the backend's own loop where it has one, the rest below.
+        // Whole blocks of four inputs (of one length, checked above) in the backend's own loop
+        // where it has one, the rest below.
         let mut off = match *inputs {
             [a, b, c, d] => s.backend.run(AbsorbX4 {
                 state: &mut s.state,

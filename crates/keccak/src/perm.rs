@@ -1,7 +1,8 @@
 //! The two implementation traits of the backends and their operation traits: a row of the
 //! `X1Backend` table names an [`X1Perm`] type (the single-state permutation), a row of the
-//! `X4Backend` table an [`X4Perm`] type (four interleaved states). An operation is a struct implementing [`X1Op`] or [`X4Op`]; the table's
-//! generated `run` compiles it into the row's target-feature island for the row's type.
+//! `X4Backend` table an [`X4Perm`] type (four interleaved states). An operation is a struct
+//! implementing [`X1Op`] or [`X4Op`]; the table's generated `run` compiles it into the row's
+//! target-feature island for the row's type.
 #![forbid(unsafe_code)]
 
 /// The single-state Keccak-p\[1600\] of one backend.

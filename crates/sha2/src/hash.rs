@@ -19,7 +19,7 @@ pub(crate) mod sealed {
 
     /// The internals of a SHA-2 variant (sealed: only this crate's hashers implement it).
     pub trait Variant: Clone {
-        /// The family's backend table (the same type as [`crate::Sha2::Backend`]).
+        /// The family's backend table (the same type as `Sha2::Backend`).
         type F: Table;
         /// Initial hash value.
         const IV: [<<Self::F as Table>::Fam as Family>::Word; 8];
@@ -29,8 +29,7 @@ pub(crate) mod sealed {
 }
 
 /// A SHA-2 hash function of this crate (`Sha224`, `Sha256`, `Sha384`, `Sha512`,
-/// `Sha512_256`), the parameter of [`Hmac`](crate::Hmac), [`HmacKey`](crate::HmacKey) and
-/// [`hkdf`](crate::hkdf).
+/// `Sha512_256`), the parameter of `Hmac`, `HmacKey` and `hkdf`.
 pub trait Sha2: sealed::Variant<F = <Self as Sha2>::Backend> {
     /// The backend table of this function's family, `testing::Sha256Backend` or
     /// `testing::Sha512Backend` (what `HmacKey::new_with_backend` and
@@ -44,8 +43,7 @@ pub trait Sha2: sealed::Variant<F = <Self as Sha2>::Backend> {
     /// The digest, `[u8; OUTPUT_LEN]`.
     ///
     /// **`==` on digests and tags is not constant time.** To check an HMAC tag use
-    /// [`HmacKey::verify`](crate::HmacKey::verify) / [`Hmac::verify`](crate::Hmac::verify) (or
-    /// `verify_truncated`), which compare with
+    /// `HmacKey::verify` / `Hmac::verify` (or `verify_truncated`), which compare with
     /// `subtle`; never compare a received tag with `==`.
     type Digest: Copy
         + AsRef<[u8]>

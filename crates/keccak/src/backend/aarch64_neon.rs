@@ -48,7 +48,7 @@ macro_rules! neon_lane {
             $($fused)*
         }
 
-        impl $crate::backend::aarch64_neon::X2Lane for Q {
+        impl super::aarch64_neon::X2Lane for Q {
             type Token = tessera_cpu::$token;
             #[inline(always)]
             fn splat(t: tessera_cpu::$token, v: u64) -> Self {

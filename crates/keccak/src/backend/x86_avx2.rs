@@ -1,7 +1,7 @@
 //! AVX2 backend: four independent Keccak states, lane `i` of state `w` in 64-bit element `w`
 //! of ymm register `i`. The bodies here are `#[inline(always)]` and compile into the calling
 //! island: the `X86Avx2` row's, the `X86Avx512` row's (`x86_avx512.rs`, the same code with
-//! AVX-512 F+VL), and a lattice crate's own AVX2 island through `crate::x4::f1600_x4_avx2`.
+//! AVX-512 F+VL), and a lattice crate's own AVX2 island through `x4::f1600_x4_avx2`.
 
 use core::arch::x86_64::*;
 

@@ -37,80 +37,81 @@ macro_rules! family {
         }
 
         impl $name {
-        /// The block function; with `WIPE`, the message-schedule window is wiped after each
-        /// block (for key-derived input: HMAC key setup and the HMAC hashes).
-        #[inline(always)]
-        fn compress_wipe<const WIPE: bool>(state: &mut [$w; 8], blocks: &[u8]) {
-            const N: usize = core::mem::size_of::<$w>();
-            for block in blocks.chunks_exact($block) {
-                let mut w = [0 as $w; 16];
-                for (wi, c) in w.iter_mut().zip(block.chunks_exact(N)) {
-                    let mut b = [0u8; N];
-                    b.copy_from_slice(c);
-                    *wi = <$w>::from_be_bytes(b);
-                }
-                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-                // Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b; this round's b ^ c is the previous
-                // round's a ^ b.
-                let mut bc = b ^ c;
-                // One round (FIPS 180-4 6.2.2 / 6.4.2 step 3); the caller renames the variables.
-                macro_rules! round {
-                    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
-                     $h:ident, $t:expr, $i:literal, $sched:expr) => {
-                        if $sched {
-                            // W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]
-                            let x = w[($i + 1) % 16];
-                            let y = w[($i + 14) % 16];
-                            let s0 = x.rotate_right($s0) ^ x.rotate_right($s1) ^ (x >> $s2);
-                            let s1 = y.rotate_right($s3) ^ y.rotate_right($s4) ^ (y >> $s5);
-                            w[$i] = w[$i]
-                                .wrapping_add(s0)
-                                .wrapping_add(w[($i + 9) % 16])
-                                .wrapping_add(s1);
-                        }
-                        // The new e is d + (h + K + W) + Ch + S1, summed so that only the
-                        // last two additions wait for e (the rounds are latency-bound).
-                        let hk = $h.wrapping_add($k[$t + $i]).wrapping_add(w[$i]);
-                        let ch = $g ^ ($e & ($f ^ $g));
-                        let sig1 = $e.rotate_right($b3) ^ $e.rotate_right($b4) ^ $e.rotate_right($b5);
-                        let t1 = hk.wrapping_add(ch).wrapping_add(sig1);
-                        let sig0 = $a.rotate_right($b0) ^ $a.rotate_right($b1) ^ $a.rotate_right($b2);
-                        let ab = $a ^ $b;
-                        let maj = (ab & bc) ^ $b;
-                        bc = ab;
-                        $d = $d.wrapping_add(hk).wrapping_add(ch).wrapping_add(sig1);
-                        $h = t1.wrapping_add(sig0.wrapping_add(maj));
-                    };
-                }
-                let mut t = 0;
-                while t < $rounds {
-                    let sched = t > 0;
-                    round!(a, b, c, d, e, f, g, h, t, 0, sched);
-                    round!(h, a, b, c, d, e, f, g, t, 1, sched);
-                    round!(g, h, a, b, c, d, e, f, t, 2, sched);
-                    round!(f, g, h, a, b, c, d, e, t, 3, sched);
-                    round!(e, f, g, h, a, b, c, d, t, 4, sched);
-                    round!(d, e, f, g, h, a, b, c, t, 5, sched);
-                    round!(c, d, e, f, g, h, a, b, t, 6, sched);
-                    round!(b, c, d, e, f, g, h, a, t, 7, sched);
-                    round!(a, b, c, d, e, f, g, h, t, 8, sched);
-                    round!(h, a, b, c, d, e, f, g, t, 9, sched);
-                    round!(g, h, a, b, c, d, e, f, t, 10, sched);
-                    round!(f, g, h, a, b, c, d, e, t, 11, sched);
-                    round!(e, f, g, h, a, b, c, d, t, 12, sched);
-                    round!(d, e, f, g, h, a, b, c, t, 13, sched);
-                    round!(c, d, e, f, g, h, a, b, t, 14, sched);
-                    round!(b, c, d, e, f, g, h, a, t, 15, sched);
-                    t += 16;
-                }
-                for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-                    *s = s.wrapping_add(v);
-                }
-                if WIPE {
-                    zeroize::Zeroize::zeroize(&mut w);
+            /// The block function; with `WIPE`, the message-schedule window is wiped after each
+            /// block (for key-derived input: HMAC key setup and the HMAC hashes).
+            #[inline(always)]
+            fn compress_wipe<const WIPE: bool>(state: &mut [$w; 8], blocks: &[u8]) {
+                const N: usize = core::mem::size_of::<$w>();
+                for block in blocks.chunks_exact($block) {
+                    let mut w = [0 as $w; 16];
+                    for (wi, c) in w.iter_mut().zip(block.chunks_exact(N)) {
+                        let mut b = [0u8; N];
+                        b.copy_from_slice(c);
+                        *wi = <$w>::from_be_bytes(b);
+                    }
+                    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+                    // Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b; this round's b ^ c is the previous
+                    // round's a ^ b.
+                    let mut bc = b ^ c;
+                    // One round (FIPS 180-4 6.2.2 / 6.4.2 step 3); the caller renames the
+                    // variables.
+                    macro_rules! round {
+                        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
+                         $h:ident, $t:expr, $i:literal, $sched:expr) => {
+                            if $sched {
+                                // W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]
+                                let x = w[($i + 1) % 16];
+                                let y = w[($i + 14) % 16];
+                                let s0 = x.rotate_right($s0) ^ x.rotate_right($s1) ^ (x >> $s2);
+                                let s1 = y.rotate_right($s3) ^ y.rotate_right($s4) ^ (y >> $s5);
+                                w[$i] = w[$i]
+                                    .wrapping_add(s0)
+                                    .wrapping_add(w[($i + 9) % 16])
+                                    .wrapping_add(s1);
+                            }
+                            // The new e is d + (h + K + W) + Ch + S1, summed so that only the
+                            // last two additions wait for e (the rounds are latency-bound).
+                            let hk = $h.wrapping_add($k[$t + $i]).wrapping_add(w[$i]);
+                            let ch = $g ^ ($e & ($f ^ $g));
+                            let sig1 = $e.rotate_right($b3) ^ $e.rotate_right($b4) ^ $e.rotate_right($b5);
+                            let t1 = hk.wrapping_add(ch).wrapping_add(sig1);
+                            let sig0 = $a.rotate_right($b0) ^ $a.rotate_right($b1) ^ $a.rotate_right($b2);
+                            let ab = $a ^ $b;
+                            let maj = (ab & bc) ^ $b;
+                            bc = ab;
+                            $d = $d.wrapping_add(hk).wrapping_add(ch).wrapping_add(sig1);
+                            $h = t1.wrapping_add(sig0.wrapping_add(maj));
+                        };
+                    }
+                    let mut t = 0;
+                    while t < $rounds {
+                        let sched = t > 0;
+                        round!(a, b, c, d, e, f, g, h, t, 0, sched);
+                        round!(h, a, b, c, d, e, f, g, t, 1, sched);
+                        round!(g, h, a, b, c, d, e, f, t, 2, sched);
+                        round!(f, g, h, a, b, c, d, e, t, 3, sched);
+                        round!(e, f, g, h, a, b, c, d, t, 4, sched);
+                        round!(d, e, f, g, h, a, b, c, t, 5, sched);
+                        round!(c, d, e, f, g, h, a, b, t, 6, sched);
+                        round!(b, c, d, e, f, g, h, a, t, 7, sched);
+                        round!(a, b, c, d, e, f, g, h, t, 8, sched);
+                        round!(h, a, b, c, d, e, f, g, t, 9, sched);
+                        round!(g, h, a, b, c, d, e, f, t, 10, sched);
+                        round!(f, g, h, a, b, c, d, e, t, 11, sched);
+                        round!(e, f, g, h, a, b, c, d, t, 12, sched);
+                        round!(d, e, f, g, h, a, b, c, t, 13, sched);
+                        round!(c, d, e, f, g, h, a, b, t, 14, sched);
+                        round!(b, c, d, e, f, g, h, a, t, 15, sched);
+                        t += 16;
+                    }
+                    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+                        *s = s.wrapping_add(v);
+                    }
+                    if WIPE {
+                        zeroize::Zeroize::zeroize(&mut w);
+                    }
                 }
             }
-        }
         }
     };
 }

@@ -4,7 +4,7 @@
 
 use crate::block::BlockFn;
 use crate::consts::{K256, K512};
-use crate::md::{Sha256Family, Sha512Family};
+use crate::md::{self, Sha256Family, Sha512Family};
 
 /// A family's portable block-function type `$name`: its block function over `$w` words
 /// (rounds unrolled 16 at a time with the eight working variables renamed instead of moved,
@@ -33,6 +33,26 @@ macro_rules! family {
             #[inline(always)]
             fn compress_secret(_: tessera_cpu::Portable, state: &mut [$w; 8], blocks: &[u8]) {
                 Self::compress_wipe::<true>(state, blocks)
+            }
+
+            /// The generic one-shot hash on the block function as a function item, which is
+            /// `#[inline(always)]` (a closure would not be), so both calls inline.
+            #[inline(always)]
+            fn oneshot(_: tessera_cpu::Portable, state: &mut [$w; 8], data: &[u8], prefix: u64) {
+                md::oneshot::<$family, _, false>(Self::compress_wipe::<false>, state, data, prefix)
+            }
+
+            /// The generic one-shot HMAC on the wiping block function as a function item.
+            #[inline(always)]
+            fn hmac(
+                _: tessera_cpu::Portable,
+                ipad: &[$w; 8],
+                opad: &[$w; 8],
+                msg: &[u8],
+                words: usize,
+                out: &mut [$w; 8],
+            ) {
+                md::hmac::<$family>(Self::compress_wipe::<true>, ipad, opad, msg, words, out)
             }
         }
 

@@ -64,8 +64,8 @@ mod tessera {
     }
 
     // --- SHA-2 ---
-    pub type Sha256Backend = tessera_sha2::Sha256Backend;
-    pub type Sha512Backend = tessera_sha2::Sha512Backend;
+    pub type Sha256Backend = tessera_sha2::testing::Sha256Backend;
+    pub type Sha512Backend = tessera_sha2::testing::Sha512Backend;
 
     pub fn sha256_impls() -> Vec<Impl<Sha256Backend>> {
         impls(

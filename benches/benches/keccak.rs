@@ -3,7 +3,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tessera_keccak::{X1Backend, X4Backend};
+use tessera_keccak::testing::{X1Backend, X4Backend};
 use tessera_testkit::aligned;
 
 fn sha3_256(c: &mut Criterion) {
@@ -13,12 +13,15 @@ fn sha3_256(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("op=sha3-256,size={label}"));
         g.throughput(Throughput::Bytes(size as u64));
         // The one-shot on the detected backend, then every other single-state backend.
-        let name = format!("impl=tessera/{}", tessera_keccak::x1_backend_name());
+        let name = format!(
+            "impl=tessera/{}",
+            tessera_keccak::testing::x1_backend_name()
+        );
         g.bench_function(&name, |b| {
             b.iter(|| tessera_keccak::sha3_256(black_box(data)))
         });
         for be in X1Backend::all_available() {
-            if be.name() == tessera_keccak::x1_backend_name() {
+            if be.name() == tessera_keccak::testing::x1_backend_name() {
                 continue;
             }
             g.bench_function(format!("impl=tessera/{}", be.name()), |b| {

@@ -5,7 +5,8 @@
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::io::{BufReader, Read, Write};
-use tessera_sha2::{HmacKey, Sha256, Sha256Backend, Sha512, Sha512Backend};
+use tessera_sha2::testing::{Sha256Backend, Sha512Backend};
+use tessera_sha2::{HmacKey, Sha256, Sha512};
 use tessera_testkit::aligned;
 
 fn sha256(c: &mut Criterion) {

@@ -17,7 +17,8 @@
 #[path = "../../keccak/tests/data/common.rs"]
 mod common;
 
-use tessera_keccak::{Shake128x4, Shake256x2, X1Backend, X4Backend};
+use tessera_keccak::testing::{X1Backend, X4Backend};
+use tessera_keccak::{Shake128x4, Shake256x2};
 use tessera_testkit::ct;
 
 /// Every single-state function (the four SHA-3 digests, 300 bytes of each XOF) of a secret

@@ -9,52 +9,37 @@
 extern crate std;
 
 mod backend;
+mod error;
 mod keccak;
 mod multi;
+mod perm;
 mod sponge;
 pub mod x4;
 
-// Backend handles are for tests and benches (explicit backends, names for reports); they are
-// public so those can reach them, but not a stable API (the lattice crates use `x4`).
+// The backend tables at the root: ML-KEM and ML-DSA keep an `X1Backend` in their key state and
+// pick an `X4Backend` for their samplers (library code, so these stay reachable here). Not a
+// stable API; tests and benches use `testing`.
 #[doc(hidden)]
 pub use backend::X1Backend;
 #[doc(hidden)]
 pub use backend::X4Backend;
+pub use error::Error;
 pub use multi::{Shake128x2, Shake128x4, Shake256x2, Shake256x4};
 
 use sponge::Sponge;
 
-/// The backend a new SHA-3 / SHAKE / TurboSHAKE hasher would use here (`portable`, `x86_bmi`,
-/// `aarch64_sha3`),
-/// for bench reports.
+/// For tests and benches (not a stable API): the backend tables, whose rows every hasher's
+/// `new_with_backend` takes, and the backend name for bench reports.
 #[doc(hidden)]
-pub fn x1_backend_name() -> &'static str {
-    X1Backend::detect().name()
-}
+pub mod testing {
+    pub use crate::backend::{X1Backend, X4Backend};
 
-/// Errors of this crate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// TurboSHAKE domain byte outside `0x01..=0x7F`.
-    InvalidDomain,
-    /// Multi-way inputs or outputs of differing lengths.
-    LengthMismatch,
-    /// Multi-way output length not a multiple of the rate.
-    NotBlockMultiple,
-}
-
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            Error::InvalidDomain => "TurboSHAKE domain byte must be in 0x01..=0x7F",
-            Error::LengthMismatch => "multi-way inputs/outputs must have equal lengths",
-            Error::NotBlockMultiple => "multi-way output length must be a multiple of the rate",
-        })
+    /// The backend a new SHA-3 / SHAKE / TurboSHAKE hasher would use here (`portable`,
+    /// `x86_bmi`, `aarch64_sha3`), for bench reports.
+    pub fn x1_backend_name() -> &'static str {
+        X1Backend::detect().name()
     }
 }
-
-impl core::error::Error for Error {}
 
 /// `Debug` that names the type and never prints the state (which is secret-derived).
 macro_rules! impl_debug {
@@ -66,7 +51,6 @@ macro_rules! impl_debug {
         }
     };
 }
-pub(crate) use impl_debug;
 
 /// `std::io::Write` for a hasher, so `std::io::copy(&mut reader, &mut hasher)` hashes a stream.
 macro_rules! impl_write {

@@ -2,7 +2,9 @@
 //! The backend is chosen when the state is created.
 #![forbid(unsafe_code)]
 
-use crate::{Error, X4Backend};
+use crate::backend::X4Backend;
+use crate::error::Error;
+use crate::x4::{AbsorbX4, PermuteX4};
 use zeroize::Zeroize;
 
 /// Four interleaved states plus the backend that permutes them.
@@ -40,8 +42,16 @@ impl X4 {
             ways: inputs.len(),
             backend,
         };
-        // Whole blocks in the backend's own loop where it has one, the rest below.
-        let mut off = s.backend.absorb_x4(&mut s.state, inputs, rate);
+        // Whole blocks of four inputs (of one length, checked above) in the backend's own loop
+        // where it has one, the rest below.
+        let mut off = match *inputs {
+            [a, b, c, d] => s.backend.run(AbsorbX4 {
+                state: &mut s.state,
+                inputs: [a, b, c, d],
+                rate,
+            }),
+            _ => 0,
+        };
         loop {
             let take = (n - off).min(rate);
             for (w, inp) in inputs.iter().enumerate() {
@@ -63,10 +73,10 @@ impl X4 {
                     s.state[take / 8][w] ^= u64::from(ds) << (8 * (take % 8));
                     s.state[(rate - 1) / 8][w] ^= 0x80u64 << (8 * ((rate - 1) % 8));
                 }
-                s.backend.permute_x4(&mut s.state, 24, s.ways);
+                s.permute();
                 return Ok(s);
             }
-            s.backend.permute_x4(&mut s.state, 24, s.ways);
+            s.permute();
         }
     }
 
@@ -85,9 +95,19 @@ impl X4 {
                     c.copy_from_slice(&lane[w].to_le_bytes());
                 }
             }
-            self.backend.permute_x4(&mut self.state, 24, self.ways);
+            self.permute();
         }
         Ok(())
+    }
+
+    /// Keccak-f\[1600\] on the ways in use.
+    #[inline]
+    fn permute(&mut self) {
+        self.backend.run(PermuteX4 {
+            state: &mut self.state,
+            rounds: 24,
+            ways: self.ways,
+        })
     }
 }
 
@@ -104,7 +124,12 @@ macro_rules! multi {
         #[derive(Clone)]
         pub struct $name(X4);
 
-        crate::impl_debug!($name);
+        /// Names the type and never prints the states (which are secret-derived).
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name)).finish_non_exhaustive()
+            }
+        }
 
         impl $name {
             /// Bytes per squeezed block.

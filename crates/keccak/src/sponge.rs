@@ -3,7 +3,39 @@
 #![forbid(unsafe_code)]
 
 use crate::backend::X1Backend;
+use crate::perm::{X1Op, X1Perm};
 use zeroize::Zeroize;
+
+/// Keccak-p\[1600, rounds\] on one state (an [`X1Op`]).
+struct Permute<'a> {
+    state: &'a mut [u64; 25],
+    rounds: usize,
+}
+
+impl X1Op for Permute<'_> {
+    type Out = ();
+    #[inline(always)]
+    fn run<P: X1Perm>(self, t: P::Token) {
+        P::permute(t, self.state, self.rounds)
+    }
+}
+
+/// The whole blocks of `data` absorbed by the backend's register-resident loop; returns the
+/// bytes consumed (an [`X1Op`]).
+struct AbsorbBlocks<'a> {
+    state: &'a mut [u64; 25],
+    data: &'a [u8],
+    rate: usize,
+    rounds: usize,
+}
+
+impl X1Op for AbsorbBlocks<'_> {
+    type Out = usize;
+    #[inline(always)]
+    fn run<P: X1Perm>(self, t: P::Token) -> usize {
+        P::absorb_blocks(t, self.state, self.data, self.rate, self.rounds)
+    }
+}
 
 #[derive(Clone)]
 pub(crate) struct Sponge {
@@ -62,9 +94,12 @@ impl Sponge {
         }
         if self.pos == 0 {
             // Whole blocks: the backend's block loop, then a lane at a time.
-            let done = self
-                .backend
-                .absorb_blocks(&mut self.state, data, self.rate, self.rounds);
+            let done = self.backend.run(AbsorbBlocks {
+                state: &mut self.state,
+                data,
+                rate: self.rate,
+                rounds: self.rounds,
+            });
             data = &data[done..];
             while data.len() >= self.rate {
                 self.xor_lanes(&mut data);
@@ -98,7 +133,10 @@ impl Sponge {
 
     #[inline(always)]
     fn permute(&mut self) {
-        self.backend.permute(&mut self.state, self.rounds);
+        self.backend.run(Permute {
+            state: &mut self.state,
+            rounds: self.rounds,
+        });
         self.pos = 0;
     }
 
@@ -107,8 +145,7 @@ impl Sponge {
     pub(crate) fn pad(&mut self, ds: u8) {
         xor_byte(&mut self.state, self.pos, ds);
         xor_byte(&mut self.state, self.rate - 1, 0x80);
-        self.backend.permute(&mut self.state, self.rounds);
-        self.pos = 0;
+        self.permute();
     }
 
     /// Squeezes after [`Sponge::pad`]; `pos` counts bytes already read from the current block.

@@ -28,18 +28,51 @@
 #![forbid(unsafe_code)]
 
 pub use crate::backend::X4Backend;
+use crate::backend::portable::PortableX4;
+use crate::perm::{X4Op, X4Perm};
+
+/// Keccak-p\[1600, rounds\] on the first `ways` of four interleaved states (an [`X4Op`]).
+pub(crate) struct PermuteX4<'a> {
+    pub(crate) state: &'a mut [[u64; 4]; 25],
+    pub(crate) rounds: usize,
+    pub(crate) ways: usize,
+}
+
+impl X4Op for PermuteX4<'_> {
+    type Out = ();
+    #[inline(always)]
+    fn run<P: X4Perm>(self, t: P::Token) {
+        P::permute_x4(t, self.state, self.rounds, self.ways)
+    }
+}
+
+/// The whole `rate`-byte blocks of four inputs of one length absorbed by the backend's
+/// register-resident loop; returns the bytes consumed per input (an [`X4Op`]).
+pub(crate) struct AbsorbX4<'a> {
+    pub(crate) state: &'a mut [[u64; 4]; 25],
+    pub(crate) inputs: [&'a [u8]; 4],
+    pub(crate) rate: usize,
+}
+
+impl X4Op for AbsorbX4<'_> {
+    type Out = usize;
+    #[inline(always)]
+    fn run<P: X4Perm>(self, t: P::Token) -> usize {
+        P::absorb_x4(t, self.state, self.inputs, self.rate)
+    }
+}
 
 /// Keccak-f\[1600\] (24 rounds) on four interleaved states, portable, inlined into the caller.
 #[inline(always)]
 pub fn f1600_x4_portable(state: &mut [[u64; 4]; 25]) {
-    crate::backend::portable::permute_x4(state, 24, 4)
+    PortableX4::permute_x4(tessera_cpu::Portable, state, 24, 4)
 }
 
 /// Keccak-f\[1600\] on four interleaved states with AVX2, compiled into the calling island.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub fn f1600_x4_avx2(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25]) {
-    crate::backend::x86_avx2::permute_x4_body(t, state, 24)
+    crate::backend::x86_avx2::Avx2X4::permute_x4(t, state, 24, 4)
 }
 
 /// Keccak-f\[1600\] on four interleaved states with NEON (two x2), compiled into the calling
@@ -47,7 +80,7 @@ pub fn f1600_x4_avx2(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25]) {
 #[cfg(target_arch = "aarch64")]
 #[inline(always)]
 pub fn f1600_x4_neon(t: tessera_cpu::Aarch64Neon, state: &mut [[u64; 4]; 25]) {
-    crate::backend::aarch64_neon::permute_x4_body(t, state, 24, 4)
+    crate::backend::aarch64_neon::NeonX4::permute_x4(t, state, 24, 4)
 }
 
 /// Keccak-f\[1600\] on four interleaved states with the SHA3 extension, compiled into the
@@ -55,7 +88,7 @@ pub fn f1600_x4_neon(t: tessera_cpu::Aarch64Neon, state: &mut [[u64; 4]; 25]) {
 #[cfg(target_arch = "aarch64")]
 #[inline(always)]
 pub fn f1600_x4_sha3(t: tessera_cpu::Aarch64Sha3, state: &mut [[u64; 4]; 25]) {
-    crate::backend::aarch64_sha3::permute_x4_body(t, state, 24, 4)
+    crate::backend::aarch64_sha3::Sha3X4::permute_x4(t, state, 24, 4)
 }
 
 impl X4Backend {
@@ -63,6 +96,10 @@ impl X4Backend {
     /// call: pick the backend once, outside the block loop).
     #[inline]
     pub fn f1600_x4(&self, state: &mut [[u64; 4]; 25]) {
-        self.permute_x4(state, 24, 4)
+        self.run(PermuteX4 {
+            state,
+            rounds: 24,
+            ways: 4,
+        })
     }
 }

@@ -3,9 +3,10 @@
 
 use std::io::{self, Read, Write};
 
+use tessera_keccak::testing::{X1Backend, X4Backend};
 use tessera_keccak::{
     Error, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128x2, Shake128x4, Shake256,
-    Shake256x2, Shake256x4, TurboShake128, TurboShake256, X1Backend, X4Backend,
+    Shake256x2, Shake256x4, TurboShake128, TurboShake256,
 };
 
 /// A deterministic, non-periodic message.

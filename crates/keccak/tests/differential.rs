@@ -7,7 +7,8 @@ mod common;
 use common::{bytes_near_every_rate, every_x1, len_near_every_rate};
 use proptest::prelude::*;
 use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
-use tessera_keccak::{TurboShake128, X1Backend};
+use tessera_keccak::TurboShake128;
+use tessera_keccak::testing::X1Backend;
 
 fn rc_xof<X: Update + ExtendableOutput>(mut x: X, m: &[u8], n: usize) -> Vec<u8> {
     x.update(m);

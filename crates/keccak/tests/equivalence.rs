@@ -6,9 +6,10 @@ mod common;
 
 use common::{MultiShake, bytes_near_every_rate, every_x1, len_near_every_rate, multi_one_shot};
 use proptest::prelude::*;
+use tessera_keccak::testing::{X1Backend, X4Backend};
 use tessera_keccak::{
     Error, Sha3_256, Shake128, Shake128x2, Shake128x4, Shake256, Shake256x2, Shake256x4,
-    TurboShake128, X1Backend, X4Backend,
+    TurboShake128,
 };
 
 /// Both kinds of backend count: the multi-way ones and the single-state ones, each table

@@ -11,7 +11,8 @@
 //! `D` is the domain-separation byte (default `1F`); for the 10032-byte outputs the RFC gives
 //! only the last 32 bytes.
 
-use tessera_keccak::{TurboShake128, TurboShake256, X1Backend};
+use tessera_keccak::testing::X1Backend;
+use tessera_keccak::{TurboShake128, TurboShake256};
 
 /// What the RFC hashes.
 #[derive(Clone, Copy)]

@@ -18,7 +18,9 @@
 
 use zeroize::Zeroize;
 
-use crate::{Error, Hmac, HmacKey, Sha2};
+use crate::error::Error;
+use crate::hash::Sha2;
+use crate::hmac::{Hmac, HmacKey};
 
 /// A pseudorandom key (the output of HKDF-Extract), kept as precomputed HMAC key states.
 /// Wiped on drop.

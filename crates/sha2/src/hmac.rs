@@ -8,11 +8,14 @@ use subtle::ConstantTimeEq;
 use tessera_cpu::BackendSet;
 use zeroize::Zeroize;
 
-use crate::engine::{self, Engine, Family};
-use crate::sealed::Variant;
-use crate::{Error, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use crate::block::{self, Compress, Table};
+use crate::engine::Engine;
+use crate::error::Error;
+use crate::hash::sealed::Variant;
+use crate::hash::{Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use crate::md::{self, Family};
 
-type State<H> = [<<H as Variant>::F as Family>::Word; 8];
+type State<H> = block::State<<<H as Variant>::F as Table>::Fam>;
 
 /// A precomputed HMAC key: the chaining values after `K ^ ipad` and `K ^ opad`.
 /// Wiped on drop.
@@ -67,14 +70,14 @@ impl<H: Sha2> HmacKey<H> {
     /// tests and benches.
     #[doc(hidden)]
     pub fn new_with_backend(backend: H::Backend, key: &[u8]) -> Self {
-        let mut k = <H::F as Family>::ZERO;
+        let mut k = <<H::F as Table>::Fam as Family>::ZERO;
         if key.len() > H::BLOCK_LEN {
             // Through an engine (not the one-shot path) so the buffered key tail is wiped too.
             // (Wiped when it drops.)
             let mut e: Engine<H::F, true> = Engine::with_state(backend, H::IV, 0);
             e.update(key);
             e.finish_in_place();
-            engine::store(&e.state, &mut k.as_mut()[..H::OUTPUT_LEN]);
+            md::store(&e.state, &mut k.as_mut()[..H::OUTPUT_LEN]);
         } else {
             k.as_mut()[..key.len()].copy_from_slice(key);
         }
@@ -84,11 +87,17 @@ impl<H: Sha2> HmacKey<H> {
         for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
             *p = x ^ 0x36;
         }
-        backend.compress_secret(&mut ipad, pad.as_ref());
+        backend.dispatch(Compress::<_, true> {
+            state: &mut ipad,
+            blocks: pad.as_ref(),
+        });
         for (p, x) in pad.as_mut().iter_mut().zip(k.as_ref()) {
             *p = x ^ 0x5c;
         }
-        backend.compress_secret(&mut opad, pad.as_ref());
+        backend.dispatch(Compress::<_, true> {
+            state: &mut opad,
+            blocks: pad.as_ref(),
+        });
         k.zeroize();
         pad.zeroize();
         Self {
@@ -111,10 +120,15 @@ impl<H: Sha2> HmacKey<H> {
     #[inline]
     pub fn sign(&self, msg: &[u8]) -> H::Digest {
         let mut st = H::IV;
-        self.backend
-            .hmac(&self.ipad, &self.opad, msg, H::WORDS, &mut st);
+        self.backend.dispatch(block::Hmac {
+            ipad: &self.ipad,
+            opad: &self.opad,
+            msg,
+            words: H::WORDS,
+            out: &mut st,
+        });
         let mut out = H::ZERO_DIGEST;
-        engine::store(&st, out.as_mut());
+        md::store(&st, out.as_mut());
         out
     }
 
@@ -269,12 +283,12 @@ impl<H: Sha2> Hmac<H> {
     fn finish(&self, inner: &mut Engine<H::F, true>) -> H::Digest {
         inner.finish_in_place();
         let mut d = H::ZERO_DIGEST;
-        engine::store(&inner.state, d.as_mut());
+        md::store(&inner.state, d.as_mut());
         let mut outer: Engine<H::F, true> =
             Engine::with_state(self.key.backend, self.key.opad, H::BLOCK_LEN as u64);
         outer.update(d.as_ref());
         outer.finish_in_place();
-        engine::store(&outer.state, d.as_mut());
+        md::store(&outer.state, d.as_mut());
         d
     }
 

@@ -8,10 +8,8 @@ mod common;
 use common::{Hasher, chunked};
 use proptest::prelude::*;
 use tessera_cpu::BackendSet;
-use tessera_sha2::{
-    Hmac, HmacKey, Sha2, Sha224, Sha256, Sha256Backend, Sha384, Sha512, Sha512_256, Sha512Backend,
-    hkdf,
-};
+use tessera_sha2::testing::{Sha256Backend, Sha512Backend};
+use tessera_sha2::{Hmac, HmacKey, Sha2, Sha224, Sha256, Sha384, Sha512, Sha512_256, hkdf};
 use tessera_testkit::strategies::bytes_near_blocks;
 use tessera_testkit::{check_backends, expect_backends, for_each_backend};
 

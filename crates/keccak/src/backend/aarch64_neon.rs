@@ -4,14 +4,32 @@
 
 use core::arch::aarch64::*;
 
+use tessera_cpu::Aarch64Neon;
+
 use crate::keccak::{FusedLane, keccak_p_fused};
+use crate::perm::X4Perm;
+
+/// A lane type of an aarch64 backend file (its `Q`, made by [`neon_lane!`]): lane `i` of two
+/// states in one 128-bit register, built only from the backend's token.
+pub(super) trait X2Lane: FusedLane {
+    /// The backend's capability token.
+    type Token: Copy;
+    /// `v` in both elements.
+    fn splat(t: Self::Token, v: u64) -> Self;
+    /// The two elements `src[0]`, `src[1]`.
+    fn load(t: Self::Token, src: &[u64; 2]) -> Self;
+    /// Both elements into `dst`.
+    fn store(self, dst: &mut [u64; 2]);
+    /// Element 0.
+    fn low(self) -> u64;
+}
 
 /// The lane type `Q` of an aarch64 backend file: lane `i` of two states in one 128-bit
 /// register, with the backend's token in a zero-sized field, which makes the safe `FusedLane`
-/// methods sound by construction: a `Q` cannot exist unless the token's features were proven
-/// available (it is only built from the token an island receives). `xor` and `xor_rc` are plain
-/// NEON, which every aarch64 token includes; the file gives the fused operations (`xor3`,
-/// `rax1`, `xar`, `bcax`).
+/// and [`X2Lane`] methods sound by construction: a `Q` cannot exist unless the token's features
+/// were proven available (it is only built from the token). `xor`, `xor_rc` and the
+/// [`X2Lane`] loads and stores are plain NEON, which every aarch64 token includes; the file
+/// gives the fused operations (`xor3`, `rax1`, `xar`, `bcax`).
 macro_rules! neon_lane {
     ($token:ident; $($fused:item)*) => {
         #[derive(Clone, Copy)]
@@ -25,10 +43,35 @@ macro_rules! neon_lane {
             }
             #[inline(always)]
             fn xor_rc(self, rc: u64) -> Self {
-                // SAFETY: a `Q` carries a token that proves NEON (see the type).
-                self.xor(Q(unsafe { vdupq_n_u64(rc) }, self.1))
+                self.xor(Q::splat(self.1, rc))
             }
             $($fused)*
+        }
+
+        impl super::aarch64_neon::X2Lane for Q {
+            type Token = tessera_cpu::$token;
+            #[inline(always)]
+            fn splat(t: tessera_cpu::$token, v: u64) -> Self {
+                // SAFETY: the token `t` proves NEON (every aarch64 backend token includes it).
+                Q(unsafe { vdupq_n_u64(v) }, t)
+            }
+            #[inline(always)]
+            fn load(t: tessera_cpu::$token, src: &[u64; 2]) -> Self {
+                // SAFETY: NEON proven by `t`; `src` is two readable u64s and vld1q_u64 needs
+                // only 8-byte alignment.
+                Q(unsafe { vld1q_u64(src.as_ptr()) }, t)
+            }
+            #[inline(always)]
+            fn store(self, dst: &mut [u64; 2]) {
+                // SAFETY: NEON proven by the token in `self`; `dst` is two writable u64s and
+                // vst1q_u64 needs only 8-byte alignment.
+                unsafe { vst1q_u64(dst.as_mut_ptr(), self.0) }
+            }
+            #[inline(always)]
+            fn low(self) -> u64 {
+                // SAFETY: NEON proven by the token in `self`.
+                unsafe { vgetq_lane_u64::<0>(self.0) }
+            }
         }
     };
 }
@@ -65,52 +108,37 @@ neon_lane! { Aarch64Neon;
     }
 }
 
-/// The x4 entry point of an aarch64 backend, generated once per lane type: the body that runs
-/// four interleaved states as two x2 permutations on the file's `Q` (inlined into whatever
-/// island calls it), and the island `permute_x4` compiled for the backend's token. The plain
-/// NEON backend here and the SHA3-extension backend differ only in `Q`'s `FusedLane` methods.
-macro_rules! x4_entry_point {
-    ($token:ident) => {
-        /// Keccak-p on the first `ways` (1..=4) of four interleaved states: the two states in
-        /// ways `2h` and `2h + 1` for each needed `h`. Compiled into the calling island.
-        #[inline(always)]
-        pub(crate) fn permute_x4_body(
-            t: tessera_cpu::$token,
-            state: &mut [[u64; 4]; 25],
-            rounds: usize,
-            ways: usize,
-        ) {
-            for h in 0..ways.div_ceil(2).min(2) {
-                // SAFETY: the token `t` proves NEON (every aarch64 backend token includes it).
-                let mut a = [Q(unsafe { vdupq_n_u64(0) }, t); 25];
-                for (r, l) in a.iter_mut().zip(state.iter()) {
-                    let src = &l[2 * h..2 * h + 2];
-                    // SAFETY: `src` is two readable u64s; vld1q_u64 needs only 8-byte alignment.
-                    r.0 = unsafe { vld1q_u64(src.as_ptr()) };
-                }
-                keccak_p_fused(&mut a, rounds);
-                for (r, l) in a.iter().zip(state.iter_mut()) {
-                    let dst = &mut l[2 * h..2 * h + 2];
-                    // SAFETY: `dst` is two writable u64s; vst1q_u64 needs only 8-byte alignment.
-                    unsafe { vst1q_u64(dst.as_mut_ptr(), r.0) };
-                }
-            }
+/// Keccak-p on the first `ways` (1..=4) of four interleaved states as x2 permutations on the
+/// lane type `Q`: the two states in ways `2h` and `2h + 1` for each needed `h`. Compiled into
+/// the calling island (this file's and `aarch64_sha3.rs`'s rows differ only in `Q`).
+#[inline(always)]
+pub(super) fn permute_x4_x2<Q: X2Lane>(
+    t: Q::Token,
+    state: &mut [[u64; 4]; 25],
+    rounds: usize,
+    ways: usize,
+) {
+    for h in 0..ways.div_ceil(2).min(2) {
+        let mut a = [Q::splat(t, 0); 25];
+        for (r, l) in a.iter_mut().zip(state.iter()) {
+            *r = Q::load(t, &l.as_chunks::<2>().0[h]);
         }
-
-        tessera_cpu::island! {
-            /// Keccak-p on the first `ways` of four interleaved states (two x2 permutations for
-            /// 3 or 4 ways, one for 1 or 2).
-            pub(crate) fn permute_x4(
-                t: $token,
-                state: &mut [[u64; 4]; 25],
-                rounds: usize,
-                ways: usize,
-            ) {
-                permute_x4_body(t, state, rounds, ways)
-            }
+        keccak_p_fused(&mut a, rounds);
+        for (r, l) in a.iter().zip(state.iter_mut()) {
+            r.store(&mut l.as_chunks_mut::<2>().0[h]);
         }
-    };
+    }
 }
-pub(super) use x4_entry_point;
 
-x4_entry_point!(Aarch64Neon);
+/// The four-way permutation for the `Aarch64Neon` token: two x2 permutations for 3 or 4 ways,
+/// one for 1 or 2.
+pub(crate) struct NeonX4;
+
+impl X4Perm for NeonX4 {
+    type Token = tessera_cpu::Aarch64Neon;
+
+    #[inline(always)]
+    fn permute_x4(t: Aarch64Neon, state: &mut [[u64; 4]; 25], rounds: usize, ways: usize) {
+        permute_x4_x2::<Q>(t, state, rounds, ways)
+    }
+}

@@ -4,8 +4,11 @@
 
 use core::arch::aarch64::*;
 
-use super::aarch64_neon::{neon_lane, x4_entry_point};
+use tessera_cpu::Aarch64Sha3;
+
+use super::aarch64_neon::{X2Lane, neon_lane, permute_x4_x2};
 use crate::keccak::{FusedLane, keccak_p_fused};
+use crate::perm::{X1Perm, X4Perm};
 
 // The SHA3 intrinsics are `#[inline(always)]` with `target_feature(enable = "sha3")`, which the
 // trait methods below (no target features of their own) may not inline directly. These
@@ -57,18 +60,34 @@ neon_lane! { Aarch64Sha3;
     }
 }
 
-tessera_cpu::island! {
-    /// Keccak-p on one state, duplicated in both elements of each register.
-    pub(crate) fn permute(t: Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
-        let mut a = [Q(vdupq_n_u64(0), t); 25];
+/// The single-state permutation for the `Aarch64Sha3` token: the state duplicated in both
+/// elements of each register.
+pub(crate) struct Sha3X1;
+
+impl X1Perm for Sha3X1 {
+    type Token = Aarch64Sha3;
+
+    #[inline(always)]
+    fn permute(t: Aarch64Sha3, state: &mut [u64; 25], rounds: usize) {
+        let mut a = [Q::splat(t, 0); 25];
         for (r, &l) in a.iter_mut().zip(state.iter()) {
-            r.0 = vdupq_n_u64(l);
+            *r = Q::splat(t, l);
         }
         keccak_p_fused(&mut a, rounds);
         for (r, l) in a.iter().zip(state.iter_mut()) {
-            *l = vgetq_lane_u64::<0>(r.0);
+            *l = r.low();
         }
     }
 }
 
-x4_entry_point!(Aarch64Sha3);
+/// The four-way permutation for the `Aarch64Sha3` token (as `NeonX4`, on this file's `Q`).
+pub(crate) struct Sha3X4;
+
+impl X4Perm for Sha3X4 {
+    type Token = Aarch64Sha3;
+
+    #[inline(always)]
+    fn permute_x4(t: Aarch64Sha3, state: &mut [[u64; 4]; 25], rounds: usize, ways: usize) {
+        permute_x4_x2::<Q>(t, state, rounds, ways)
+    }
+}

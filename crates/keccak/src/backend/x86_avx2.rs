@@ -1,9 +1,12 @@
 //! AVX2 backend: four independent Keccak states, lane `i` of state `w` in 64-bit element `w`
-//! of ymm register `i`.
+//! of ymm register `i`. The bodies here are `#[inline(always)]` and compile into the calling
+//! island: the `X86Avx2` row's, the `X86Avx512` row's (`x86_avx512.rs`, the same code with
+//! AVX-512 F+VL), and a lattice crate's own AVX2 island through `x4::f1600_x4_avx2`.
 
 use core::arch::x86_64::*;
 
 use crate::keccak::{Lane, keccak_p_unrolled};
+use crate::perm::X4Perm;
 
 /// Little-endian lane `i` of a block.
 #[inline(always)]
@@ -137,6 +140,9 @@ fn absorb_x4_rate<const R: usize>(
     blocks * R
 }
 
+/// Absorbs the whole `rate`-byte blocks of four equal-length inputs (Keccak-f, 24 rounds);
+/// returns the bytes consumed per input (0 for a rate other than SHAKE's). Compiled into the
+/// calling island.
 #[inline(always)]
 pub(crate) fn absorb_x4_body(
     t: tessera_cpu::X86Avx2,
@@ -151,33 +157,25 @@ pub(crate) fn absorb_x4_body(
     }
 }
 
-/// The x4 islands of an x86 backend, generated once per token: the same 256-bit code compiled
-/// for AVX2 here and for AVX-512 F+VL in `x86_avx512.rs` (`$avx2` turns the backend's token
-/// into the AVX2 token the `Ymm` lanes carry).
-macro_rules! x4_islands {
-    ($token:ident, $avx2:expr) => {
-        tessera_cpu::island! {
-            /// Keccak-p on four interleaved states.
-            pub(crate) fn permute_x4(t: $token, state: &mut [[u64; 4]; 25], rounds: usize) {
-                $crate::backend::x86_avx2::permute_x4_body($avx2(t), state, rounds)
-            }
-        }
+/// The four-way permutation for the `X86Avx2` token.
+pub(crate) struct Avx2X4;
 
-        tessera_cpu::island! {
-            /// Absorbs the whole `rate`-byte blocks of four inputs of equal length (checked by
-            /// the caller; Keccak-f, 24 rounds); returns the bytes consumed per input (0 for a
-            /// rate other than SHAKE's).
-            pub(crate) fn absorb_x4(
-                t: $token,
-                state: &mut [[u64; 4]; 25],
-                inputs: [&[u8]; 4],
-                rate: usize,
-            ) -> usize {
-                $crate::backend::x86_avx2::absorb_x4_body($avx2(t), state, inputs, rate)
-            }
-        }
-    };
+impl X4Perm for Avx2X4 {
+    type Token = tessera_cpu::X86Avx2;
+
+    /// All four ways are permuted (one ymm register per lane holds them all).
+    #[inline(always)]
+    fn permute_x4(t: tessera_cpu::X86Avx2, state: &mut [[u64; 4]; 25], rounds: usize, _: usize) {
+        permute_x4_body(t, state, rounds)
+    }
+
+    #[inline(always)]
+    fn absorb_x4(
+        t: tessera_cpu::X86Avx2,
+        state: &mut [[u64; 4]; 25],
+        inputs: [&[u8]; 4],
+        rate: usize,
+    ) -> usize {
+        absorb_x4_body(t, state, inputs, rate)
+    }
 }
-pub(super) use x4_islands;
-
-x4_islands!(X86Avx2, core::convert::identity);

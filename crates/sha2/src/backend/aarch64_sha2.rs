@@ -10,15 +10,53 @@ use core::arch::aarch64::{
     vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
 };
 
-use crate::backend::Sha256Backend;
+use tessera_cpu::Aarch64Sha2;
+
+use crate::block::BlockFn;
 use crate::consts::K256;
+use crate::md::{self, Sha256Family};
 
 /// The chaining value as `[abcd, efgh]`.
 type Regs = [uint32x4_t; 2];
 
-super::islands! { Aarch64Sha2, Sha256Backend, u32;
-    regs: (Regs, load, compress_regs, store),
-    hmac: generic,
+/// The SHA-256 block function for the `Aarch64Sha2` token. Its message schedule stays in
+/// vector registers, so it is its own wiping block function (the default `compress_secret`);
+/// the one-shot hash keeps the chaining value in registers from the first block to the last.
+/// HMAC is the generic one.
+pub(crate) struct Sha2Ext;
+
+impl BlockFn<Sha256Family> for Sha2Ext {
+    type Token = Aarch64Sha2;
+
+    #[inline(always)]
+    fn compress(t: Aarch64Sha2, state: &mut [u32; 8], blocks: &[u8]) {
+        compress(t, state, blocks)
+    }
+
+    #[inline(always)]
+    fn oneshot(t: Aarch64Sha2, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        oneshot(t, state, data, prefix)
+    }
+}
+
+tessera_cpu::island! {
+    /// Compression of whole blocks of an in-memory chaining value.
+    fn compress(_t: Aarch64Sha2, state: &mut [u32; 8], blocks: &[u8]) {
+        let mut regs = load(state);
+        compress_regs(&mut regs, blocks);
+        store(&regs, state);
+    }
+}
+
+tessera_cpu::island! {
+    /// The one-shot hash after `prefix` compressed bytes, with the chaining value in registers
+    /// from the first block to the last.
+    fn oneshot(_t: Aarch64Sha2, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        let mut regs = load(state);
+        let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
+        md::oneshot::<Sha256Family, _, false>(compress, &mut regs, data, prefix);
+        store(&regs, state);
+    }
 }
 
 tessera_cpu::with_features! { Aarch64Sha2;

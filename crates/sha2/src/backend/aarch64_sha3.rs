@@ -13,13 +13,31 @@ use core::arch::aarch64::{
     vsha512h2q_u64, vsha512hq_u64, vsha512su0q_u64, vsha512su1q_u64, vst1q_u64,
 };
 
-use crate::backend::Sha512Backend;
-use crate::consts::K512;
+use tessera_cpu::Aarch64Sha3;
 
-// The message schedule stays in vector registers: the block function is its own wiping one.
-super::islands! { Aarch64Sha3, Sha512Backend, u64;
-    block: compress512,
-    hmac: generic,
+use crate::block::BlockFn;
+use crate::consts::K512;
+use crate::md::Sha512Family;
+
+/// The SHA-512 block function for the `Aarch64Sha3` token. The message schedule stays in
+/// vector registers, so it is its own wiping block function (the default `compress_secret`);
+/// the one-shot hash and HMAC are the generic ones, in the row's island.
+pub(crate) struct Sha512Ext;
+
+impl BlockFn<Sha512Family> for Sha512Ext {
+    type Token = Aarch64Sha3;
+
+    #[inline(always)]
+    fn compress(t: Aarch64Sha3, state: &mut [u64; 8], blocks: &[u8]) {
+        compress(t, state, blocks)
+    }
+}
+
+tessera_cpu::island! {
+    /// Compression of whole blocks.
+    fn compress(_t: Aarch64Sha3, state: &mut [u64; 8], blocks: &[u8]) {
+        compress512(state, blocks)
+    }
 }
 
 tessera_cpu::with_features! { Aarch64Sha3;

@@ -20,15 +20,44 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_xor_si256,
 };
 
-use crate::backend::Sha512Backend;
-use crate::consts::K512;
+use tessera_cpu::X86Avx2Bmi;
 
-// The `W + K` arrays on the stack are wiped by the secret block function (for key-derived
-// input: HMAC key setup and the HMAC hashes); the vector registers holding the schedule are not.
-super::islands! { X86Avx2Bmi, Sha512Backend, u64;
-    block: compress512::<false>,
-    secret: compress512::<true>,
-    hmac: generic,
+use crate::block::BlockFn;
+use crate::consts::K512;
+use crate::md::Sha512Family;
+
+/// The SHA-512 block function for the `X86Avx2Bmi` token. The `W + K` arrays on the stack are
+/// wiped by the secret block function (for key-derived input: HMAC key setup and the HMAC
+/// hashes); the vector registers holding the schedule are not. The one-shot hash and HMAC are
+/// the generic ones, in the row's island.
+pub(crate) struct Avx2Bmi;
+
+impl BlockFn<Sha512Family> for Avx2Bmi {
+    type Token = X86Avx2Bmi;
+
+    #[inline(always)]
+    fn compress(t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
+        compress(t, state, blocks)
+    }
+
+    #[inline(always)]
+    fn compress_secret(t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
+        compress_secret(t, state, blocks)
+    }
+}
+
+tessera_cpu::island! {
+    /// Compression of whole blocks.
+    fn compress(_t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
+        compress512::<false>(state, blocks)
+    }
+}
+
+tessera_cpu::island! {
+    /// The same for key-derived input, with the wiping block function.
+    fn compress_secret(_t: X86Avx2Bmi, state: &mut [u64; 8], blocks: &[u8]) {
+        compress512::<true>(state, blocks)
+    }
 }
 
 /// `K512` as pairs, `(K[2j], K[2j+1])`: the addend of an xmm register holding pair `j`.

@@ -11,22 +11,72 @@ use core::arch::x86_64::{
     _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128,
 };
 
-use crate::backend::Sha256Backend;
+use tessera_cpu::X86ShaNi;
+
+use crate::block::BlockFn;
 use crate::consts::K256;
+use crate::md::{self, Sha256Family};
 
 /// The chaining value in the instructions' layout, `[ABEF, CDGH]`.
 type Regs = [__m128i; 2];
 
-super::islands! { X86ShaNi, Sha256Backend, u32;
-    regs: (Regs, load, compress_regs, store),
-    hmac: own,
+/// The SHA-256 block function for the `X86ShaNi` token. Its message schedule stays in vector
+/// registers, so it is its own wiping block function (the default `compress_secret`); the
+/// one-shot hash and HMAC keep the chaining value in registers from the first block to the
+/// last.
+pub(crate) struct ShaNi;
+
+impl BlockFn<Sha256Family> for ShaNi {
+    type Token = X86ShaNi;
+
+    #[inline(always)]
+    fn compress(t: X86ShaNi, state: &mut [u32; 8], blocks: &[u8]) {
+        compress(t, state, blocks)
+    }
+
+    #[inline(always)]
+    fn oneshot(t: X86ShaNi, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        oneshot(t, state, data, prefix)
+    }
+
+    #[inline(always)]
+    fn hmac(
+        t: X86ShaNi,
+        ipad: &[u32; 8],
+        opad: &[u32; 8],
+        msg: &[u8],
+        words: usize,
+        out: &mut [u32; 8],
+    ) {
+        hmac(t, ipad, opad, msg, words, out)
+    }
+}
+
+tessera_cpu::island! {
+    /// Compression of whole blocks of an in-memory chaining value.
+    fn compress(_t: X86ShaNi, state: &mut [u32; 8], blocks: &[u8]) {
+        let mut regs = load(state);
+        compress_regs(&mut regs, blocks);
+        store(&regs, state);
+    }
+}
+
+tessera_cpu::island! {
+    /// The one-shot hash after `prefix` compressed bytes, with the chaining value in registers
+    /// from the first block to the last.
+    fn oneshot(_t: X86ShaNi, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        let mut regs = load(state);
+        let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
+        md::oneshot::<Sha256Family, _, false>(compress, &mut regs, data, prefix);
+        store(&regs, state);
+    }
 }
 
 tessera_cpu::island! {
     /// HMAC from the key states: the inner hash as in the one-shot, then the outer block built
     /// in registers from the inner chaining value (its words are the outer message words,
     /// already in big-endian order), so nothing goes through memory between the two hashes.
-    pub(super) fn hmac(
+    fn hmac(
         _t: X86ShaNi,
         ipad: &[u32; 8],
         opad: &[u32; 8],
@@ -38,7 +88,7 @@ tessera_cpu::island! {
         debug_assert!(words == 7 || words == 8, "words = {words}");
         let mut regs = load(ipad);
         let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
-        crate::engine::oneshot::<Sha256Backend, _, true>(compress, &mut regs, msg, 64);
+        md::oneshot::<Sha256Family, _, true>(compress, &mut regs, msg, 64);
         let [dcba, hgfe] = to_words(&regs);
         // Outer message: the `words`-word inner digest, 0x80 marker, zeros, and the bit length
         // of one key block plus the digest (FIPS 180-4 5.1.1).

@@ -55,13 +55,28 @@ pub trait DhGroup: Sized + 'static {
     /// that is 0 or at least the group order.
     fn scalar_from_bytes(bytes: &[u8]) -> Option<Self::Scalar>;
     /// `SerializePrivateKey` into `out` (`Nsk` bytes).
+    // Used by the generic key types and the hybrids, not by X25519's.
+    #[cfg_attr(
+        not(any(feature = "nist", feature = "secp256k1", feature = "x448")),
+        allow(dead_code)
+    )]
     fn scalar_to_bytes(s: &Self::Scalar, out: &mut [u8]);
     /// `DeserializePublicKey`: `None` for anything but a valid encoding of a group element
     /// other than the identity.
     fn point_from_bytes(bytes: &[u8]) -> Option<Self::Point>;
     /// `SerializePublicKey` into `out` (`Npk` bytes).
+    // Used by the generic key types and the hybrids, not by X25519's.
+    #[cfg_attr(
+        not(any(feature = "nist", feature = "secp256k1", feature = "x448")),
+        allow(dead_code)
+    )]
     fn point_to_bytes(p: &Self::Point, out: &mut [u8]);
     /// `s * G`.
+    // Used by the generic key types and the hybrids, not by X25519's.
+    #[cfg_attr(
+        not(any(feature = "nist", feature = "secp256k1", feature = "x448")),
+        allow(dead_code)
+    )]
     fn base_mul(s: &Self::Scalar) -> Self::Point;
     /// `DH(s, p)` into `out` (`Ndh` bytes): [`Error::NonContributory`] for the identity (or
     /// an all-zero X25519/X448 result).
@@ -71,8 +86,6 @@ pub trait DhGroup: Sized + 'static {
     /// encapsulation): `f()`, or for X25519, whose key moves leave copies that no `Drop`
     /// reaches (`tests/wipe.rs`), `f()` in a frame of its own followed by a stack scrub.
     fn guarded<T>(f: impl FnOnce() -> T) -> T;
-    /// The public key of an element.
-    fn public_key(p: Self::Point) -> Self::PublicKey;
     /// The private key of a scalar (its public key computed and cached).
     fn private_key(s: Self::Scalar) -> Self::PrivateKey;
     /// The element of a public key.

@@ -132,9 +132,6 @@ macro_rules! generic_keys {
         type PublicKey = DhPublicKey<Self>;
         type PrivateKey = DhPrivateKey<Self>;
 
-        fn public_key(p: Self::Point) -> Self::PublicKey {
-            DhPublicKey::new(p)
-        }
         fn private_key(s: Self::Scalar) -> Self::PrivateKey {
             DhPrivateKey::new(s)
         }

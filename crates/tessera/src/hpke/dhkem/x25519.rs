@@ -154,9 +154,6 @@ impl DhGroup for DhKemX25519HkdfSha256 {
     fn guarded<T>(f: impl FnOnce() -> T) -> T {
         scrubbed(f)
     }
-    fn public_key(p: Self::Point) -> Self::PublicKey {
-        X25519PublicKey(p)
-    }
     #[inline(always)]
     fn private_key(s: Self::Scalar) -> Self::PrivateKey {
         X25519PrivateKey::of(&s)

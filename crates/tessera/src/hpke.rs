@@ -204,6 +204,7 @@ mod hybrid;
 #[deny(clippy::wildcard_enum_match_arm)]
 mod kdf;
 mod kem;
+mod scrub;
 mod typed;
 
 pub use agile::{AgileEncappedKey, AgilePrivateKey, AgilePublicKey, Suite};

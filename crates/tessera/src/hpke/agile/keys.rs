@@ -7,16 +7,6 @@ use crate::hpke::kem::SharedSecret;
 use crate::hpke::typed::EncapSource;
 use crate::hpke::{AuthKem, Error, Kem, KemId};
 
-#[cfg(feature = "secp256k1")]
-use crate::hpke::DhKemSecp256k1HkdfSha256;
-#[cfg(feature = "x448")]
-use crate::hpke::DhKemX448HkdfSha512;
-#[cfg(feature = "nist")]
-use crate::hpke::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, MlKem768P256, MlKem1024P384,
-};
-use crate::hpke::{DhKemX25519HkdfSha256, MlKem512, MlKem768, MlKem1024, XWing};
-
 /// A public key of any KEM of this crate, tagged with its KEM.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgilePublicKey(AnyPk);
@@ -120,18 +110,18 @@ macro_rules! agile_kems {
         #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug, PartialEq)]
         enum AnyPk {
-            $(#[cfg($cfg)] $name(<$name as Kem>::PublicKey),)*
+            $(#[cfg($cfg)] $name(<crate::hpke::$name as Kem>::PublicKey),)*
         }
 
         #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug)]
         enum AnySk {
-            $(#[cfg($cfg)] $name(<$name as Kem>::PrivateKey),)*
+            $(#[cfg($cfg)] $name(<crate::hpke::$name as Kem>::PrivateKey),)*
         }
 
         $(
             #[cfg($cfg)]
-            impl AgileKem for $name {
+            impl AgileKem for crate::hpke::$name {
                 fn pk(p: &AgilePublicKey) -> Result<&Self::PublicKey, Error> {
                     match &p.0 {
                         AnyPk::$name(k) => Ok(k),
@@ -162,7 +152,7 @@ macro_rules! agile_kems {
         /// Runs `v` with the typed KEM of `kem`.
         pub(crate) fn visit<V: KemVisitor>(kem: KemId, v: V) -> V::Out {
             match kem {
-                $(#[cfg($cfg)] KemId::$name => v.visit::<$name>(),)*
+                $(#[cfg($cfg)] KemId::$name => v.visit::<crate::hpke::$name>(),)*
             }
         }
 
@@ -171,8 +161,8 @@ macro_rules! agile_kems {
             let mut max = 0;
             $(
                 #[cfg($cfg)]
-                if <$name as Kem>::N_ENC > max {
-                    max = <$name as Kem>::N_ENC;
+                if <crate::hpke::$name as Kem>::N_ENC > max {
+                    max = <crate::hpke::$name as Kem>::N_ENC;
                 }
             )*
             max
@@ -189,7 +179,7 @@ macro_rules! agile_kems {
             /// `SerializePublicKey`.
             pub fn as_bytes(&self) -> &[u8] {
                 match &self.0 {
-                    $(#[cfg($cfg)] AnyPk::$name(k) => <$name as Kem>::public_key_to_bytes(k),)*
+                    $(#[cfg($cfg)] AnyPk::$name(k) => <crate::hpke::$name as Kem>::public_key_to_bytes(k),)*
                 }
             }
         }
@@ -205,7 +195,7 @@ macro_rules! agile_kems {
             /// `SerializePrivateKey` (secret bytes).
             pub fn as_bytes(&self) -> &[u8] {
                 match &self.0 {
-                    $(#[cfg($cfg)] AnySk::$name(k) => <$name as Kem>::private_key_to_bytes(k),)*
+                    $(#[cfg($cfg)] AnySk::$name(k) => <crate::hpke::$name as Kem>::private_key_to_bytes(k),)*
                 }
             }
 
@@ -213,7 +203,7 @@ macro_rules! agile_kems {
             pub fn public_key(&self) -> AgilePublicKey {
                 match &self.0 {
                     $(#[cfg($cfg)] AnySk::$name(k) => {
-                        AgilePublicKey(AnyPk::$name(<$name as Kem>::public_key(k).clone()))
+                        AgilePublicKey(AnyPk::$name(<crate::hpke::$name as Kem>::public_key(k).clone()))
                     })*
                 }
             }

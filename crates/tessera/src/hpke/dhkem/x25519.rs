@@ -174,20 +174,11 @@ impl DhGroup for DhKemX25519HkdfSha256 {
 
 dh_kem!(DhKemX25519HkdfSha256, X25519PublicKey, X25519PrivateKey, 32);
 
-/// Overwrites with zeros the stack just below the caller's frame, where the frames of the
-/// functions it called lay: constructing a key moves it through temporaries the compiler
-/// places there (a value built and then copied to the return slot), which no `Drop` reaches.
-/// Its own, not X448's 8 KiB scrub (`x448::scrub_stack`): with that frame, or with this pair
-/// of functions in another module, `tests/wipe.rs` finds a copy of the key.
-#[inline(never)]
-fn scrub_stack() {
-    let mut area = [0u8; 1024];
-    area.zeroize();
-    core::hint::black_box(&area);
-}
+crate::hpke::scrub::scrub_stack_here!();
 
 /// `f()` run in a frame of its own, then [`scrub_stack`]: for the operations that build X25519
-/// private keys (the frames above the X25519 crate, which wipes its own).
+/// private keys (the frames above the X25519 crate, which wipes its own). Defined beside its
+/// callers: as a function of another module, `tests/wipe.rs` found a copy of the key.
 fn scrubbed<T>(f: impl FnOnce() -> T) -> T {
     #[inline(never)]
     fn in_frame<T>(f: impl FnOnce() -> T) -> T {

@@ -689,7 +689,7 @@ mod tests {
 
     /// A fixed-output "RNG" for the unit tests (rand is a dev-dependency of the integration
     /// tests; here the bytes only need to differ between calls).
-    struct Counter(u8);
+    pub(super) struct Counter(pub(super) u8);
     impl rand_core::TryRng for Counter {
         type Error = core::convert::Infallible;
         fn try_next_u32(&mut self) -> Result<u32, Self::Error> {

@@ -351,3 +351,119 @@ macro_rules! agile_mode {
 }
 
 modes!(agile_mode);
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::Counter;
+    use super::*;
+    use crate::hpke::{
+        ChaCha20Poly1305, DhKemX25519HkdfSha256, HkdfSha256, Hpke, Kem, KemId, MlKem768,
+    };
+
+    /// The agile Auth-mode exports agree with the typed ones (same KEM code, same draws) and
+    /// between sender and recipient; a KEM without Auth is [`Error::UnsupportedMode`].
+    #[test]
+    fn auth_export_matches_typed() {
+        type K = DhKemX25519HkdfSha256;
+        type H = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
+        let suite = Suite::new(
+            KemId::DhKemX25519HkdfSha256,
+            KdfId::HkdfSha256,
+            AeadId::ChaCha20Poly1305,
+        );
+        let (sk_r, pk_r) = K::derive_key_pair(&[1; 32]).unwrap();
+        let (sk_s, pk_s) = K::derive_key_pair(&[2; 32]).unwrap();
+        let a_sk_r = suite.private_key_from_bytes(sk_r.as_bytes()).unwrap();
+        let a_sk_s = suite.private_key_from_bytes(sk_s.as_bytes()).unwrap();
+        let (a_pk_r, a_pk_s) = (a_sk_r.public_key(), a_sk_s.public_key());
+        let psk = [9u8; 32];
+
+        let mut typed = [0u8; 24];
+        let enc =
+            H::send_export_auth(&pk_r, b"i", &sk_s, b"c", &mut typed, &mut Counter(3)).unwrap();
+        let mut agile = [0u8; 24];
+        let a_enc = suite
+            .send_export_auth(&a_pk_r, b"i", &a_sk_s, b"c", &mut agile, &mut Counter(3))
+            .unwrap();
+        assert_eq!(a_enc.as_bytes(), enc.as_ref());
+        assert_eq!(agile, typed);
+        let mut back = [0u8; 24];
+        suite
+            .receive_export_auth(a_enc.as_bytes(), &a_sk_r, b"i", &a_pk_s, b"c", &mut back)
+            .unwrap();
+        assert_eq!(back, typed);
+
+        let enc = H::send_export_auth_psk(
+            &pk_r,
+            b"i",
+            &psk,
+            b"id",
+            &sk_s,
+            b"c",
+            &mut typed,
+            &mut Counter(4),
+        )
+        .unwrap();
+        let a_enc = suite
+            .send_export_auth_psk(
+                &a_pk_r,
+                b"i",
+                &psk,
+                b"id",
+                &a_sk_s,
+                b"c",
+                &mut agile,
+                &mut Counter(4),
+            )
+            .unwrap();
+        assert_eq!(a_enc.as_bytes(), enc.as_ref());
+        assert_eq!(agile, typed);
+        suite
+            .receive_export_auth_psk(
+                a_enc.as_bytes(),
+                &a_sk_r,
+                b"i",
+                &psk,
+                b"id",
+                &a_pk_s,
+                b"c",
+                &mut back,
+            )
+            .unwrap();
+        assert_eq!(back, typed);
+        H::receive_export_auth_psk(
+            enc.as_ref(),
+            &sk_r,
+            b"i",
+            &psk,
+            b"id",
+            &pk_s,
+            b"c",
+            &mut back,
+        )
+        .unwrap();
+        assert_eq!(back, typed);
+
+        if cfg!(miri) {
+            // ML-KEM key generation is slow under Miri; the X25519 part covers the code.
+            return;
+        }
+        let pq = Suite::new(KemId::MlKem768, KdfId::HkdfSha256, AeadId::ChaCha20Poly1305);
+        let (pq_sk, pq_pk) = pq.derive_key_pair(&[5; 32]).unwrap();
+        assert_eq!(
+            pq.send_export_auth(&pq_pk, b"", &pq_sk, b"", &mut agile, &mut Counter(1)),
+            Err(Error::UnsupportedMode)
+        );
+        assert_eq!(
+            pq.receive_export_auth(
+                &[0; <MlKem768 as Kem>::N_ENC],
+                &pq_sk,
+                b"",
+                &pq_pk,
+                b"",
+                &mut back
+            ),
+            Err(Error::UnsupportedMode)
+        );
+    }
+}

@@ -4,19 +4,21 @@
 //! own).
 
 /// Defines `scrub_stack()` in the module that invokes it: overwrites (with zeroize's volatile
-/// writes) 8 KiB of the stack just below the caller's frame, where the frames of the
-/// functions it called lay. 8 KiB covers the deepest of them (the X448 ladder's, about 3 KiB,
-/// measured by its zeroization test) with margin.
+/// writes) an array of `$n` `$t` on the stack just below the caller's frame, where the frames
+/// of the functions it called lay. Each user names the depth its frames need: 1 KiB for the
+/// X25519 DHKEM (its frames above the X25519 crate, which wipes its own), 8 KiB for the X448
+/// ladder (its frames measure about 3 KiB; 1024 word stores against a ladder of ~4500 field
+/// multiplications).
 ///
 /// One definition, expanded beside its callers: the X25519 wipe tests (`tests/wipe.rs`) find
-/// a copy of the key when the scrub is a function of another module (or generic over its
-/// size), so each user gets its own non-generic copy.
+/// a copy of the key when the scrub is a function of another module (or a function generic
+/// over its size), so each user gets its own non-generic function of a fixed size.
 macro_rules! scrub_stack_here {
-    () => {
-        /// Overwrites 8 KiB of the stack below the caller's frame (see `scrub::scrub_stack_here`).
+    ($t:ty, $n:literal) => {
+        /// Overwrites the stack below the caller's frame (see `scrub::scrub_stack_here`).
         #[inline(never)]
         fn scrub_stack() {
-            let mut area = [0u8; 8192];
+            let mut area: [$t; $n] = [0; $n];
             zeroize::Zeroize::zeroize(&mut area);
             core::hint::black_box(&area);
         }

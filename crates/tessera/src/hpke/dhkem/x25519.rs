@@ -174,7 +174,7 @@ impl DhGroup for DhKemX25519HkdfSha256 {
 
 dh_kem!(DhKemX25519HkdfSha256, X25519PublicKey, X25519PrivateKey, 32);
 
-crate::hpke::scrub::scrub_stack_here!();
+crate::hpke::scrub::scrub_stack_here!(u8, 1024);
 
 /// `f()` run in a frame of its own, then [`scrub_stack`]: for the operations that build X25519
 /// private keys (the frames above the X25519 crate, which wipes its own). Defined beside its

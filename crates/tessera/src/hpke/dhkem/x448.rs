@@ -139,7 +139,7 @@ pub(crate) fn x448(k: &[u8; 56], u: &[u8; 56]) -> [u8; 56] {
     out
 }
 
-crate::hpke::scrub::scrub_stack_here!();
+crate::hpke::scrub::scrub_stack_here!(u64, 1024);
 
 /// [`x448`] before the scrub (never inlined: its frames must lie where [`scrub_stack`]'s will).
 #[inline(never)]

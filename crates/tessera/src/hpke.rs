@@ -82,10 +82,11 @@
 //! ```
 
 /// The KEMs of this crate, one row each: `Name = codepoint, has Auth, cfg, doc`. `Name` is
-/// at once the [`KemId`] variant and the KEM's type. Everything that names every KEM is
-/// generated from these rows (`$then!` over them): [`KemId`] with `id`, `from_id` and
-/// `supports_auth` (here), and the runtime-agile key enums, their [`Kem`] visitor and the
-/// longest `enc` (`agile::keys`). Adding a KEM = its `Kem` impl and one row here.
+/// at once the [`KemId`] variant and the KEM's type (re-exported below). Everything that names
+/// every KEM is generated from these rows (`$then!` over them): [`KemId`] with `id`, `from_id`
+/// and `supports_auth` (`kem_id!`, here), and in `agile::keys` the runtime-agile key enums,
+/// the `AgileKem` impls, the visitor that hands the typed KEM of a [`KemId`] to generic code,
+/// and the longest `enc`. Adding a KEM = its [`Kem`] impl, its re-export and one row here.
 macro_rules! kems {
     ($then:ident) => {
         $then! {

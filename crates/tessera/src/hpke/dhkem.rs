@@ -5,13 +5,13 @@
 //! Each curve sits behind [`DhGroup`]: scalar and point parsing with validation, the base-point
 //! multiplication, the Diffie-Hellman step and the KEM's key types. Everything above it
 //! (DeriveKeyPair with the rejection sampling of RFC 9180 section 7.1.3, ExtractAndExpand,
-//! Encap/Decap, AuthEncap/AuthDecap, the [`Kem`] and [`AuthKem`] impls of [`dh_kem!`]) is
+//! Encap/Decap, AuthEncap/AuthDecap, the `Kem` and `AuthKem` impls of `dh_kem!`) is
 //! written once, generically; replacing a curve crate by Tessera's own arithmetic touches only
 //! its `DhGroup` impl.
 //!
-//! Layers: this file (the trait and the generic algorithms), then [`x25519`] (X25519 with its
-//! own key types, built in place and scrubbed) and `curves` (the other curves over the
-//! generic [`curves::DhPublicKey`] / [`curves::DhPrivateKey`]).
+//! Layers: this file (the trait and the generic algorithms), then `x25519` (X25519 with its
+//! own key types, built in place and scrubbed; always compiled) and `curves` (the other
+//! curves, over the generic `DhPublicKey` / `DhPrivateKey`; with a curve feature).
 
 use zeroize::{Zeroize, Zeroizing};
 

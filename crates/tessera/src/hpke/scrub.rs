@@ -10,9 +10,9 @@
 /// ladder (its frames measure about 3 KiB; 1024 word stores against a ladder of ~4500 field
 /// multiplications).
 ///
-/// One definition, expanded beside its callers: the X25519 wipe tests (`tests/wipe.rs`) find
-/// a copy of the key when the scrub is a function of another module (or a function generic
-/// over its size), so each user gets its own non-generic function of a fixed size.
+/// One definition, expanded beside its callers: with the scrub a function of another module
+/// (or a function generic over its size), the X25519 wipe tests (`tests/wipe.rs`) find a copy
+/// of the key; so each user gets its own non-generic function of a fixed size.
 macro_rules! scrub_stack_here {
     ($t:ty, $n:literal) => {
         /// Overwrites the stack below the caller's frame (see `scrub::scrub_stack_here`).

@@ -178,7 +178,8 @@ crate::hpke::scrub::scrub_stack_here!(u8, 1024);
 
 /// `f()` run in a frame of its own, then [`scrub_stack`]: for the operations that build X25519
 /// private keys (the frames above the X25519 crate, which wipes its own). Defined beside its
-/// callers: as a function of another module, `tests/wipe.rs` found a copy of the key.
+/// callers, as `scrub_stack` is: as functions of another module they leave a copy of the key
+/// where `tests/wipe.rs` finds it.
 fn scrubbed<T>(f: impl FnOnce() -> T) -> T {
     #[inline(never)]
     fn in_frame<T>(f: impl FnOnce() -> T) -> T {

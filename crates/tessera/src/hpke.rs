@@ -81,9 +81,122 @@
 //! # Ok::<(), tessera::hpke::Error>(())
 //! ```
 
+/// The KEMs of this crate, one row each: `Name = codepoint, has Auth, cfg, doc`. `Name` is
+/// at once the [`KemId`] variant and the KEM's type (re-exported below). Everything that names
+/// every KEM is generated from these rows (`$then!` over them): [`KemId`] with `id`, `from_id`
+/// and `supports_auth` (`kem_id!`, here), and in `agile::keys` the runtime-agile key enums,
+/// the `AgileKem` impls, the visitor that hands the typed KEM of a [`KemId`] to generic code,
+/// and the longest `enc`. Adding a KEM = its [`Kem`] impl, its re-export and one row here.
+macro_rules! kems {
+    ($then:ident) => {
+        $then! {
+            DhKemX25519HkdfSha256 = 0x0020, true, all(), "DHKEM(X25519, HKDF-SHA256), 0x0020.";
+            MlKem512 = 0x0040, false, all(), "ML-KEM-512, 0x0040.";
+            MlKem768 = 0x0041, false, all(), "ML-KEM-768, 0x0041.";
+            MlKem1024 = 0x0042, false, all(), "ML-KEM-1024, 0x0042.";
+            XWing = 0x647A, false, all(), "MLKEM768-X25519 (X-Wing), 0x647A.";
+            DhKemP256HkdfSha256 = 0x0010, true, feature = "nist",
+                "DHKEM(P-256, HKDF-SHA256), 0x0010 (feature `nist`).";
+            DhKemP384HkdfSha384 = 0x0011, true, feature = "nist",
+                "DHKEM(P-384, HKDF-SHA384), 0x0011 (feature `nist`).";
+            DhKemP521HkdfSha512 = 0x0012, true, feature = "nist",
+                "DHKEM(P-521, HKDF-SHA512), 0x0012 (feature `nist`).";
+            DhKemSecp256k1HkdfSha256 = 0x0016, true, feature = "secp256k1",
+                "DHKEM(secp256k1, HKDF-SHA256), 0x0016 (feature `secp256k1`).";
+            DhKemX448HkdfSha512 = 0x0021, true, feature = "x448",
+                "DHKEM(X448, HKDF-SHA512), 0x0021 (feature `x448`).";
+            MlKem768P256 = 0x0050, false, feature = "nist", "MLKEM768-P256, 0x0050 (feature `nist`).";
+            MlKem1024P384 = 0x0051, false, feature = "nist",
+                "MLKEM1024-P384, 0x0051 (feature `nist`).";
+        }
+    };
+}
+
+/// [`KemId`] from the [`kems!`] rows.
+macro_rules! kem_id {
+    ($($name:ident = $id:literal, $auth:literal, $cfg:meta, $doc:literal;)*) => {
+        /// KEM codepoints of this crate.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum KemId {
+            $(
+                #[doc = $doc]
+                #[cfg($cfg)]
+                $name,
+            )*
+        }
+
+        impl KemId {
+            /// The codepoint.
+            pub const fn id(self) -> u16 {
+                match self {
+                    $(#[cfg($cfg)] KemId::$name => $id,)*
+                }
+            }
+
+            /// The KEM of a codepoint ([`Error::UnknownKem`] otherwise).
+            pub const fn from_id(id: u16) -> Result<Self, Error> {
+                Ok(match id {
+                    $(#[cfg($cfg)] $id => KemId::$name,)*
+                    _ => return Err(Error::UnknownKem(id)),
+                })
+            }
+
+            /// Whether the KEM has AuthEncap/AuthDecap (the DHKEMs).
+            pub const fn supports_auth(self) -> bool {
+                match self {
+                    $(#[cfg($cfg)] KemId::$name => $auth,)*
+                }
+            }
+        }
+    };
+}
+
+/// The four modes of RFC 9180, one row each: the mode, the bound on the KEM, the RFC's name,
+/// the PSK parameters (if any), the sender's and the recipient's key parameter (Auth modes),
+/// then the names of its functions (setup sender, its deterministic form, setup recipient,
+/// seal, open, send export, receive export). `$then!` runs once per row: the typed API
+/// (`typed_mode!`) and the runtime-agile API (`agile_mode!`) generate every mode function of
+/// both roles from these rows.
+macro_rules! modes {
+    ($then:ident) => {
+        $then! { Base, Kem, "Base", [], [], [],
+        setup_sender_base, setup_sender_base_derand, setup_receiver_base,
+        seal_base, open_base, send_export_base, receive_export_base }
+        $then! { Psk, Kem, "PSK", [psk psk_id], [], [],
+        setup_sender_psk, setup_sender_psk_derand, setup_receiver_psk,
+        seal_psk, open_psk, send_export_psk, receive_export_psk }
+        $then! { Auth, AuthKem, "Auth", [], [sk_s], [pk_s],
+        setup_sender_auth, setup_sender_auth_derand, setup_receiver_auth,
+        seal_auth, open_auth, send_export_auth, receive_export_auth }
+        $then! { AuthPsk, AuthKem, "AuthPSK", [psk psk_id], [sk_s], [pk_s],
+        setup_sender_auth_psk, setup_sender_auth_psk_derand, setup_receiver_auth_psk,
+        seal_auth_psk, open_auth_psk, send_export_auth_psk, receive_export_auth_psk }
+    };
+}
+
+/// `(psk, psk_id)` of a mode row, `(&[], &[])` for a mode without PSK.
+macro_rules! psk_pair {
+    ($psk:ident $psk_id:ident) => {
+        ($psk, $psk_id)
+    };
+    () => {
+        (&[][..], &[][..])
+    };
+}
+
+/// `Some(key)` of a mode row's key parameter, `None` for a mode without Auth.
+macro_rules! auth_key {
+    ($k:ident) => {
+        Some($k)
+    };
+    () => {
+        None
+    };
+}
+
 mod agile;
 mod context;
-#[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
 mod dhkem;
 #[cfg(feature = "nist")]
 mod hybrid;
@@ -92,14 +205,16 @@ mod hybrid;
 #[deny(clippy::wildcard_enum_match_arm)]
 mod kdf;
 mod kem;
+mod scrub;
 mod typed;
 
 pub use agile::{AgileEncappedKey, AgilePrivateKey, AgilePublicKey, Suite};
 pub use context::{AgileReceiverContext, AgileSenderContext, ReceiverContext, SenderContext, Tag};
+pub use dhkem::x25519::{DhKemX25519HkdfSha256, X25519PrivateKey, X25519PublicKey};
 pub use kem::{
-    DhKemX25519HkdfSha256, MlKem512, MlKem512PrivateKey, MlKem512PublicKey, MlKem768,
-    MlKem768PrivateKey, MlKem768PublicKey, MlKem1024, MlKem1024PrivateKey, MlKem1024PublicKey,
-    SharedSecret, X25519PrivateKey, X25519PublicKey, XWing, XWingPrivateKey, XWingPublicKey,
+    MlKem512, MlKem512PrivateKey, MlKem512PublicKey, MlKem768, MlKem768PrivateKey,
+    MlKem768PublicKey, MlKem1024, MlKem1024PrivateKey, MlKem1024PublicKey, SharedSecret, XWing,
+    XWingPrivateKey, XWingPublicKey,
 };
 pub use typed::Hpke;
 
@@ -108,18 +223,18 @@ pub use typed::Hpke;
     any(feature = "nist", feature = "secp256k1", feature = "x448")
 ))]
 #[doc(hidden)]
-pub use dhkem::{__derive_key_pair_counter, __dh};
+pub use dhkem::curves::{__derive_key_pair_counter, __dh};
 #[cfg(feature = "nist")]
-pub use dhkem::{
+pub use dhkem::curves::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256PrivateKey, P256PublicKey,
     P384PrivateKey, P384PublicKey, P521PrivateKey, P521PublicKey,
 };
 #[cfg(feature = "secp256k1")]
-pub use dhkem::{DhKemSecp256k1HkdfSha256, Secp256k1PrivateKey, Secp256k1PublicKey};
+pub use dhkem::curves::{DhKemSecp256k1HkdfSha256, Secp256k1PrivateKey, Secp256k1PublicKey};
 #[cfg(feature = "x448")]
-pub use dhkem::{DhKemX448HkdfSha512, X448PrivateKey, X448PublicKey};
+pub use dhkem::curves::{DhKemX448HkdfSha512, X448PrivateKey, X448PublicKey};
 #[cfg(any(feature = "nist", feature = "secp256k1", feature = "x448"))]
-pub use dhkem::{DhPrivateKey, DhPublicKey};
+pub use dhkem::curves::{DhPrivateKey, DhPublicKey};
 #[cfg(feature = "nist")]
 pub use hybrid::{
     MlKem768P256, MlKem768P256PrivateKey, MlKem768P256PublicKey, MlKem1024P384,
@@ -225,113 +340,7 @@ impl core::fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
-/// KEM codepoints of this crate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum KemId {
-    /// DHKEM(X25519, HKDF-SHA256), 0x0020.
-    DhKemX25519HkdfSha256,
-    /// ML-KEM-512, 0x0040.
-    MlKem512,
-    /// ML-KEM-768, 0x0041.
-    MlKem768,
-    /// ML-KEM-1024, 0x0042.
-    MlKem1024,
-    /// MLKEM768-X25519 (X-Wing), 0x647A.
-    XWing,
-    /// DHKEM(P-256, HKDF-SHA256), 0x0010 (feature `nist`).
-    #[cfg(feature = "nist")]
-    DhKemP256HkdfSha256,
-    /// DHKEM(P-384, HKDF-SHA384), 0x0011 (feature `nist`).
-    #[cfg(feature = "nist")]
-    DhKemP384HkdfSha384,
-    /// DHKEM(P-521, HKDF-SHA512), 0x0012 (feature `nist`).
-    #[cfg(feature = "nist")]
-    DhKemP521HkdfSha512,
-    /// DHKEM(secp256k1, HKDF-SHA256), 0x0016 (feature `secp256k1`).
-    #[cfg(feature = "secp256k1")]
-    DhKemSecp256k1HkdfSha256,
-    /// DHKEM(X448, HKDF-SHA512), 0x0021 (feature `x448`).
-    #[cfg(feature = "x448")]
-    DhKemX448HkdfSha512,
-    /// MLKEM768-P256, 0x0050 (feature `nist`).
-    #[cfg(feature = "nist")]
-    MlKem768P256,
-    /// MLKEM1024-P384, 0x0051 (feature `nist`).
-    #[cfg(feature = "nist")]
-    MlKem1024P384,
-}
-
-impl KemId {
-    /// The codepoint.
-    pub const fn id(self) -> u16 {
-        match self {
-            KemId::DhKemX25519HkdfSha256 => 0x0020,
-            KemId::MlKem512 => 0x0040,
-            KemId::MlKem768 => 0x0041,
-            KemId::MlKem1024 => 0x0042,
-            KemId::XWing => 0x647A,
-            #[cfg(feature = "nist")]
-            KemId::DhKemP256HkdfSha256 => 0x0010,
-            #[cfg(feature = "nist")]
-            KemId::DhKemP384HkdfSha384 => 0x0011,
-            #[cfg(feature = "nist")]
-            KemId::DhKemP521HkdfSha512 => 0x0012,
-            #[cfg(feature = "secp256k1")]
-            KemId::DhKemSecp256k1HkdfSha256 => 0x0016,
-            #[cfg(feature = "x448")]
-            KemId::DhKemX448HkdfSha512 => 0x0021,
-            #[cfg(feature = "nist")]
-            KemId::MlKem768P256 => 0x0050,
-            #[cfg(feature = "nist")]
-            KemId::MlKem1024P384 => 0x0051,
-        }
-    }
-
-    /// The KEM of a codepoint ([`Error::UnknownKem`] otherwise).
-    pub const fn from_id(id: u16) -> Result<Self, Error> {
-        Ok(match id {
-            0x0020 => KemId::DhKemX25519HkdfSha256,
-            0x0040 => KemId::MlKem512,
-            0x0041 => KemId::MlKem768,
-            0x0042 => KemId::MlKem1024,
-            0x647A => KemId::XWing,
-            #[cfg(feature = "nist")]
-            0x0010 => KemId::DhKemP256HkdfSha256,
-            #[cfg(feature = "nist")]
-            0x0011 => KemId::DhKemP384HkdfSha384,
-            #[cfg(feature = "nist")]
-            0x0012 => KemId::DhKemP521HkdfSha512,
-            #[cfg(feature = "secp256k1")]
-            0x0016 => KemId::DhKemSecp256k1HkdfSha256,
-            #[cfg(feature = "x448")]
-            0x0021 => KemId::DhKemX448HkdfSha512,
-            #[cfg(feature = "nist")]
-            0x0050 => KemId::MlKem768P256,
-            #[cfg(feature = "nist")]
-            0x0051 => KemId::MlKem1024P384,
-            _ => return Err(Error::UnknownKem(id)),
-        })
-    }
-
-    /// Whether the KEM has AuthEncap/AuthDecap (the DHKEMs).
-    pub const fn supports_auth(self) -> bool {
-        match self {
-            KemId::DhKemX25519HkdfSha256 => true,
-            #[cfg(feature = "nist")]
-            KemId::DhKemP256HkdfSha256
-            | KemId::DhKemP384HkdfSha384
-            | KemId::DhKemP521HkdfSha512 => true,
-            #[cfg(feature = "secp256k1")]
-            KemId::DhKemSecp256k1HkdfSha256 => true,
-            #[cfg(feature = "x448")]
-            KemId::DhKemX448HkdfSha512 => true,
-            KemId::MlKem512 | KemId::MlKem768 | KemId::MlKem1024 | KemId::XWing => false,
-            #[cfg(feature = "nist")]
-            KemId::MlKem768P256 | KemId::MlKem1024P384 => false,
-        }
-    }
-}
+kems!(kem_id);
 
 /// KDF codepoints of this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -681,7 +690,7 @@ mod tests {
 
     /// A fixed-output "RNG" for the unit tests (rand is a dev-dependency of the integration
     /// tests; here the bytes only need to differ between calls).
-    struct Counter(u8);
+    pub(super) struct Counter(pub(super) u8);
     impl rand_core::TryRng for Counter {
         type Error = core::convert::Infallible;
         fn try_next_u32(&mut self) -> Result<u32, Self::Error> {

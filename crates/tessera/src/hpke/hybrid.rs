@@ -17,7 +17,8 @@
 use tessera_mlkem::{ml_kem_768, ml_kem_1024};
 use zeroize::{Zeroize, Zeroizing};
 
-use super::dhkem::{DhGroup, MAX_PK, MAX_SK};
+use super::dhkem::curves::MAX_PK;
+use super::dhkem::{DhGroup, MAX_SK};
 use super::kdf::{OneStage, labeled_derive};
 use super::kem::SharedSecret;
 use super::{DhKemP256HkdfSha256, DhKemP384HkdfSha384, Error, Kem, KemId, sealed};

@@ -1,5 +1,6 @@
 //! The typed API: `Hpke<K, F, A>` over zero-sized suite types, and the setup core the
-//! runtime-agile API shares.
+//! runtime-agile API shares (the key schedule, the setup order, the encapsulation sources).
+//! Every mode function is generated from the mode rows of `modes!` by `typed_mode!`.
 
 use core::marker::PhantomData;
 
@@ -65,6 +66,73 @@ pub(crate) fn setup_receiver(
     schedule(ids, mode, &ss, info, psk, psk_id)
 }
 
+/// Where an encapsulation's randomness comes from: an RNG, or (test builds only) the `ikmE`
+/// of the deterministic form.
+pub(crate) trait EncapSource {
+    /// `Encap(pkR)`.
+    fn encap<K: Kem>(self, pk: &K::PublicKey) -> Result<(SharedSecret, K::EncappedKey), Error>;
+    /// `AuthEncap(pkR, skS)`.
+    fn auth_encap<K: AuthKem>(
+        self,
+        pk: &K::PublicKey,
+        sk_s: &K::PrivateKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error>;
+}
+
+/// Fresh randomness from an RNG.
+pub(crate) struct FromRng<'a, R>(pub(crate) &'a mut R);
+
+impl<R: rand_core::CryptoRng> EncapSource for FromRng<'_, R> {
+    fn encap<K: Kem>(self, pk: &K::PublicKey) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::encap(pk, self.0)
+    }
+    fn auth_encap<K: AuthKem>(
+        self,
+        pk: &K::PublicKey,
+        sk_s: &K::PrivateKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::auth_encap(pk, sk_s, self.0)
+    }
+}
+
+/// `ikmE` of the deterministic form (test builds only).
+#[cfg(tessera_test_hooks)]
+pub(crate) struct FromIkm<'a>(pub(crate) &'a [u8]);
+
+#[cfg(tessera_test_hooks)]
+impl EncapSource for FromIkm<'_> {
+    fn encap<K: Kem>(self, pk: &K::PublicKey) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::encap_derand(pk, self.0)
+    }
+    fn auth_encap<K: AuthKem>(
+        self,
+        pk: &K::PublicKey,
+        sk_s: &K::PrivateKey,
+    ) -> Result<(SharedSecret, K::EncappedKey), Error> {
+        K::auth_encap_derand(pk, sk_s, self.0)
+    }
+}
+
+/// `Encap` (no sender key) or `AuthEncap` (a sender key) of `K` from a source.
+macro_rules! encap_from {
+    ($src:expr, $pk:ident) => {
+        $src.encap::<K>($pk)
+    };
+    ($src:expr, $pk:ident, $sk_s:ident) => {
+        $src.auth_encap::<K>($pk, $sk_s)
+    };
+}
+
+/// `Decap` (no sender key) or `AuthDecap` (a sender key) of `K`.
+macro_rules! decap_of {
+    ($enc:ident, $sk_r:ident) => {
+        K::decap($enc, $sk_r)
+    };
+    ($enc:ident, $sk_r:ident, $pk_s:ident) => {
+        K::auth_decap($enc, $sk_r, $pk_s)
+    };
+}
+
 /// A typed HPKE suite: KEM `K`, KDF `F`, AEAD `A`, all zero-sized. Every operation is an
 /// associated function; see the [module documentation](super) for an example.
 ///
@@ -102,8 +170,7 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     fn sender(
         mode: Mode,
         info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
+        (psk, psk_id): (&[u8], &[u8]),
         encap: impl FnOnce() -> Result<(SharedSecret, K::EncappedKey), Error>,
     ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
         let (enc, ctx) = setup_sender(Self::IDS, mode, info, psk, psk_id, encap)?;
@@ -119,8 +186,7 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     fn receiver(
         mode: Mode,
         info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
+        (psk, psk_id): (&[u8], &[u8]),
         decap: impl FnOnce() -> Result<SharedSecret, Error>,
     ) -> Result<ReceiverContext<A>, Error> {
         let ctx = setup_receiver(Self::IDS, mode, info, psk, psk_id, decap)?;
@@ -129,379 +195,124 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
             _aead: PhantomData,
         })
     }
-
-    /// `SetupBaseS(pkR, info)`.
-    pub fn setup_sender_base(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::Base, info, &[], &[], || K::encap(pk_r, rng))
-    }
-
-    /// `SetupBaseS` with the encapsulation made deterministic by `ikm_e`: test vectors only,
-    /// in test builds (`--cfg tessera_test_hooks`). A repeated `ikm_e` repeats the AEAD key
-    /// and nonce.
-    #[cfg(tessera_test_hooks)]
-    #[doc(hidden)]
-    pub fn setup_sender_base_derand(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        ikm_e: &[u8],
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::Base, info, &[], &[], || K::encap_derand(pk_r, ikm_e))
-    }
-
-    /// `SetupBaseR(enc, skR, info)`.
-    pub fn setup_receiver_base(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-    ) -> Result<ReceiverContext<A>, Error> {
-        Self::receiver(Mode::Base, info, &[], &[], || K::decap(enc, sk_r))
-    }
-
-    /// `SetupPSKS(pkR, info, psk, psk_id)`: `psk` at least 32 bytes, `psk_id` not empty.
-    pub fn setup_sender_psk(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::Psk, info, psk, psk_id, || K::encap(pk_r, rng))
-    }
-
-    /// `SetupPSKS`, deterministic by `ikm_e`.
-    #[cfg(tessera_test_hooks)]
-    #[doc(hidden)]
-    pub fn setup_sender_psk_derand(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        ikm_e: &[u8],
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::Psk, info, psk, psk_id, || {
-            K::encap_derand(pk_r, ikm_e)
-        })
-    }
-
-    /// `SetupPSKR(enc, skR, info, psk, psk_id)`.
-    pub fn setup_receiver_psk(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-    ) -> Result<ReceiverContext<A>, Error> {
-        Self::receiver(Mode::Psk, info, psk, psk_id, || K::decap(enc, sk_r))
-    }
-
-    /// `SendExportBase`: sets up a sender context and exports `out.len()` bytes from it.
-    pub fn send_export_base(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        exporter_context: &[u8],
-        out: &mut [u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<K::EncappedKey, Error> {
-        let (enc, ctx) = Self::setup_sender_base(pk_r, info, rng)?;
-        ctx.export(exporter_context, out)?;
-        Ok(enc)
-    }
-
-    /// `ReceiveExportBase`.
-    pub fn receive_export_base(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        exporter_context: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        Self::setup_receiver_base(enc, sk_r, info)?.export(exporter_context, out)
-    }
-
-    /// `SendExportPSK`.
-    pub fn send_export_psk(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        exporter_context: &[u8],
-        out: &mut [u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<K::EncappedKey, Error> {
-        let (enc, ctx) = Self::setup_sender_psk(pk_r, info, psk, psk_id, rng)?;
-        ctx.export(exporter_context, out)?;
-        Ok(enc)
-    }
-
-    /// `ReceiveExportPSK`.
-    pub fn receive_export_psk(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        exporter_context: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        Self::setup_receiver_psk(enc, sk_r, info, psk, psk_id)?.export(exporter_context, out)
-    }
 }
 
-impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
-    /// `SetupAuthS(pkR, info, skS)`.
-    pub fn setup_sender_auth(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        sk_s: &K::PrivateKey,
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::Auth, info, &[], &[], || {
-            K::auth_encap(pk_r, sk_s, rng)
-        })
-    }
+/// The typed functions of one mode row of `modes!`: an impl block bounded by the row's KEM
+/// bound (the Auth modes need an [`AuthKem`]), and one bounded by [`SealingAead`] for `seal` /
+/// `open`.
+macro_rules! typed_mode {
+    ($mode:ident, $bound:ident, $rfc:literal, [$($psk:ident $psk_id:ident)?], [$($sk_s:ident)?],
+     [$($pk_s:ident)?], $setup_s:ident, $setup_s_derand:ident, $setup_r:ident, $seal:ident,
+     $open:ident, $send_export:ident, $receive_export:ident) => {
+        impl<K: $bound, F: Kdf, A: Aead> Hpke<K, F, A> {
+            #[doc = concat!("`Setup", $rfc, "S`: the encapsulated key and the sender's context.")]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $setup_s(
+                pk_r: &K::PublicKey,
+                info: &[u8],
+                $($psk: &[u8], $psk_id: &[u8],)?
+                $($sk_s: &K::PrivateKey,)?
+                rng: &mut impl rand_core::CryptoRng,
+            ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
+                Self::sender(Mode::$mode, info, psk_pair!($($psk $psk_id)?), || {
+                    encap_from!(FromRng(rng), pk_r $(, $sk_s)?)
+                })
+            }
 
-    /// `SetupAuthS`, deterministic by `ikm_e`.
-    #[cfg(tessera_test_hooks)]
-    #[doc(hidden)]
-    pub fn setup_sender_auth_derand(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        sk_s: &K::PrivateKey,
-        ikm_e: &[u8],
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::Auth, info, &[], &[], || {
-            K::auth_encap_derand(pk_r, sk_s, ikm_e)
-        })
-    }
+            #[doc = concat!("`Setup", $rfc, "S` with the encapsulation made deterministic by `ikm_e`: test vectors only, in test builds (`--cfg tessera_test_hooks`). A repeated `ikm_e` repeats the AEAD key and nonce.")]
+            #[cfg(tessera_test_hooks)]
+            #[doc(hidden)]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $setup_s_derand(
+                pk_r: &K::PublicKey,
+                info: &[u8],
+                $($psk: &[u8], $psk_id: &[u8],)?
+                $($sk_s: &K::PrivateKey,)?
+                ikm_e: &[u8],
+            ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
+                Self::sender(Mode::$mode, info, psk_pair!($($psk $psk_id)?), || {
+                    encap_from!(FromIkm(ikm_e), pk_r $(, $sk_s)?)
+                })
+            }
 
-    /// `SetupAuthR(enc, skR, info, pkS)`.
-    pub fn setup_receiver_auth(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        pk_s: &K::PublicKey,
-    ) -> Result<ReceiverContext<A>, Error> {
-        Self::receiver(Mode::Auth, info, &[], &[], || {
-            K::auth_decap(enc, sk_r, pk_s)
-        })
-    }
+            #[doc = concat!("`Setup", $rfc, "R`: the recipient's context.")]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $setup_r(
+                enc: &[u8],
+                sk_r: &K::PrivateKey,
+                info: &[u8],
+                $($psk: &[u8], $psk_id: &[u8],)?
+                $($pk_s: &K::PublicKey,)?
+            ) -> Result<ReceiverContext<A>, Error> {
+                Self::receiver(Mode::$mode, info, psk_pair!($($psk $psk_id)?), || {
+                    decap_of!(enc, sk_r $(, $pk_s)?)
+                })
+            }
 
-    /// `SetupAuthPSKS(pkR, info, psk, psk_id, skS)`.
-    pub fn setup_sender_auth_psk(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        sk_s: &K::PrivateKey,
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::AuthPsk, info, psk, psk_id, || {
-            K::auth_encap(pk_r, sk_s, rng)
-        })
-    }
+            #[doc = concat!("`SendExport", $rfc, "`: sets up a sender context and exports `out.len()` bytes from it.")]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $send_export(
+                pk_r: &K::PublicKey,
+                info: &[u8],
+                $($psk: &[u8], $psk_id: &[u8],)?
+                $($sk_s: &K::PrivateKey,)?
+                exporter_context: &[u8],
+                out: &mut [u8],
+                rng: &mut impl rand_core::CryptoRng,
+            ) -> Result<K::EncappedKey, Error> {
+                let (enc, ctx) = Self::$setup_s(pk_r, info, $($psk, $psk_id,)? $($sk_s,)? rng)?;
+                ctx.export(exporter_context, out)?;
+                Ok(enc)
+            }
 
-    /// `SetupAuthPSKS`, deterministic by `ikm_e`.
-    #[cfg(tessera_test_hooks)]
-    #[doc(hidden)]
-    pub fn setup_sender_auth_psk_derand(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        sk_s: &K::PrivateKey,
-        ikm_e: &[u8],
-    ) -> Result<(K::EncappedKey, SenderContext<A>), Error> {
-        Self::sender(Mode::AuthPsk, info, psk, psk_id, || {
-            K::auth_encap_derand(pk_r, sk_s, ikm_e)
-        })
-    }
+            #[doc = concat!("`ReceiveExport", $rfc, "`.")]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $receive_export(
+                enc: &[u8],
+                sk_r: &K::PrivateKey,
+                info: &[u8],
+                $($psk: &[u8], $psk_id: &[u8],)?
+                $($pk_s: &K::PublicKey,)?
+                exporter_context: &[u8],
+                out: &mut [u8],
+            ) -> Result<(), Error> {
+                Self::$setup_r(enc, sk_r, info, $($psk, $psk_id,)? $($pk_s,)?)?
+                    .export(exporter_context, out)
+            }
+        }
 
-    /// `SetupAuthPSKR(enc, skR, info, psk, psk_id, pkS)`.
-    pub fn setup_receiver_auth_psk(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        pk_s: &K::PublicKey,
-    ) -> Result<ReceiverContext<A>, Error> {
-        Self::receiver(Mode::AuthPsk, info, psk, psk_id, || {
-            K::auth_decap(enc, sk_r, pk_s)
-        })
-    }
+        #[cfg(feature = "alloc")]
+        impl<K: $bound, F: Kdf, A: SealingAead> Hpke<K, F, A> {
+            #[doc = concat!("`Seal", $rfc, "`: `(enc, ciphertext || tag)`.")]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $seal(
+                pk_r: &K::PublicKey,
+                info: &[u8],
+                aad: &[u8],
+                pt: &[u8],
+                $($psk: &[u8], $psk_id: &[u8],)?
+                $($sk_s: &K::PrivateKey,)?
+                rng: &mut impl rand_core::CryptoRng,
+            ) -> Result<(K::EncappedKey, Vec<u8>), Error> {
+                let (enc, mut ctx) = Self::$setup_s(pk_r, info, $($psk, $psk_id,)? $($sk_s,)? rng)?;
+                Ok((enc, ctx.seal(aad, pt)?))
+            }
 
-    /// `SendExportAuth`.
-    pub fn send_export_auth(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        sk_s: &K::PrivateKey,
-        exporter_context: &[u8],
-        out: &mut [u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<K::EncappedKey, Error> {
-        let (enc, ctx) = Self::setup_sender_auth(pk_r, info, sk_s, rng)?;
-        ctx.export(exporter_context, out)?;
-        Ok(enc)
-    }
-
-    /// `ReceiveExportAuth`.
-    pub fn receive_export_auth(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        pk_s: &K::PublicKey,
-        exporter_context: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        Self::setup_receiver_auth(enc, sk_r, info, pk_s)?.export(exporter_context, out)
-    }
-
-    /// `SendExportAuthPSK`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn send_export_auth_psk(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        sk_s: &K::PrivateKey,
-        exporter_context: &[u8],
-        out: &mut [u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<K::EncappedKey, Error> {
-        let (enc, ctx) = Self::setup_sender_auth_psk(pk_r, info, psk, psk_id, sk_s, rng)?;
-        ctx.export(exporter_context, out)?;
-        Ok(enc)
-    }
-
-    /// `ReceiveExportAuthPSK`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn receive_export_auth_psk(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        pk_s: &K::PublicKey,
-        exporter_context: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        Self::setup_receiver_auth_psk(enc, sk_r, info, psk, psk_id, pk_s)?
-            .export(exporter_context, out)
-    }
+            #[doc = concat!("`Open", $rfc, "`.")]
+            #[allow(clippy::too_many_arguments)]
+            pub fn $open(
+                enc: &[u8],
+                sk_r: &K::PrivateKey,
+                info: &[u8],
+                aad: &[u8],
+                ct: &[u8],
+                $($psk: &[u8], $psk_id: &[u8],)?
+                $($pk_s: &K::PublicKey,)?
+            ) -> Result<Vec<u8>, Error> {
+                Self::$setup_r(enc, sk_r, info, $($psk, $psk_id,)? $($pk_s,)?)?.open(aad, ct)
+            }
+        }
+    };
 }
 
-#[cfg(feature = "alloc")]
-impl<K: Kem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
-    /// `SealBase(pkR, info, aad, pt)`: `(enc, ciphertext || tag)`.
-    pub fn seal_base(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, Vec<u8>), Error> {
-        let (enc, mut ctx) = Self::setup_sender_base(pk_r, info, rng)?;
-        Ok((enc, ctx.seal(aad, pt)?))
-    }
-
-    /// `OpenBase(enc, skR, info, aad, ct)`.
-    pub fn open_base(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-    ) -> Result<Vec<u8>, Error> {
-        Self::setup_receiver_base(enc, sk_r, info)?.open(aad, ct)
-    }
-
-    /// `SealPSK(pkR, info, aad, pt, psk, psk_id)`.
-    pub fn seal_psk(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, Vec<u8>), Error> {
-        let (enc, mut ctx) = Self::setup_sender_psk(pk_r, info, psk, psk_id, rng)?;
-        Ok((enc, ctx.seal(aad, pt)?))
-    }
-
-    /// `OpenPSK(enc, skR, info, aad, ct, psk, psk_id)`.
-    pub fn open_psk(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-    ) -> Result<Vec<u8>, Error> {
-        Self::setup_receiver_psk(enc, sk_r, info, psk, psk_id)?.open(aad, ct)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<K: AuthKem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
-    /// `SealAuth(pkR, info, aad, pt, skS)`.
-    pub fn seal_auth(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        sk_s: &K::PrivateKey,
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, Vec<u8>), Error> {
-        let (enc, mut ctx) = Self::setup_sender_auth(pk_r, info, sk_s, rng)?;
-        Ok((enc, ctx.seal(aad, pt)?))
-    }
-
-    /// `OpenAuth(enc, skR, info, aad, ct, pkS)`.
-    pub fn open_auth(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-        pk_s: &K::PublicKey,
-    ) -> Result<Vec<u8>, Error> {
-        Self::setup_receiver_auth(enc, sk_r, info, pk_s)?.open(aad, ct)
-    }
-
-    /// `SealAuthPSK(pkR, info, aad, pt, psk, psk_id, skS)`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn seal_auth_psk(
-        pk_r: &K::PublicKey,
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        sk_s: &K::PrivateKey,
-        rng: &mut impl rand_core::CryptoRng,
-    ) -> Result<(K::EncappedKey, Vec<u8>), Error> {
-        let (enc, mut ctx) = Self::setup_sender_auth_psk(pk_r, info, psk, psk_id, sk_s, rng)?;
-        Ok((enc, ctx.seal(aad, pt)?))
-    }
-
-    /// `OpenAuthPSK(enc, skR, info, aad, ct, psk, psk_id, pkS)`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn open_auth_psk(
-        enc: &[u8],
-        sk_r: &K::PrivateKey,
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        pk_s: &K::PublicKey,
-    ) -> Result<Vec<u8>, Error> {
-        Self::setup_receiver_auth_psk(enc, sk_r, info, psk, psk_id, pk_s)?.open(aad, ct)
-    }
-}
+modes!(typed_mode);

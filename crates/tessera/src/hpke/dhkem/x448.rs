@@ -130,24 +130,16 @@ fn ladder(k: &[u8; 56], u: &[u8; 56], st: &mut Ladder) {
 /// `X448(k, u)`: the 56-byte little-endian u-coordinate of `clamp(k) * u`. Non-canonical
 /// `u` (at least p) is reduced, as RFC 7748 says. The ladder state, the result in Montgomery
 /// form and its canonical copies here are wiped before returning (the caller owns the bytes
-/// returned).
+/// returned): crypto-bigint's arithmetic takes its operands by value and leaves copies of them
+/// (ladder values, powers of `z2`) in frames of its own, out of reach of any wipe of ours, so
+/// [`scrub_stack`] overwrites the stack where [`x448_inner`]'s frames were.
 pub(crate) fn x448(k: &[u8; 56], u: &[u8; 56]) -> [u8; 56] {
     let out = x448_inner(k, u);
     scrub_stack();
     out
 }
 
-/// Overwrites (with zeroize's volatile writes) the stack below the caller's frame, where the
-/// frames of [`x448_inner`] were: crypto-bigint's arithmetic takes its operands by value and
-/// leaves copies of them (ladder values, powers of `z2`) in frames of its own, out of reach of
-/// any wipe of ours. 8 KiB covers those frames (about 3 KiB, measured by the zeroization
-/// test) with margin; 1024 stores against a ladder of ~4500 field multiplications.
-#[inline(never)]
-fn scrub_stack() {
-    let mut area = [0u64; 1024];
-    area.zeroize();
-    core::hint::black_box(&area);
-}
+crate::hpke::scrub::scrub_stack_here!(u64, 1024);
 
 /// [`x448`] before the scrub (never inlined: its frames must lie where [`scrub_stack`]'s will).
 #[inline(never)]

@@ -76,83 +76,37 @@ pub(crate) trait Row: Unit {
     fn unwrap(l: &Layout) -> &Self::Key;
 }
 
-impl Row for portable::Bitsliced {
-    #[inline(always)]
-    fn wrap(k: Self::Key) -> Layout {
-        Layout::Portable(k)
-    }
-    #[inline(always)]
-    fn unwrap(l: &Layout) -> &Self::Key {
-        match l {
-            Layout::Portable(k) => k,
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("a key expanded by another backend"),
+/// Each row's [`Row`] impl: the [`Layout`] variant its keys are stored in.
+macro_rules! rows {
+    ($($(#[$cfg:meta])* $unit:ty => $variant:ident,)*) => {$(
+        $(#[$cfg])*
+        impl Row for $unit {
+            #[inline(always)]
+            fn wrap(k: Self::Key) -> Layout {
+                Layout::$variant(k)
+            }
+            #[inline(always)]
+            fn unwrap(l: &Layout) -> &Self::Key {
+                match l {
+                    Layout::$variant(k) => k,
+                    #[allow(unreachable_patterns)]
+                    _ => unreachable!("a key expanded by another backend"),
+                }
+            }
         }
-    }
+    )*};
 }
 
-#[cfg(target_arch = "x86_64")]
-impl Row for x86_aesni::AesNi {
-    #[inline(always)]
-    fn wrap(k: Self::Key) -> Layout {
-        Layout::X86Aesni(k)
-    }
-    #[inline(always)]
-    fn unwrap(l: &Layout) -> &Self::Key {
-        match l {
-            Layout::X86Aesni(k) => k,
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("a key expanded by another backend"),
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Row for x86_vaes::Vaes256 {
-    #[inline(always)]
-    fn wrap(k: Self::Key) -> Layout {
-        Layout::X86Vaes(k)
-    }
-    #[inline(always)]
-    fn unwrap(l: &Layout) -> &Self::Key {
-        match l {
-            Layout::X86Vaes(k) => k,
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("a key expanded by another backend"),
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl Row for x86_vaes512::Vaes512 {
-    #[inline(always)]
-    fn wrap(k: Self::Key) -> Layout {
-        Layout::X86Vaes(k)
-    }
-    #[inline(always)]
-    fn unwrap(l: &Layout) -> &Self::Key {
-        match l {
-            Layout::X86Vaes(k) => k,
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("a key expanded by another backend"),
-        }
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-impl Row for aarch64_aes::ArmAes {
-    #[inline(always)]
-    fn wrap(k: Self::Key) -> Layout {
-        Layout::Aarch64Aes(k)
-    }
-    #[inline(always)]
-    fn unwrap(l: &Layout) -> &Self::Key {
-        match l {
-            Layout::Aarch64Aes(k) => k,
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("a key expanded by another backend"),
-        }
-    }
+rows! {
+    portable::Bitsliced => Portable,
+    #[cfg(target_arch = "x86_64")]
+    x86_aesni::AesNi => X86Aesni,
+    #[cfg(target_arch = "x86_64")]
+    x86_vaes::Vaes256 => X86Vaes,
+    #[cfg(target_arch = "x86_64")]
+    x86_vaes512::Vaes512 => X86Vaes,
+    #[cfg(target_arch = "aarch64")]
+    aarch64_aes::ArmAes => Aarch64Aes,
 }
 
 /// An operation on a backend's [`Row`]: [`Backend::run`] calls `run::<U>` with the row's unit

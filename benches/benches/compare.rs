@@ -29,7 +29,7 @@ use tessera_benches::interleave::{
 use tessera_benches::report::{self, Meta, RowRecord, size_label};
 use tessera_benches::{AAD, NONCE, RustCryptoGcm, plot};
 
-/// Every Tessera call of this file (the crates' APIs as of a9cd7eb). A Tessera implementation in
+/// Every Tessera call of this bench, in one place. A Tessera implementation in
 /// a row is an [`tessera::Impl`]: the backend's name and, for every backend but the best one, the
 /// handle that forces it; the best one (`backend: None`) goes through the public API, as users
 /// call it, which runs what `detect()` picks.

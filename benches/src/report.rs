@@ -270,11 +270,9 @@ pub const METHOD: &str = "\
 Every row (one operation at one size) is a race inside one process between Tessera's best
 backend (what `detect()` picks, called through the public API) and each peer library; a row
 that also has other Tessera backends runs them in a second race of their own against the best
-backend, the row's time shared between the two races by their numbers of contestants. (A
-forced backend can slow the machine for the contestants after it: on an Emerald Rapids guest,
-Tessera's 256-bit `x86_vaes` AES-GCM, which `detect()` does not pick there, lowers the core
-clock by about 5% for some 3.5 ms after it runs, so in one race with it every contestant ran
-at the lower clock, and the ones bound by the core clock lost the most.) After a warm-up,
+backend, the row's time shared between the two races by their numbers of contestants (a
+forced backend can slow the machine for the contestants after it, e.g. a wide AES backend
+lowering the core clock; docs/perf/bench-stability.md has a measured case). After a warm-up,
 each contestant's batch is calibrated to about the same work time (the batch target below),
 then the run goes round after round: in each round every contestant runs one untimed pre-roll
 (a quarter batch, to bring its code and data back into the caches and past the AVX power-up)
@@ -299,7 +297,7 @@ whose API signs only hedged, through AWS-LC's exported deterministic signing fun
 row is timed, every contestant's output is checked against Tessera's.
 
 What this cannot remove: where the linker puts code and static data in one binary (a rebuild that
-changed no measured code moved one row, aws-lc-rs SHA3-256 of 64 bytes, by 11%), and neighbours
+changes no measured code can move a row; docs/perf/bench-stability.md has a measured case), and neighbours
 competing for the same core's caches and execution units on a shared host. The interval covers
 the noise within one run only; `cargo xtask bench --stability RUN1 RUN2` shows how far each ratio
 moved between two runs.";

@@ -285,7 +285,7 @@ mod tessera {
     }
 
     // --- ML-KEM ---
-    pub type MlKemBackend = tessera_mlkem::__private::Backend;
+    pub type MlKemBackend = tessera_mlkem::testing::Backend;
 
     pub fn mlkem_impls() -> Vec<Impl<MlKemBackend>> {
         impls(

@@ -15,7 +15,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use ml_kem::{Decapsulate, KeyExport};
 use std::hint::black_box;
-use tessera_mlkem::__private::Backend;
+use tessera_mlkem::testing::Backend;
 
 macro_rules! mlkem_bench {
     ($fn:ident, $m:ident, $label:literal, $rc:ident, $lc:ident, $aws:ident) => {

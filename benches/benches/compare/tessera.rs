@@ -239,7 +239,7 @@ pub fn x25519_keygen(be: Option<X25519Backend>, bytes: [u8; 32]) -> [u8; 32] {
 }
 
 // --- ML-KEM ---
-pub type MlKemBackend = tessera_mlkem::__private::Backend;
+pub type MlKemBackend = tessera_mlkem::testing::Backend;
 
 pub fn mlkem_impls() -> Vec<Impl<MlKemBackend>> {
     impls(
@@ -253,7 +253,7 @@ pub fn mlkem_portable() -> Impl<MlKemBackend> {
 }
 
 // --- ML-DSA ---
-pub type MlDsaBackend = tessera_mldsa::__private::Backend;
+pub type MlDsaBackend = tessera_mldsa::testing::Backend;
 
 pub fn mldsa_impls() -> Vec<Impl<MlDsaBackend>> {
     impls(

@@ -147,7 +147,7 @@ pub fn lookup(name: &str) -> Lookup {
             (Box::new(Seal::new(aead)), about(""), AEAD_BUDGET)
         }
         "mlkem768_decaps_validity" | "mlkem768_decaps_key" => {
-            let Some(be) = backend::<tessera_mlkem::__private::Backend>(be) else {
+            let Some(be) = backend::<tessera_mlkem::testing::Backend>(be) else {
                 return absent();
             };
             // The AVX2 backend runs its samplers' Keccak x4 on AVX-512 where the CPU has it.
@@ -319,7 +319,7 @@ impl Target for MlKemValidity {
 /// the key is parsed) is the same for both classes. The key is inconsistent for the random
 /// class, which changes nothing for a constant-time decapsulation (it rejects).
 struct MlKemKey {
-    be: tessera_mlkem::__private::Backend,
+    be: tessera_mlkem::testing::Backend,
     /// The expanded key whose secret parts class 0 uses (seed of zeros) and whose public parts
     /// both classes use (seed 0x42).
     fixed: [u8; DK_LEN],
@@ -334,7 +334,7 @@ const DK_LEN: usize = tessera_mlkem::ml_kem_768::DK_LEN;
 const S_LEN: usize = 384 * 3;
 
 impl MlKemKey {
-    fn new(be: tessera_mlkem::__private::Backend, dk: DecapsulationKey, ct: Ciphertext) -> Self {
+    fn new(be: tessera_mlkem::testing::Backend, dk: DecapsulationKey, ct: Ciphertext) -> Self {
         let mut fixed = dk.to_expanded_bytes();
         let zero = DecapsulationKey::from_seed_with_backend(be, &[0; 64]).to_expanded_bytes();
         fixed[..S_LEN].copy_from_slice(&zero[..S_LEN]);

@@ -63,7 +63,7 @@ fn main() {
             "detected" => {}
             _ => return None,
         }
-        tessera_mlkem::hooks::set_declassify(ct::public);
+        tessera_cpu::hooks::set_declassify(ct::public);
         tessera_cpu::hooks::set_declassify(ct::public);
         println!("hpke ct_valgrind: {}", tessera_cpu::features());
         Some(run())

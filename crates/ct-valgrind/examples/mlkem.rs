@@ -14,11 +14,11 @@
 //! expanded-key parsing is reported. Outputs that are public by design (ek, ciphertexts, and
 //! the shared secrets before they are compared) are marked public first; rho, public by
 //! design but derived from `d` inside key generation, is declassified through the test-only
-//! hook (`tessera_mlkem::hooks`, `--cfg tessera_test_hooks`, which this workspace's
+//! hook (`tessera_cpu::hooks`, `--cfg tessera_test_hooks`, which this workspace's
 //! `.cargo/config.toml` sets). `canary` is the negative control (must exit 1).
 
 #[cfg(tessera_test_hooks)]
-use tessera_mlkem::__private::Backend;
+use tessera_mlkem::testing::Backend;
 #[cfg(tessera_test_hooks)]
 use tessera_testkit::ct;
 
@@ -66,7 +66,7 @@ macro_rules! round {
 
 #[cfg(tessera_test_hooks)]
 fn main() {
-    tessera_mlkem::hooks::set_declassify(ct::public);
+    tessera_cpu::hooks::set_declassify(ct::public);
     ct::main::<Backend>("tessera-mlkem ct_valgrind", |be| {
         let mut runs = 0;
         for salt in [0u8, 0x9c] {

@@ -39,7 +39,7 @@ fn secret_copy<const N: usize>(v: [u8; N]) -> [u8; N] {
 fn main() {
     ct::main_by_name("x448 ct_valgrind", |name| {
         (name == "portable").then(|| {
-            tessera_mlkem::hooks::set_declassify(ct::public);
+            tessera_cpu::hooks::set_declassify(ct::public);
             run() + encaps()
         })
     });

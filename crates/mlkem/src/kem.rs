@@ -208,7 +208,7 @@ pub(crate) fn keygen<U: Unit, const K: usize, const ETA1: usize>(
     let mut rs = hs.g(d, &[K as u8]);
     st.rho.copy_from_slice(&rs[..32]);
     #[cfg(tessera_test_hooks)]
-    crate::hooks::declassify(&st.rho);
+    tessera_cpu::hooks::declassify(&st.rho);
     let mut sigma = [0u8; 32];
     sigma.copy_from_slice(&rs[32..]);
     rs.zeroize();

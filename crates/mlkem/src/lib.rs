@@ -7,31 +7,21 @@
 // No division or remainder anywhere in this crate (KyberSlash was a division by q on a secret).
 #![deny(clippy::integer_division_remainder_used)]
 
-// The test hooks keep their state in `std` (never in a user's build: see `hooks`).
+// The test hooks keep their state in `std` (never in a user's build: see `testing`).
 #[cfg(tessera_test_hooks)]
 extern crate std;
 
 mod backend;
-#[cfg(tessera_test_hooks)]
-#[doc(hidden)]
-pub mod hooks;
 mod kem;
+mod ops;
 mod params;
 mod poly;
-#[cfg(tessera_test_hooks)]
-mod testing;
+#[doc(hidden)]
+pub mod testing;
 mod unit;
 mod xof4;
 
 pub use params::{ml_kem_512, ml_kem_768, ml_kem_1024};
-
-/// Backend handles for tests and benches (not a stable API).
-#[doc(hidden)]
-pub mod __private {
-    pub use crate::backend::Backend;
-    #[cfg(tessera_test_hooks)]
-    pub use crate::testing::{Op, OpOut, run};
-}
 
 /// Errors of this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

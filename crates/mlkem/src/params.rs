@@ -65,7 +65,7 @@ macro_rules! parameter_set {
                 pub fn from_bytes_with_backend(backend: Backend, bytes: &[u8]) -> Result<Self, Error> {
                     let bytes: [u8; EK_LEN] = bytes.try_into().map_err(|_| Error::InvalidLength)?;
                     let mut ek = EncapsulationKey { bytes, st: EkState::ZERO, backend };
-                    if !backend.parse_ek::<K>(&ek.bytes, &mut ek.st) {
+                    if !crate::ops::parse_ek::<K>(backend, &ek.bytes, &mut ek.st) {
                         return Err(Error::InvalidKey);
                     }
                     Ok(ek)
@@ -100,7 +100,7 @@ macro_rules! parameter_set {
 
                 fn encaps_internal(&self, m: &[u8; 32]) -> (Ciphertext, SharedSecret) {
                     let mut ct = [0u8; CT_LEN];
-                    let k = self.backend.encaps::<K, ETA1, DU, DV>(&self.st, m, &mut ct);
+                    let k = crate::ops::encaps::<K, ETA1, DU, DV>(self.backend, &self.st, m, &mut ct);
                     (Ciphertext(ct), SharedSecret(k))
                 }
             }
@@ -151,7 +151,7 @@ macro_rules! parameter_set {
                         seed: Some(*seed),
                     };
                     dk.z.copy_from_slice(&seed[32..]);
-                    backend.keygen::<K, ETA1>(&d, &mut dk.ek.bytes, &mut dk.ek.st, &mut dk.s_hat);
+                    crate::ops::keygen::<K, ETA1>(backend, &d, &mut dk.ek.bytes, &mut dk.ek.st, &mut dk.s_hat);
                     d.zeroize();
                     dk
                 }
@@ -204,14 +204,14 @@ macro_rules! parameter_set {
                     }
                     let mut dk = DecapsulationKey { ek, s_hat: [[0; 256]; K], z: [0; 32], seed: None };
                     dk.z.copy_from_slice(z);
-                    backend.decode_s::<K>(dk_pke, &mut dk.s_hat);
+                    crate::ops::decode_s::<K>(backend, dk_pke, &mut dk.s_hat);
                     Ok(dk)
                 }
 
                 /// The expanded FIPS 203 encoding `dk_pke || ek || H(ek) || z`.
                 pub fn to_expanded_bytes(&self) -> [u8; DK_LEN] {
                     let mut out = [0u8; DK_LEN];
-                    self.ek.backend.encode_s::<K>(&self.s_hat, &mut out[..384 * K]);
+                    crate::ops::encode_s::<K>(self.ek.backend, &self.s_hat, &mut out[..384 * K]);
                     out[384 * K..768 * K + 32].copy_from_slice(&self.ek.bytes);
                     out[768 * K + 32..768 * K + 64].copy_from_slice(&self.ek.st.h);
                     out[768 * K + 64..].copy_from_slice(&self.z);
@@ -222,7 +222,8 @@ macro_rules! parameter_set {
                 /// ciphertext gives the pseudorandom key J(z || c), never an error; constant
                 /// time in the key and the ciphertext's validity.
                 pub fn decapsulate(&self, ct: &Ciphertext) -> SharedSecret {
-                    SharedSecret(self.ek.backend.decaps::<K, ETA1, DU, DV>(
+                    SharedSecret(crate::ops::decaps::<K, ETA1, DU, DV>(
+                        self.ek.backend,
                         &self.ek.st,
                         &self.s_hat,
                         &self.z,

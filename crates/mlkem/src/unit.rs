@@ -17,10 +17,21 @@ pub(crate) const Q: i16 = 3329;
 /// Coefficients per unit.
 pub(crate) const N: usize = 16;
 
+/// An ML-KEM operation, run by `Backend::run` (`crate::backend`) on one backend's
+/// unit type `U` inside that backend's target-feature island. Implementations are small structs
+/// holding the arguments, with an `#[inline(always)]` `run` so that the generic code compiles into
+/// the island.
+pub(crate) trait KemOp {
+    /// The operation's result.
+    type Out;
+    /// Runs the operation with unit type `U`.
+    fn run<U: Unit>(self, t: U::Token) -> Self::Out;
+}
+
 /// A unit of 16 coefficients. All methods are `#[inline(always)]` in the implementations so
 /// that they compile into the calling target-feature island.
 pub(crate) trait Unit: Copy {
-    /// What proves the CPU can run this backend (the capability token; `()` for portable).
+    /// What proves the CPU can run this backend (the capability token; `tessera_cpu::Portable` for portable).
     type Token: Copy;
 
     /// Loads 16 coefficients (any `i16`).

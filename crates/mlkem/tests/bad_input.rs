@@ -2,8 +2,8 @@
 //! every coefficient position (values q and 4095); a dk whose stored H(ek) (or embedded ek) is
 //! wrong; a flipped ciphertext bit gives the implicit-rejection key J(z || c).
 
-use tessera_mlkem::__private::Backend;
 use tessera_mlkem::Error;
+use tessera_mlkem::testing::Backend;
 use tessera_testkit::backends::for_each_backend;
 
 /// Sets 12-bit coefficient `i` of a ByteEncode_12 string to `x`.

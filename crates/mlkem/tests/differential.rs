@@ -9,7 +9,7 @@
 
 use ml_kem::{Decapsulate, KeyExport};
 use proptest::prelude::*;
-use tessera_mlkem::__private::Backend;
+use tessera_mlkem::testing::Backend;
 use tessera_testkit::backends::available;
 
 macro_rules! differential {

@@ -7,7 +7,7 @@
 #![cfg(tessera_test_hooks)]
 
 use proptest::prelude::*;
-use tessera_mlkem::__private::{Backend, Op, run};
+use tessera_mlkem::testing::{Backend, Op, run};
 use tessera_testkit::backends::check_backends;
 
 const Q: i16 = 3329;

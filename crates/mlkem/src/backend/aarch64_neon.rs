@@ -620,7 +620,7 @@ fn rej_sample(t: Aarch64Neon, bytes: &[u8], out: &mut [i16; 256], n: &mut usize)
         }
         pos += 24;
     }
-    P16::rej_sample((), &bytes[pos..], out, n)
+    P16::rej_sample(tessera_cpu::Portable, &bytes[pos..], out, n)
 }
 
 tessera_cpu::island! {
@@ -632,4 +632,16 @@ tessera_cpu::island! {
     }
 }
 
-simd_islands!(Aarch64Neon, V, "NEON");
+tessera_cpu::island! {
+    /// The NTT on NEON units, compiled once (called from this backend's islands).
+    fn ntt_poly(t: Aarch64Neon, p: &mut crate::poly::Poly) {
+        crate::poly::ntt::<V>(t, p)
+    }
+}
+
+tessera_cpu::island! {
+    /// The inverse NTT on NEON units, compiled once.
+    fn invntt_poly(t: Aarch64Neon, p: &mut crate::poly::Poly) {
+        crate::poly::invntt::<V>(t, p)
+    }
+}

@@ -5,6 +5,7 @@
 use zeroize::Zeroize;
 
 use crate::unit::{N, Q, Unit};
+use tessera_cpu::Portable;
 
 /// q^-1 mod 2^16, as i16.
 const QINV: i16 = -3327;
@@ -59,13 +60,13 @@ fn f1600_x4(state: &mut [[u64; 4]; 25]) {
 /// The NTT on portable units, compiled once.
 #[inline(never)]
 fn ntt_poly(p: &mut [i16; 256]) {
-    crate::poly::ntt::<P16>((), p)
+    crate::poly::ntt::<P16>(Portable, p)
 }
 
 /// The inverse NTT on portable units, compiled once.
 #[inline(never)]
 fn invntt_poly(p: &mut [i16; 256]) {
-    crate::poly::invntt::<P16>((), p)
+    crate::poly::invntt::<P16>(Portable, p)
 }
 
 /// 16 coefficients.
@@ -120,10 +121,10 @@ fn basemul_pair(a: [i16; 2], b: [i16; 2], gamma: i16) -> [i16; 2] {
 }
 
 impl Unit for P16 {
-    type Token = ();
+    type Token = Portable;
 
     #[inline(always)]
-    fn load(_t: (), a: &[i16; N]) -> Self {
+    fn load(_t: Portable, a: &[i16; N]) -> Self {
         P16(*a)
     }
     #[inline(always)]
@@ -251,7 +252,7 @@ impl Unit for P16 {
         }
     }
     #[inline(always)]
-    fn decode<const D: u32>(_t: (), bytes: &[u8]) -> Self {
+    fn decode<const D: u32>(_t: Portable, bytes: &[u8]) -> Self {
         debug_assert_eq!(bytes.len(), 2 * D as usize);
         let mut r = [0i16; N];
         let mut acc = 0u32;
@@ -269,7 +270,7 @@ impl Unit for P16 {
         P16(r)
     }
     #[inline(always)]
-    fn cbd<const ETA: usize>(_t: (), bytes: &[u8]) -> Self {
+    fn cbd<const ETA: usize>(_t: Portable, bytes: &[u8]) -> Self {
         debug_assert_eq!(bytes.len(), 4 * ETA);
         let mut w = [0u8; 16];
         w[..4 * ETA].copy_from_slice(bytes);
@@ -288,27 +289,27 @@ impl Unit for P16 {
         P16(r)
     }
     #[inline(always)]
-    fn ntt_poly(_t: (), p: &mut [i16; 256]) {
+    fn ntt_poly(_t: Portable, p: &mut [i16; 256]) {
         ntt_poly(p)
     }
     #[inline(always)]
-    fn invntt_poly(_t: (), p: &mut [i16; 256]) {
+    fn invntt_poly(_t: Portable, p: &mut [i16; 256]) {
         invntt_poly(p)
     }
     #[inline(always)]
-    fn wipe_coeffs(_t: (), p: &mut [i16]) {
+    fn wipe_coeffs(_t: Portable, p: &mut [i16]) {
         p.zeroize();
     }
     #[inline(always)]
-    fn wipe_bytes(_t: (), b: &mut [u8]) {
+    fn wipe_bytes(_t: Portable, b: &mut [u8]) {
         b.zeroize();
     }
     #[inline(always)]
-    fn f1600_x4(_t: (), state: &mut [[u64; 4]; 25]) {
+    fn f1600_x4(_t: Portable, state: &mut [[u64; 4]; 25]) {
         f1600_x4(state)
     }
     #[inline(always)]
-    fn rej_sample(_t: (), bytes: &[u8], out: &mut [i16; 256], n: &mut usize) {
+    fn rej_sample(_t: Portable, bytes: &[u8], out: &mut [i16; 256], n: &mut usize) {
         for c in bytes.chunks_exact(3) {
             if *n >= 256 {
                 return;

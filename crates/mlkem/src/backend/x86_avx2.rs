@@ -614,7 +614,7 @@ fn rej_sample(_t: X86Avx2, bytes: &[u8], out: &mut [i16; 256], n: &mut usize) {
         }
         pos += 24;
     }
-    P16::rej_sample((), &bytes[pos..], out, n)
+    P16::rej_sample(tessera_cpu::Portable, &bytes[pos..], out, n)
 }
 
 tessera_cpu::island! {
@@ -626,4 +626,16 @@ tessera_cpu::island! {
     }
 }
 
-simd_islands!(X86Avx2, V, "AVX2");
+tessera_cpu::island! {
+    /// The NTT on AVX2 units, compiled once (called from this backend's islands).
+    fn ntt_poly(t: X86Avx2, p: &mut crate::poly::Poly) {
+        crate::poly::ntt::<V>(t, p)
+    }
+}
+
+tessera_cpu::island! {
+    /// The inverse NTT on AVX2 units, compiled once.
+    fn invntt_poly(t: X86Avx2, p: &mut crate::poly::Poly) {
+        crate::poly::invntt::<V>(t, p)
+    }
+}

@@ -299,7 +299,7 @@ mod tessera {
     }
 
     // --- ML-DSA ---
-    pub type MlDsaBackend = tessera_mldsa::__private::Backend;
+    pub type MlDsaBackend = tessera_mldsa::testing::Backend;
 
     pub fn mldsa_impls() -> Vec<Impl<MlDsaBackend>> {
         impls(

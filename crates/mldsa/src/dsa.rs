@@ -7,6 +7,7 @@
 use tessera_keccak::{Shake128, Shake256, X1Backend, X4Backend};
 use zeroize::Zeroize;
 
+pub(crate) use crate::hash::{Hashes, h};
 use crate::poly::{self, Poly, UNITS, ld};
 use crate::unit::Unit;
 use crate::xof4::X4;
@@ -17,13 +18,28 @@ use crate::xof4::X4;
 /// for every set (FIPS 204 Appendix C). The count of iterations a signature took is public.
 pub const MAX_SIGN_ITERATIONS: u32 = 814;
 
-/// Marks `b` public for the valgrind constant-time check (see [`crate::hooks`] for the list of
-/// values this is called on and why each may be released); nothing outside this workspace's
-/// test builds.
+/// Marks `b` public for the valgrind constant-time check; nothing outside this workspace's test
+/// builds (`--cfg tessera_test_hooks`, which no Cargo feature can turn on).
+///
+/// The check (`tessera-ct-valgrind`'s `mldsa` example) marks the seed xi, the expanded signing
+/// key and rnd undefined and installs a hook that marks bytes defined
+/// (`tessera_cpu::hooks::set_declassify`, shared by every Tessera crate). ML-DSA calls it on
+/// exactly the values that are public by design or whose release FIPS 204's security argument
+/// allows, right before it branches or indexes on them:
+/// - rho, computed from xi in key generation (it is the first 32 bytes of pk; ExpandA's
+///   rejection loop branches on its XOF output);
+/// - the accept pattern of RejBoundedPoly (which half-bytes of the XOF output were rejected:
+///   independent of the accepted values, so of s1 and s2);
+/// - whether SampleInBall's fixed block of candidates held all `tau` positions (the stream is
+///   read on past it with probability below 2^-87; `crate::dsa::sample_in_ball`);
+/// - the signing loop's decision (accept or reject; not which check failed) and, once accepted,
+///   c-tilde and the hint (parts of the signature). The c-tilde of a rejected iteration stays
+///   secret: SampleInBall is constant time;
+/// - the accept/reject decision of expanded signing-key parsing.
 #[inline(always)]
 pub(crate) fn public(b: &[u8]) {
     #[cfg(tessera_test_hooks)]
-    crate::hooks::declassify(b);
+    tessera_cpu::hooks::declassify(b);
     #[cfg(not(tessera_test_hooks))]
     let _ = b;
 }
@@ -165,28 +181,6 @@ impl<const K: usize, const L: usize> Drop for SkState<K, L> {
 #[inline(always)]
 pub(crate) const fn pack_shift<P: Params>() -> u32 {
     if P::ETA == 2 { 8 } else { 9 }
-}
-
-/// H = SHAKE256 over the concatenation of `parts` (FIPS 204 section 3.7), `out.len()` bytes.
-#[inline(always)]
-pub(crate) fn h(x1: X1Backend, parts: &[&[u8]], out: &mut [u8]) {
-    let mut s = Shake256::new_with_backend(x1);
-    for p in parts {
-        s.update(p);
-    }
-    s.finalize_xof().read(out);
-}
-
-/// The Keccak backends an ML-DSA backend hashes with, decided with it (so a forced-portable
-/// ML-DSA hashes on portable Keccak everywhere).
-#[derive(Clone, Copy)]
-pub(crate) struct Hashes {
-    /// H, SampleInBall, and a sampler's polynomial left alone when fewer than two remain for a
-    /// four-way batch.
-    pub(crate) x1: X1Backend,
-    /// ExpandA, ExpandS and ExpandMask four polynomials at a time; `None`: one at a time on
-    /// `x1` (the portable backend, as FIPS 204 writes them).
-    pub(crate) x4: Option<X4Backend>,
 }
 
 /// SHAKE128 block size.
@@ -1314,21 +1308,21 @@ mod tests {
 
     fn mask<P: Params, const L: usize>(k4: X4Backend, rho2: &[u8; 64], kappa: u32) {
         let (mut a, mut b) = ([[0i32; 256]; L], [[1i32; 256]; L]);
-        expand_mask_x1::<P8, P, L>((), X1, rho2, kappa, &mut a);
-        expand_mask_x4::<P8, P, L>((), X1, k4, rho2, kappa, &mut b);
+        expand_mask_x1::<P8, P, L>(tessera_cpu::Portable, X1, rho2, kappa, &mut a);
+        expand_mask_x4::<P8, P, L>(tessera_cpu::Portable, X1, k4, rho2, kappa, &mut b);
         assert!(a == b, "ExpandMask L = {L} on {}", k4.name());
     }
 
     fn expand<P: Params, const K: usize, const L: usize>(k4: X4Backend, seed: &[u8; 64]) {
         let (mut a1, mut a2) = ([[[0i32; 256]; L]; K], [[[1i32; 256]; L]; K]);
         let rho: &[u8; 32] = seed[..32].try_into().unwrap_or(&[0; 32]);
-        expand_a_x1::<P8, K, L>((), X1, rho, &mut a1);
-        expand_a_x4::<P8, K, L>((), X1, k4, rho, &mut a2);
+        expand_a_x1::<P8, K, L>(tessera_cpu::Portable, X1, rho, &mut a1);
+        expand_a_x4::<P8, K, L>(tessera_cpu::Portable, X1, k4, rho, &mut a2);
         assert!(a1 == a2, "ExpandA {K} x {L} on {}", k4.name());
         let (mut s1, mut s2) = ([[0i32; 256]; L], [[0i32; 256]; K]);
         let (mut u1, mut u2) = ([[1i32; 256]; L], [[1i32; 256]; K]);
-        expand_s_x1::<P8, P, K, L>((), X1, seed, &mut s1, &mut s2);
-        expand_s_x4::<P8, P, K, L>((), X1, k4, seed, &mut u1, &mut u2);
+        expand_s_x1::<P8, P, K, L>(tessera_cpu::Portable, X1, seed, &mut s1, &mut s2);
+        expand_s_x4::<P8, P, K, L>(tessera_cpu::Portable, X1, k4, seed, &mut u1, &mut u2);
         assert!(s1 == u1 && s2 == u2, "ExpandS {K}, {L} on {}", k4.name());
     }
 
@@ -1340,7 +1334,7 @@ mod tests {
             let s = seeds::<66>(rho1, nonces);
             let mut out = [[0i32; 256]; 4];
             let step = SSampler::<P8, P> {
-                t: (),
+                t: tessera_cpu::Portable,
                 x1: X1Backend::Portable,
                 k4,
                 rho1,
@@ -1349,7 +1343,13 @@ mod tests {
             rej_x4::<66, { 2 * RATE256 }, true>(k4, RATE256, &s, RATE256, &mut out, &step);
             for (nonce, o) in nonces.into_iter().zip(&out) {
                 let mut e = [0i32; 256];
-                rej_bounded::<P8, P>((), X1Backend::Portable, rho1, nonce, &mut e);
+                rej_bounded::<P8, P>(
+                    tessera_cpu::Portable,
+                    X1Backend::Portable,
+                    rho1,
+                    nonce,
+                    &mut e,
+                );
                 assert!(*o == e, "eta {} nonce {nonce} on {}", P::ETA, k4.name());
             }
         }

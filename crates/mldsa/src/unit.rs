@@ -26,6 +26,10 @@ pub(crate) trait Unit: Copy {
     /// portable signing loop, 255 -> 300 us for ML-DSA-65).
     const FOUR_WAY: bool = true;
 
+    /// The Keccak backends this backend hashes with (portable: portable Keccak only), decided
+    /// once per operation, never per block.
+    fn hashes(t: Self::Token) -> crate::hash::Hashes;
+
     /// Loads 8 coefficients (any `i32`).
     fn load(t: Self::Token, a: &[i32; N]) -> Self;
     /// Stores 8 coefficients.

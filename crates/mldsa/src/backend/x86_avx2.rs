@@ -192,6 +192,18 @@ impl Unit for V {
     type Token = X86Avx2;
 
     #[inline(always)]
+    fn hashes(t: X86Avx2) -> crate::hash::Hashes {
+        use tessera_keccak::{X1Backend, X4Backend};
+        crate::hash::Hashes {
+            x1: X1Backend::detect(),
+            x4: Some(
+                tessera_cpu::X86Avx512::detect()
+                    .map_or(X4Backend::X86Avx2(t), X4Backend::X86Avx512),
+            ),
+        }
+    }
+
+    #[inline(always)]
     fn load(t: X86Avx2, a: &[i32; N]) -> Self {
         // SAFETY: AVX2 proven by `t`; `a` is 32 readable bytes and the load is unaligned.
         V(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) }, t)
@@ -717,7 +729,7 @@ fn split_halves<const BITS: u32>(t: X86Avx2, v: __m256i) -> __m256i {
 fn decode<const BITS: u32>(t: X86Avx2, bytes: &[u8]) -> V {
     debug_assert_eq!(bytes.len(), BITS as usize);
     if !vector_width::<BITS>() {
-        return V::load(t, &P8::decode::<BITS>((), bytes).0);
+        return V::load(t, &P8::decode::<BITS>(tessera_cpu::Portable, bytes).0);
     }
     let b = BITS as usize;
     if BITS & 1 == 0 && b >= 16 {
@@ -833,7 +845,7 @@ fn rej_uniform(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
         *n += k as usize;
         pos += 24;
     }
-    P8::rej_uniform((), &bytes[pos..], out, n)
+    P8::rej_uniform(tessera_cpu::Portable, &bytes[pos..], out, n)
 }
 
 /// The rejection step of RejBoundedPoly (FIPS 204 Algorithm 31 with CoeffFromHalfByte,
@@ -899,7 +911,7 @@ fn rej_eta<const ETA: i32>(_t: X86Avx2, bytes: &[u8], out: &mut [i32; 256], n: &
             accept &= (1u64 << (2 * len)) - 1;
         }
         // Which half-bytes are rejected is independent of the accepted values: released as
-        // public (the valgrind check's hook, see `crate::hooks`) before any branch or index.
+        // public (the valgrind check's hook, see `crate::dsa::public`) before any branch or index.
         let accept = crate::dsa::public_u64(accept);
         for (g, val) in vals.iter().enumerate().take(units) {
             let m = ((accept >> (8 * g)) & 0xFF) as usize;
@@ -961,7 +973,20 @@ fn load_poly(t: X86Avx2, p: &Poly) -> [V; UNITS] {
     v
 }
 
-dsa_islands!(X86Avx2, V, "AVX2", ntt, invntt);
+tessera_cpu::island! {
+    /// The NTT on AVX2 units, compiled once (called from this backend's islands through
+    /// [`Unit::ntt_poly`]).
+    fn ntt_poly(t: X86Avx2, p: &mut Poly) {
+        ntt(t, p)
+    }
+}
+
+tessera_cpu::island! {
+    /// The inverse NTT on AVX2 units, compiled once.
+    fn invntt_poly(t: X86Avx2, p: &mut Poly) {
+        invntt(t, p)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -1029,11 +1054,11 @@ mod tests {
             }
             let (mut v, mut p) = (a, a);
             V::ntt_poly(t, &mut v);
-            P8::ntt_poly((), &mut p);
+            P8::ntt_poly(tessera_cpu::Portable, &mut p);
             assert_eq!(v, p, "ntt, case {case}");
             let (mut v, mut p) = (a, a);
             V::invntt_poly(t, &mut v);
-            P8::invntt_poly((), &mut p);
+            P8::invntt_poly(tessera_cpu::Portable, &mut p);
             assert_eq!(v, p, "invntt, case {case}");
         }
     }

@@ -20,7 +20,7 @@ macro_rules! parameter_set {
             const TAU: usize = $tau;
             const CT_LEN: usize = $ct_len;
             const GAMMA1: i32 = 1 << $g1_bits;
-            const GAMMA2: i32 = crate::backend::portable::gamma2::<$g2>();
+            const GAMMA2: i32 = crate::unit::gamma2::<$g2>();
             const OMEGA: usize = $omega;
             const BETA: i32 = $beta;
             const ETA_BITS: usize = $eta_bits;

@@ -4,6 +4,7 @@
 
 use tessera_cpu::Portable;
 
+pub(crate) use crate::unit::gamma2;
 use crate::unit::{N, Q, Unit};
 
 /// q^-1 mod 2^32, as i32.
@@ -36,16 +37,6 @@ pub(crate) fn reduce32(a: i32) -> i32 {
 pub(crate) fn caddq(a: i32) -> i32 {
     debug_assert!(a > -Q && a < Q);
     a + ((a >> 31) & Q)
-}
-
-/// gamma2 of FIPS 204 Table 1 for `G2` in {88, 32} (no division).
-#[inline(always)]
-pub(crate) const fn gamma2<const G2: i32>() -> i32 {
-    match G2 {
-        88 => 95_232,
-        32 => 261_888,
-        _ => panic!("gamma2 is (q-1)/88 or (q-1)/32"),
-    }
 }
 
 /// Decompose (FIPS 204 Algorithm 36) of one canonical coefficient. `r1 = ceil(r / 128)`

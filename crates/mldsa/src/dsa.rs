@@ -1,5 +1,5 @@
 //! ML-DSA (FIPS 204 Algorithms 6-8 and their subroutines), generic over the backend's
-//! [`Unit`] and the parameter set ([`Params`], plus `K` and `L` as const generics for the
+//! [`Unit`](crate::unit::Unit) and the parameter set ([`Params`], plus `K` and `L` as const generics for the
 //! array sizes). Byte strings whose length depends on the set are slices; the typed wrappers
 //! in `crate::params` size them.
 #![forbid(unsafe_code)]

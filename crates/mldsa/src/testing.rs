@@ -1,7 +1,7 @@
 //! Test-facing entry points (tests, benches, the constant-time harnesses): `#[doc(hidden)]`,
 //! not a stable API. The backend table, the signing loop's iteration bound and, under
 //! `--cfg tessera_test_hooks` only, every vector-trait operation on a chosen backend
-//! ([`Op`], [`run`]). The valgrind check installs its declassify hook through
+//! (`Op`, `run`). The valgrind check installs its declassify hook through
 //! `tessera_cpu::hooks::set_declassify` (see `crate::dsa::public` for what ML-DSA releases).
 #![forbid(unsafe_code)]
 

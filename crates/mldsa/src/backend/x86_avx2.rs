@@ -7,7 +7,7 @@
 //! the same intermediate values (the same representatives come out, not merely congruent
 //! ones), so the equivalence tests compare raw outputs with the portable backend.
 //!
-//! The NTT and inverse NTT ([`ntt`], [`invntt`], compiled once in the `ntt_poly` and
+//! The NTT and inverse NTT ([`ntt`](ntt::ntt), [`invntt`], compiled once in the `ntt_poly` and
 //! `invntt_poly` islands) follow [`crate::poly::ntt`] and [`crate::poly::invntt`] with the
 //! portable twiddles and reduction points: the polynomial is loaded once into 32 units, the
 //! layers of distance >= 8 are butterflies between units (constant distances, unrolled), and

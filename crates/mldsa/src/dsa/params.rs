@@ -64,7 +64,7 @@ impl<const K: usize, const L: usize> VkState<K, L> {
 /// The most `s2` polynomials without an `s1` partner (`K - L`) of any parameter set.
 pub(crate) const S2_TAIL: usize = 1;
 
-/// What a signing key keeps: NTT forms of s1 and s2 (packed, see [`derive_keys`]) and t0, and
+/// What a signing key keeps: NTT forms of s1 and s2 (packed, see [`derive_keys`](super::keygen::derive_keys)) and t0, and
 /// K. Wiped on drop; not `Clone` (no copy of the secret to wipe apart).
 pub(crate) struct SkState<const K: usize, const L: usize> {
     /// `NTT(s1[r] + 2^S s2[r])` for `r < L` (`S` = [`pack_shift`]): one inverse NTT of its

@@ -20,7 +20,7 @@
 //! reported.
 //! Outputs that are public by design (pk, signatures) are marked public before they are used.
 //! Inside the crate, the values FIPS 204's security argument lets go are released through the
-//! test-only hook (`tessera_mldsa::hooks`, `--cfg tessera_test_hooks`, which this workspace's
+//! test-only hook (`tessera_cpu::hooks::declassify`, `--cfg tessera_test_hooks`, which this workspace's
 //! `.cargo/config.toml` sets): rho, RejBoundedPoly's accept pattern, whether SampleInBall's
 //! fixed block sufficed, the signing loop's accept/reject decision and the accepted
 //! signature's c-tilde and hint, and the parse decision; nothing else. The c-tilde of a
@@ -28,7 +28,7 @@
 //! `canary` is the negative control (must exit 1).
 
 #[cfg(tessera_test_hooks)]
-use tessera_mldsa::__private::Backend;
+use tessera_mldsa::testing::Backend;
 #[cfg(tessera_test_hooks)]
 use tessera_testkit::ct;
 
@@ -72,7 +72,7 @@ macro_rules! round {
 
 #[cfg(tessera_test_hooks)]
 fn main() {
-    tessera_mldsa::hooks::set_declassify(ct::public);
+    tessera_cpu::hooks::set_declassify(ct::public);
     ct::main::<Backend>("tessera-mldsa ct_valgrind", |be| {
         let mut runs = 0;
         for salt in [0u8, 0x6e] {

@@ -14,27 +14,17 @@ extern crate std;
 
 mod backend;
 mod dsa;
-/// Test-only hooks (the valgrind constant-time check); not part of the API.
-#[cfg(tessera_test_hooks)]
-#[doc(hidden)]
-pub mod hooks;
+mod hash;
+mod ops;
 mod params;
 mod poly;
-#[cfg(tessera_test_hooks)]
-mod testing;
+/// Test-facing entry points (tests, benches, constant-time harnesses); not part of the API.
+#[doc(hidden)]
+pub mod testing;
 mod unit;
 mod xof4;
 
 pub use params::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
-
-/// Backend handles for tests and benches (not a stable API).
-#[doc(hidden)]
-pub mod __private {
-    pub use crate::backend::Backend;
-    pub use crate::dsa::MAX_SIGN_ITERATIONS;
-    #[cfg(tessera_test_hooks)]
-    pub use crate::testing::{Op, OpOut, run};
-}
 
 /// The pre-hash functions of HashML-DSA (FIPS 204 section 5.4), each with its OID. The caller
 /// hashes the message and passes the digest (`sign_prehashed`, `verify_prehashed`); the
@@ -117,7 +107,7 @@ pub enum Error {
     /// A signature that does not verify (malformed hint encodings included).
     Verification,
     /// The signing loop rejected its maximum number of candidates
-    /// (`__private::MAX_SIGN_ITERATIONS`; probability below 2^-256).
+    /// (`testing::MAX_SIGN_ITERATIONS`; probability below 2^-256).
     SigningLoopBound,
 }
 

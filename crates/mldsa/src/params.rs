@@ -20,7 +20,7 @@ macro_rules! parameter_set {
             const TAU: usize = $tau;
             const CT_LEN: usize = $ct_len;
             const GAMMA1: i32 = 1 << $g1_bits;
-            const GAMMA2: i32 = crate::backend::portable::gamma2::<$g2>();
+            const GAMMA2: i32 = crate::unit::gamma2::<$g2>();
             const OMEGA: usize = $omega;
             const BETA: i32 = $beta;
             const ETA_BITS: usize = $eta_bits;
@@ -70,8 +70,11 @@ macro_rules! parameter_set {
         pub mod $module {
             use zeroize::Zeroize;
 
+            use core::marker::PhantomData;
+
             use crate::backend::Backend;
             use crate::dsa::{SkState, VkState};
+            use crate::ops;
             use crate::{Error, PreHash};
 
             const K: usize = $k;
@@ -120,7 +123,7 @@ macro_rules! parameter_set {
                 pub fn from_bytes_with_backend(backend: Backend, bytes: &[u8]) -> Result<Self, Error> {
                     let bytes: [u8; PK_LEN] = bytes.try_into().map_err(|_| Error::InvalidLength)?;
                     let mut vk = VerifyingKey { bytes, st: VkState::ZERO, backend };
-                    backend.parse_pk::<K, L>(&vk.bytes, &mut vk.st);
+                    backend.run(ops::ParsePk::<K, L> { pk: &vk.bytes, vk: &mut vk.st });
                     Ok(vk)
                 }
 
@@ -150,7 +153,7 @@ macro_rules! parameter_set {
                     let mut all: [&[u8]; 5] = [&self.st.tr, &[], &[], &[], &[]];
                     all[1..1 + parts.len()].copy_from_slice(parts);
                     let mut mu = [0u8; 64];
-                    self.backend.h(&all, &mut mu);
+                    self.backend.run(ops::Hash { parts: &all, out: &mut mu });
                     mu
                 }
 
@@ -178,7 +181,7 @@ macro_rules! parameter_set {
                 /// Verification from an externally computed mu (ML-DSA.Verify_internal from
                 /// line 7 of Algorithm 8 on).
                 pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature) -> Result<(), Error> {
-                    if self.backend.verify::<P, K, L>(&self.st, mu, &sig.0) {
+                    if self.backend.run(ops::Verify::<P, K, L> { vk: &self.st, mu, sig: &sig.0, set: PhantomData }) {
                         Ok(())
                     } else {
                         Err(Error::Verification)
@@ -238,7 +241,14 @@ macro_rules! parameter_set {
                         bytes: [0; SK_LEN],
                         seed: Some(*xi),
                     };
-                    backend.keygen::<P, K, L>(xi, &mut sk.vk.bytes, &mut sk.bytes, &mut sk.vk.st, &mut sk.st);
+                    backend.run(ops::KeyGen::<P, K, L> {
+                        xi,
+                        pk: &mut sk.vk.bytes,
+                        sk_bytes: &mut sk.bytes,
+                        vk: &mut sk.vk.st,
+                        sk: &mut sk.st,
+                        set: PhantomData,
+                    });
                     sk
                 }
 
@@ -279,7 +289,13 @@ macro_rules! parameter_set {
                         bytes,
                         seed: None,
                     };
-                    if !backend.parse_sk::<P, K, L>(&sk.bytes, &mut sk.vk.bytes, &mut sk.vk.st, &mut sk.st) {
+                    if !backend.run(ops::ParseSk::<P, K, L> {
+                        sk_bytes: &sk.bytes,
+                        pk: &mut sk.vk.bytes,
+                        vk: &mut sk.vk.st,
+                        sk: &mut sk.st,
+                        set: PhantomData,
+                    }) {
                         return Err(Error::InvalidKey);
                     }
                     Ok(sk)
@@ -346,7 +362,14 @@ macro_rules! parameter_set {
                 /// (probability below 2^-256).
                 pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Result<Signature, Error> {
                     let mut sig = [0u8; SIG_LEN];
-                    if self.vk.backend.sign::<P, K, L>(&self.vk.st, &self.st, mu, rnd, &mut sig) {
+                    if self.vk.backend.run(ops::Sign::<P, K, L> {
+                        vk: &self.vk.st,
+                        sk: &self.st,
+                        mu,
+                        rnd,
+                        sig: &mut sig,
+                        set: PhantomData,
+                    }) {
                         Ok(Signature(sig))
                     } else {
                         Err(Error::SigningLoopBound)

@@ -3,6 +3,7 @@
 //! island.
 #![forbid(unsafe_code)]
 
+pub(crate) use crate::unit::ld;
 use crate::unit::{N, Q, Unit};
 
 /// A polynomial: 256 coefficients, natural order (NTT-domain polynomials in the bit-reversed
@@ -66,20 +67,9 @@ pub(crate) const INVNTT_F: i32 = {
 };
 
 #[inline(always)]
-pub(crate) fn chunk(p: &Poly, u: usize) -> &[i32; N] {
-    p[N * u..N * u + N].try_into().unwrap_or(&[0; N])
-}
-
-#[inline(always)]
 pub(crate) fn chunk_mut(p: &mut Poly, u: usize) -> &mut [i32; N] {
     let s: &mut [i32] = &mut p[N * u..N * u + N];
     s.try_into().unwrap_or_else(|_| unreachable!())
-}
-
-/// Unit `u` of `p`.
-#[inline(always)]
-pub(crate) fn ld<U: Unit>(t: U::Token, p: &Poly, u: usize) -> U {
-    U::load(t, chunk(p, u))
 }
 
 /// Loads a polynomial into 32 units.

@@ -15,6 +15,28 @@ pub(crate) const Q: i32 = 8_380_417;
 /// Coefficients per unit.
 pub(crate) const N: usize = 8;
 
+/// gamma2 of FIPS 204 Table 1 for `G2` in {88, 32} (no division).
+#[inline(always)]
+pub(crate) const fn gamma2<const G2: i32>() -> i32 {
+    match G2 {
+        88 => 95_232,
+        32 => 261_888,
+        _ => panic!("gamma2 is (q-1)/88 or (q-1)/32"),
+    }
+}
+
+/// Unit `u` of a polynomial (coefficients `8u..8u + 8`).
+#[inline(always)]
+fn chunk(p: &[i32; 256], u: usize) -> &[i32; N] {
+    p[N * u..N * u + N].try_into().unwrap_or(&[0; N])
+}
+
+/// Unit `u` of `p`.
+#[inline(always)]
+pub(crate) fn ld<U: Unit>(t: U::Token, p: &[i32; 256], u: usize) -> U {
+    U::load(t, chunk(p, u))
+}
+
 /// A unit of 8 coefficients. All methods are `#[inline(always)]` in the implementations so
 /// that they compile into the calling target-feature island.
 pub(crate) trait Unit: Copy {
@@ -25,6 +47,10 @@ pub(crate) trait Unit: Copy {
     /// four-way code at all (the dead four-way paths changed the inlining and layout of the
     /// portable signing loop, 255 -> 300 us for ML-DSA-65).
     const FOUR_WAY: bool = true;
+
+    /// The Keccak backends this backend hashes with (portable: portable Keccak only), decided
+    /// once per operation, never per block.
+    fn hashes(t: Self::Token) -> crate::hash::Hashes;
 
     /// Loads 8 coefficients (any `i32`).
     fn load(t: Self::Token, a: &[i32; N]) -> Self;
@@ -124,7 +150,6 @@ pub(crate) trait Unit: Copy {
     /// summed, then reduce32; a backend may reduce the exact sum once instead).
     #[inline(always)]
     fn dot_unit(t: Self::Token, a: &[[i32; 256]], b: &[[i32; 256]], u: usize) -> Self {
-        use crate::poly::ld;
         let mut acc = ld::<Self>(t, &a[0], u).mont_mul(ld(t, &b[0], u));
         for j in 1..a.len() {
             acc = acc.add(ld::<Self>(t, &a[j], u).mont_mul(ld(t, &b[j], u)));

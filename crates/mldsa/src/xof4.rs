@@ -3,7 +3,10 @@
 //! 204 samplers: ExpandA's SHAKE128 of 34 bytes, ExpandS's and ExpandMask's SHAKE256 of 66
 //! bytes. Inputs are shorter than one block, so absorbing is one XOR of the padded input;
 //! output comes block by block, each block permuting first (so no permutation runs for a block
-//! nobody reads).
+//! nobody reads). tessera-keccak's multi-state SHAKE permutes when squeezing starts and again
+//! after each block it hands out (one permutation more than the blocks read), which the
+//! samplers, stopping as soon as their polynomials are full, would pay on every call; hence
+//! this thin layer over the public four-way permutation instead.
 #![forbid(unsafe_code)]
 
 use tessera_keccak::X4Backend;

@@ -9,7 +9,7 @@
 #![cfg(all(tessera_test_hooks, not(miri)))]
 
 use proptest::prelude::*;
-use tessera_mldsa::__private::{Backend, Op, run};
+use tessera_mldsa::testing::{Backend, Op, run};
 use tessera_testkit::backends::check_backends;
 
 const Q: i32 = 8_380_417;

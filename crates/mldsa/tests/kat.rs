@@ -10,8 +10,8 @@ compile_error!(
 );
 
 use tessera_keccak::{Shake128, Shake256};
-use tessera_mldsa::__private::Backend;
 use tessera_mldsa::PreHash;
+use tessera_mldsa::testing::Backend;
 use tessera_testkit::acvp::{self, Case};
 use tessera_testkit::backends::for_each_backend;
 

@@ -5,7 +5,7 @@
 //! every backend.
 #![cfg(not(miri))]
 
-use tessera_mldsa::__private::Backend;
+use tessera_mldsa::testing::Backend;
 use tessera_testkit::backends::for_each_backend;
 use tessera_testkit::wycheproof::{Tally, TestResult};
 

@@ -231,6 +231,18 @@ impl Unit for V {
     type Token = Aarch64Neon;
 
     #[inline(always)]
+    fn hashes(t: Aarch64Neon) -> crate::hash::Hashes {
+        use tessera_keccak::{X1Backend, X4Backend};
+        crate::hash::Hashes {
+            x1: X1Backend::detect(),
+            x4: Some(
+                tessera_cpu::Aarch64Sha3::detect()
+                    .map_or(X4Backend::Aarch64Neon(t), X4Backend::Aarch64Sha3),
+            ),
+        }
+    }
+
+    #[inline(always)]
     fn load(t: Aarch64Neon, a: &[i32; N]) -> Self {
         // SAFETY: NEON proven by `t`; `a` is 8 readable `i32`, the two 4-lane loads read
         // `a[0..4]` and `a[4..8]` (`ld1` needs only 4-byte alignment).
@@ -422,16 +434,16 @@ impl Unit for V {
     #[inline(always)]
     fn decode<const BITS: u32>(t: Aarch64Neon, bytes: &[u8]) -> Self {
         let mut a = [0i32; N];
-        P8::decode::<BITS>((), bytes).store(&mut a);
+        P8::decode::<BITS>(tessera_cpu::Portable, bytes).store(&mut a);
         V::load(t, &a)
     }
     #[inline(always)]
     fn rej_uniform(_t: Aarch64Neon, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
-        P8::rej_uniform((), bytes, out, n)
+        P8::rej_uniform(tessera_cpu::Portable, bytes, out, n)
     }
     #[inline(always)]
     fn rej_eta<const ETA: i32>(_t: Aarch64Neon, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
-        P8::rej_eta::<ETA>((), bytes, out, n)
+        P8::rej_eta::<ETA>(tessera_cpu::Portable, bytes, out, n)
     }
     #[inline(always)]
     fn ntt_poly(t: Aarch64Neon, p: &mut [i32; 256]) {
@@ -455,4 +467,17 @@ fn invntt(t: Aarch64Neon, p: &mut Poly) {
     crate::poly::invntt::<V>(t, p)
 }
 
-dsa_islands!(Aarch64Neon, V, "NEON", ntt, invntt);
+tessera_cpu::island! {
+    /// The NTT on NEON units, compiled once (called from this backend's islands through
+    /// [`Unit::ntt_poly`]).
+    fn ntt_poly(t: Aarch64Neon, p: &mut Poly) {
+        ntt(t, p)
+    }
+}
+
+tessera_cpu::island! {
+    /// The inverse NTT on NEON units, compiled once.
+    fn invntt_poly(t: Aarch64Neon, p: &mut Poly) {
+        invntt(t, p)
+    }
+}

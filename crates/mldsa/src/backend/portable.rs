@@ -2,6 +2,9 @@
 //! index or division (shifts and multiplications only).
 #![forbid(unsafe_code)]
 
+use tessera_cpu::Portable;
+
+pub(crate) use crate::unit::gamma2;
 use crate::unit::{N, Q, Unit};
 
 /// q^-1 mod 2^32, as i32.
@@ -34,16 +37,6 @@ pub(crate) fn reduce32(a: i32) -> i32 {
 pub(crate) fn caddq(a: i32) -> i32 {
     debug_assert!(a > -Q && a < Q);
     a + ((a >> 31) & Q)
-}
-
-/// gamma2 of FIPS 204 Table 1 for `G2` in {88, 32} (no division).
-#[inline(always)]
-pub(crate) const fn gamma2<const G2: i32>() -> i32 {
-    match G2 {
-        88 => 95_232,
-        32 => 261_888,
-        _ => panic!("gamma2 is (q-1)/88 or (q-1)/32"),
-    }
 }
 
 /// Decompose (FIPS 204 Algorithm 36) of one canonical coefficient. `r1 = ceil(r / 128)`
@@ -84,13 +77,13 @@ pub(crate) fn use_hint_one<const G2: i32>(a: i32, h: i32) -> i32 {
 /// The NTT on portable units, compiled once.
 #[inline(never)]
 fn ntt_poly(p: &mut [i32; 256]) {
-    crate::poly::ntt::<P8>((), p)
+    crate::poly::ntt::<P8>(tessera_cpu::Portable, p)
 }
 
 /// The inverse NTT on portable units, compiled once.
 #[inline(never)]
 fn invntt_poly(p: &mut [i32; 256]) {
-    crate::poly::invntt::<P8>((), p)
+    crate::poly::invntt::<P8>(tessera_cpu::Portable, p)
 }
 
 /// 8 coefficients.
@@ -143,11 +136,19 @@ impl P8 {
 }
 
 impl Unit for P8 {
-    type Token = ();
+    type Token = Portable;
     const FOUR_WAY: bool = false;
 
     #[inline(always)]
-    fn load(_t: (), a: &[i32; N]) -> Self {
+    fn hashes(_t: Portable) -> crate::hash::Hashes {
+        crate::hash::Hashes {
+            x1: tessera_keccak::X1Backend::Portable,
+            x4: None,
+        }
+    }
+
+    #[inline(always)]
+    fn load(_t: Portable, a: &[i32; N]) -> Self {
         P8(*a)
     }
     #[inline(always)]
@@ -194,7 +195,7 @@ impl Unit for P8 {
     /// `8 * q * 9q < q * 2^31` (within `mont_reduce`'s bound), so `|r| <= 72 q^2 / 2^32 + q / 2
     /// < q`.
     #[inline(always)]
-    fn dot_unit(_t: (), a: &[[i32; 256]], b: &[[i32; 256]], u: usize) -> Self {
+    fn dot_unit(_t: Portable, a: &[[i32; 256]], b: &[[i32; 256]], u: usize) -> Self {
         let mut acc = [0i64; N];
         for (x, y) in a.iter().zip(b) {
             for (i, s) in acc.iter_mut().enumerate() {
@@ -322,7 +323,7 @@ impl Unit for P8 {
         }
     }
     #[inline(always)]
-    fn decode<const BITS: u32>(_t: (), bytes: &[u8]) -> Self {
+    fn decode<const BITS: u32>(_t: Portable, bytes: &[u8]) -> Self {
         debug_assert_eq!(bytes.len(), BITS as usize);
         let mut r = [0i32; N];
         let mut acc = 0u64;
@@ -340,7 +341,7 @@ impl Unit for P8 {
         P8(r)
     }
     #[inline(always)]
-    fn rej_uniform(_t: (), bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
+    fn rej_uniform(_t: Portable, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
         for c in bytes.chunks_exact(3) {
             if *n >= 256 {
                 return;
@@ -353,7 +354,7 @@ impl Unit for P8 {
         }
     }
     #[inline(always)]
-    fn rej_eta<const ETA: i32>(_t: (), bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
+    fn rej_eta<const ETA: i32>(_t: Portable, bytes: &[u8], out: &mut [i32; 256], n: &mut usize) {
         // Half-bytes `>= BOUND` are rejected (15 for eta 2, 9 for eta 4).
         let bound: u64 = if ETA == 2 { 15 } else { 9 };
         for chunk in bytes.chunks(32) {
@@ -363,7 +364,7 @@ impl Unit for P8 {
             // The accept pattern of up to 64 half-bytes (bit 2i: low half of byte i, bit
             // 2i + 1: high half), computed without a branch. Which half-bytes are rejected is
             // independent of the accepted values, so it is released as public (the valgrind
-            // check's hook, see `crate::hooks`) and the loop below branches on it only.
+            // check's hook, see `crate::dsa::public`) and the loop below branches on it only.
             let mut accept = 0u64;
             for (i, &b) in chunk.iter().enumerate() {
                 let lo = u64::from(b & 15).wrapping_sub(bound) >> 63;
@@ -395,11 +396,11 @@ impl Unit for P8 {
         }
     }
     #[inline(always)]
-    fn ntt_poly(_t: (), p: &mut [i32; 256]) {
+    fn ntt_poly(_t: Portable, p: &mut [i32; 256]) {
         ntt_poly(p)
     }
     #[inline(always)]
-    fn invntt_poly(_t: (), p: &mut [i32; 256]) {
+    fn invntt_poly(_t: Portable, p: &mut [i32; 256]) {
         invntt_poly(p)
     }
 }

@@ -108,9 +108,7 @@ impl Party for Hrs {
     }
     fn setup_sender(
         &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
+        To(mode, pk_r, info): To,
         rng: &mut ChaCha20Rng,
     ) -> (Vec<u8>, Box<dyn Sender>) {
         let pk_r = HpkePublicKey::from(pk_r);
@@ -123,13 +121,7 @@ impl Party for Hrs {
             (enc, Box::new(Ctx(ctx)) as Box<dyn Sender>)
         })
     }
-    fn setup_receiver(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-    ) -> Box<dyn Receiver> {
+    fn setup_receiver(&self, At(mode, enc, sk_r, info): At) -> Box<dyn Receiver> {
         let sk_r = HpkePrivateKey::from(sk_r);
         let (psk, psk_id) = mode.psk().unzip();
         let pk_s = mode.sender_key().map(|(_, pk)| HpkePublicKey::from(pk));
@@ -141,15 +133,8 @@ impl Party for Hrs {
             Box::new(Ctx(ctx)) as Box<dyn Receiver>
         })
     }
-    fn seal(
-        &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        rng: &mut ChaCha20Rng,
-    ) -> (Vec<u8>, Vec<u8>) {
+    fn seal(&self, to: To, aad: &[u8], pt: &[u8], rng: &mut ChaCha20Rng) -> (Vec<u8>, Vec<u8>) {
+        let To(mode, pk_r, info) = to;
         let pk_r = HpkePublicKey::from(pk_r);
         let (psk, psk_id) = mode.psk().unzip();
         let sk_s = mode.sender_key().map(|(sk, _)| HpkePrivateKey::from(sk));
@@ -158,15 +143,7 @@ impl Party for Hrs {
                 .expect("hpke-rs seal")
         })
     }
-    fn open(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-    ) -> Option<Vec<u8>> {
+    fn open(&self, At(mode, enc, sk_r, info): At, aad: &[u8], ct: &[u8]) -> Option<Vec<u8>> {
         let sk_r = HpkePrivateKey::from(sk_r);
         let (psk, psk_id) = mode.psk().unzip();
         let pk_s = mode.sender_key().map(|(_, pk)| HpkePublicKey::from(pk));

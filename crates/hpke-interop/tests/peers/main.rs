@@ -73,6 +73,15 @@ impl<'a> Mode<'a> {
     }
 }
 
+/// What a sender sets up with: (mode, the recipient's public key, `info`).
+#[derive(Clone, Copy)]
+struct To<'a>(Mode<'a>, &'a [u8], &'a [u8]);
+
+/// What a receiver sets up with: (mode, the sender's `enc`, the recipient's private key,
+/// `info`).
+#[derive(Clone, Copy)]
+struct At<'a>(Mode<'a>, &'a [u8], &'a [u8], &'a [u8]);
+
 /// A sender context: `seal` is never called on an export-only suite.
 trait Sender {
     fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Vec<u8>;
@@ -95,35 +104,12 @@ trait Party {
     fn generate(&self, rng: &mut ChaCha20Rng) -> KeyPair;
     /// `DeriveKeyPair(ikm)`, serialized.
     fn derive(&self, ikm: &[u8]) -> KeyPair;
-    fn setup_sender(
-        &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
-        rng: &mut ChaCha20Rng,
-    ) -> (Vec<u8>, Box<dyn Sender>);
-    fn setup_receiver(&self, mode: Mode, enc: &[u8], sk_r: &[u8], info: &[u8])
-    -> Box<dyn Receiver>;
+    fn setup_sender(&self, to: To, rng: &mut ChaCha20Rng) -> (Vec<u8>, Box<dyn Sender>);
+    fn setup_receiver(&self, at: At) -> Box<dyn Receiver>;
     /// Single-shot `Seal<MODE>` (never called on an export-only suite).
-    fn seal(
-        &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        rng: &mut ChaCha20Rng,
-    ) -> (Vec<u8>, Vec<u8>);
+    fn seal(&self, to: To, aad: &[u8], pt: &[u8], rng: &mut ChaCha20Rng) -> (Vec<u8>, Vec<u8>);
     /// Single-shot `Open<MODE>`.
-    fn open(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-    ) -> Option<Vec<u8>>;
+    fn open(&self, at: At, aad: &[u8], ct: &[u8]) -> Option<Vec<u8>>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,8 +237,8 @@ fn exchange(
         for &mode in modes {
             let what = format!("{} -> {} ({})", a.name(), b.name(), mode.name());
             let info = bytes(rng, 80);
-            let (enc, mut s) = a.setup_sender(mode, &pk_r, &info, rng);
-            let mut r = b.setup_receiver(mode, &enc, &sk_r, &info);
+            let (enc, mut s) = a.setup_sender(To(mode, &pk_r, &info), rng);
+            let mut r = b.setup_receiver(At(mode, &enc, &sk_r, &info));
             if sealing {
                 for _ in 0..3 {
                     let aad = bytes(rng, 48);
@@ -287,16 +273,16 @@ fn exchange(
                 let info = bytes(rng, 80);
                 let aad = bytes(rng, 48);
                 let pt = bytes(rng, 300);
-                let (enc, ct) = a.seal(mode, &pk_r, &info, &aad, &pt, rng);
+                let (enc, ct) = a.seal(To(mode, &pk_r, &info), &aad, &pt, rng);
                 assert_eq!(
-                    b.open(mode, &enc, &sk_r, &info, &aad, &ct).as_deref(),
+                    b.open(At(mode, &enc, &sk_r, &info), &aad, &ct).as_deref(),
                     Some(&pt[..]),
                     "{what}: single-shot open"
                 );
                 let mut bad = aad.clone();
                 bad.push(0);
                 assert_eq!(
-                    b.open(mode, &enc, &sk_r, &info, &bad, &ct),
+                    b.open(At(mode, &enc, &sk_r, &info), &bad, &ct),
                     None,
                     "{what}: wrong aad opened"
                 );
@@ -498,8 +484,8 @@ fn mismatched_info_is_caught() {
         let p = peer(X25519, 1, 3);
         for (a, b) in [(&t, &p), (&p, &t)] {
             let (sk, pk) = b.generate(&mut rng);
-            let (enc, mut s) = a.setup_sender(Mode::Base, &pk, b"info", &mut rng);
-            let mut r = b.setup_receiver(Mode::Base, &enc, &sk, b"inf0");
+            let (enc, mut s) = a.setup_sender(To(Mode::Base, &pk, b"info"), &mut rng);
+            let mut r = b.setup_receiver(At(Mode::Base, &enc, &sk, b"inf0"));
             let ct = s.seal(b"", b"message");
             assert_eq!(r.open(b"", &ct), None, "{} -> {}", a.name(), b.name());
             assert_ne!(

@@ -144,9 +144,7 @@ impl<K: NgKem, F: Kdf + 'static, A: NgAead> Party for Ng<K, F, A> {
     }
     fn setup_sender(
         &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
+        To(mode, pk_r, info): To,
         rng: &mut ChaCha20Rng,
     ) -> (Vec<u8>, Box<dyn Sender>) {
         let pk_r = K::pk_from_bytes(pk_r).expect("hpke-ng pk_from_bytes");
@@ -161,13 +159,7 @@ impl<K: NgKem, F: Kdf + 'static, A: NgAead> Party for Ng<K, F, A> {
         .expect("hpke-ng setup_sender");
         (enc.as_ref().to_vec(), Box::new(S(ctx)))
     }
-    fn setup_receiver(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-    ) -> Box<dyn Receiver> {
+    fn setup_receiver(&self, At(mode, enc, sk_r, info): At) -> Box<dyn Receiver> {
         let enc = K::enc_from_bytes(enc).expect("hpke-ng enc_from_bytes");
         let sk_r = K::sk_from_bytes(sk_r).expect("hpke-ng sk_from_bytes");
         let ctx = match (mode.sender_key(), psk(&mode)) {
@@ -183,28 +175,12 @@ impl<K: NgKem, F: Kdf + 'static, A: NgAead> Party for Ng<K, F, A> {
     }
     // hpke-ng's single-shot calls are its setup plus one seal/open; going through the
     // context here keeps one code path for the four modes.
-    fn seal(
-        &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        rng: &mut ChaCha20Rng,
-    ) -> (Vec<u8>, Vec<u8>) {
-        let (enc, mut s) = self.setup_sender(mode, pk_r, info, rng);
+    fn seal(&self, to: To, aad: &[u8], pt: &[u8], rng: &mut ChaCha20Rng) -> (Vec<u8>, Vec<u8>) {
+        let (enc, mut s) = self.setup_sender(to, rng);
         let ct = s.seal(aad, pt);
         (enc, ct)
     }
-    fn open(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-    ) -> Option<Vec<u8>> {
-        self.setup_receiver(mode, enc, sk_r, info).open(aad, ct)
+    fn open(&self, at: At, aad: &[u8], ct: &[u8]) -> Option<Vec<u8>> {
+        self.setup_receiver(at).open(aad, ct)
     }
 }

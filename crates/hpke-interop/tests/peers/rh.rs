@@ -80,9 +80,7 @@ impl<K: Kem + 'static, F: Kdf + 'static, A: Aead + 'static> Party for Rh<K, F, A
     }
     fn setup_sender(
         &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
+        To(mode, pk_r, info): To,
         rng: &mut ChaCha20Rng,
     ) -> (Vec<u8>, Box<dyn Sender>) {
         let pk_r = K::PublicKey::from_bytes(pk_r).expect("rust-hpke pk from_bytes");
@@ -91,28 +89,15 @@ impl<K: Kem + 'static, F: Kdf + 'static, A: Aead + 'static> Party for Rh<K, F, A
                 .expect("rust-hpke setup_sender");
         (enc.to_bytes().to_vec(), Box::new(S(ctx)))
     }
-    fn setup_receiver(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-    ) -> Box<dyn Receiver> {
+    fn setup_receiver(&self, At(mode, enc, sk_r, info): At) -> Box<dyn Receiver> {
         let enc = K::EncappedKey::from_bytes(enc).expect("rust-hpke enc from_bytes");
         let sk_r = K::PrivateKey::from_bytes(sk_r).expect("rust-hpke sk from_bytes");
         let ctx = hpke::setup_receiver::<A, F, K>(&mode_r::<K>(&mode), &sk_r, &enc, info)
             .expect("rust-hpke setup_receiver");
         Box::new(R(ctx))
     }
-    fn seal(
-        &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        rng: &mut ChaCha20Rng,
-    ) -> (Vec<u8>, Vec<u8>) {
+    fn seal(&self, to: To, aad: &[u8], pt: &[u8], rng: &mut ChaCha20Rng) -> (Vec<u8>, Vec<u8>) {
+        let To(mode, pk_r, info) = to;
         let pk_r = K::PublicKey::from_bytes(pk_r).expect("rust-hpke pk from_bytes");
         let (enc, ct) = hpke::single_shot_seal_with_rng::<A, F, K>(
             &mode_s::<K>(&mode),
@@ -125,15 +110,7 @@ impl<K: Kem + 'static, F: Kdf + 'static, A: Aead + 'static> Party for Rh<K, F, A
         .expect("rust-hpke single_shot_seal");
         (enc.to_bytes().to_vec(), ct)
     }
-    fn open(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-    ) -> Option<Vec<u8>> {
+    fn open(&self, At(mode, enc, sk_r, info): At, aad: &[u8], ct: &[u8]) -> Option<Vec<u8>> {
         let enc = K::EncappedKey::from_bytes(enc).expect("rust-hpke enc from_bytes");
         let sk_r = K::PrivateKey::from_bytes(sk_r).expect("rust-hpke sk from_bytes");
         hpke::single_shot_open::<A, F, K>(&mode_r::<K>(&mode), &sk_r, &enc, info, ct, aad).ok()

@@ -278,9 +278,7 @@ impl<K: TKem, F: Kdf + 'static, A: TAead> Party for Typed<K, F, A> {
     }
     fn setup_sender(
         &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
+        To(mode, pk_r, info): To,
         rng: &mut ChaCha20Rng,
     ) -> (Vec<u8>, Box<dyn Sender>) {
         let pk_r = K::public_key_from_bytes(pk_r).expect("tessera public_key_from_bytes");
@@ -298,13 +296,7 @@ impl<K: TKem, F: Kdf + 'static, A: TAead> Party for Typed<K, F, A> {
         };
         (enc.as_ref().to_vec(), Box::new(S(ctx)))
     }
-    fn setup_receiver(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-    ) -> Box<dyn Receiver> {
+    fn setup_receiver(&self, At(mode, enc, sk_r, info): At) -> Box<dyn Receiver> {
         let sk_r = K::private_key_from_bytes(sk_r).expect("tessera private_key_from_bytes");
         let ctx = match mode {
             Mode::Base => Hpke::<K, F, A>::setup_receiver_base(enc, &sk_r, info)
@@ -320,27 +312,12 @@ impl<K: TKem, F: Kdf + 'static, A: TAead> Party for Typed<K, F, A> {
         };
         Box::new(R(ctx))
     }
-    fn seal(
-        &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        rng: &mut ChaCha20Rng,
-    ) -> (Vec<u8>, Vec<u8>) {
+    fn seal(&self, to: To, aad: &[u8], pt: &[u8], rng: &mut ChaCha20Rng) -> (Vec<u8>, Vec<u8>) {
+        let To(mode, pk_r, info) = to;
         let pk_r = K::public_key_from_bytes(pk_r).expect("tessera public_key_from_bytes");
         A::seal_single::<K, F>(mode, &pk_r, info, aad, pt, rng)
     }
-    fn open(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-    ) -> Option<Vec<u8>> {
+    fn open(&self, At(mode, enc, sk_r, info): At, aad: &[u8], ct: &[u8]) -> Option<Vec<u8>> {
         let sk_r = K::private_key_from_bytes(sk_r).expect("tessera private_key_from_bytes");
         A::open_single::<K, F>(mode, enc, &sk_r, info, aad, ct)
     }
@@ -395,9 +372,7 @@ impl Party for Agile {
     }
     fn setup_sender(
         &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
+        To(mode, pk_r, info): To,
         rng: &mut ChaCha20Rng,
     ) -> (Vec<u8>, Box<dyn Sender>) {
         let s = &self.0;
@@ -419,13 +394,7 @@ impl Party for Agile {
         .expect("tessera agile setup_sender");
         (enc.as_bytes().to_vec(), Box::new(AS(ctx)))
     }
-    fn setup_receiver(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-    ) -> Box<dyn Receiver> {
+    fn setup_receiver(&self, At(mode, enc, sk_r, info): At) -> Box<dyn Receiver> {
         let s = &self.0;
         let sk_r = s.private_key_from_bytes(sk_r).expect("tessera agile sk");
         let ctx = match mode {
@@ -445,15 +414,8 @@ impl Party for Agile {
         .expect("tessera agile setup_receiver");
         Box::new(AR(ctx))
     }
-    fn seal(
-        &self,
-        mode: Mode,
-        pk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        pt: &[u8],
-        rng: &mut ChaCha20Rng,
-    ) -> (Vec<u8>, Vec<u8>) {
+    fn seal(&self, to: To, aad: &[u8], pt: &[u8], rng: &mut ChaCha20Rng) -> (Vec<u8>, Vec<u8>) {
+        let To(mode, pk_r, info) = to;
         let s = &self.0;
         let pk_r = s.public_key_from_bytes(pk_r).expect("tessera agile pk");
         let (enc, ct) = match mode {
@@ -473,15 +435,7 @@ impl Party for Agile {
         .expect("tessera agile seal");
         (enc.as_bytes().to_vec(), ct)
     }
-    fn open(
-        &self,
-        mode: Mode,
-        enc: &[u8],
-        sk_r: &[u8],
-        info: &[u8],
-        aad: &[u8],
-        ct: &[u8],
-    ) -> Option<Vec<u8>> {
+    fn open(&self, At(mode, enc, sk_r, info): At, aad: &[u8], ct: &[u8]) -> Option<Vec<u8>> {
         let s = &self.0;
         let sk_r = s.private_key_from_bytes(sk_r).expect("tessera agile sk");
         match mode {

@@ -100,203 +100,125 @@ pub struct Crate {
     pub long_tests: &'static [(&'static str, &'static str)],
 }
 
+impl CtExample {
+    /// The example `example`, which must pass with each of `args`.
+    pub const fn new(example: &'static str, args: &'static [&'static str]) -> Self {
+        CtExample { example, args }
+    }
+}
+
+impl Crate {
+    /// The usual row of a primitive crate that dispatches between backends: portable code,
+    /// tests under every emulated x86 CPU and both aarch64 CPUs, a `no_std` library with
+    /// default features, and no constant-time examples or long tests. A row that differs
+    /// overrides fields with `Crate { field: ..., ..Crate::primitive(package) }`.
+    pub const fn primitive(package: &'static str) -> Self {
+        Crate {
+            package,
+            portable: true,
+            qemu_x86: QemuX86::Every,
+            aarch64: Aarch64::ClippyAndQemu,
+            no_std: Some(&[]),
+            valgrind: &[],
+            timing: &[],
+            long_tests: &[],
+        }
+    }
+
+    /// A host-only tool crate (no portable code, no emulated or aarch64 legs, not `no_std`)
+    /// that no leg covers until a row sets a field with `Crate { ..., ..Crate::tool(package) }`.
+    pub const fn tool(package: &'static str) -> Self {
+        Crate {
+            package,
+            portable: false,
+            qemu_x86: QemuX86::No,
+            aarch64: Aarch64::No,
+            no_std: None,
+            valgrind: &[],
+            timing: &[],
+            long_tests: &[],
+        }
+    }
+}
+
 /// Every crate of the workspace but the benches and xtask.
 pub const CRATES: &[Crate] = &[
+    Crate::primitive("tessera-cpu"),
     Crate {
-        package: "tessera-cpu",
-        portable: true,
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
-    },
-    Crate {
-        package: "tessera-testkit",
-        portable: false,
-        qemu_x86: QemuX86::No,
         aarch64: Aarch64::Clippy,
-        no_std: None,
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
+        ..Crate::tool("tessera-testkit")
     },
+    Crate::primitive("tessera-keccak"),
+    Crate::primitive("tessera-sha2"),
+    Crate::primitive("tessera-aes-gcm"),
     Crate {
-        package: "tessera-keccak",
-        portable: true,
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
-    },
-    Crate {
-        package: "tessera-sha2",
-        portable: true,
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
-    },
-    Crate {
-        package: "tessera-aes-gcm",
-        portable: true,
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
-    },
-    Crate {
-        package: "tessera-x25519",
-        portable: true,
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
         long_tests: &[("kat", "rfc7748_5_2_iterated_1000000")],
+        ..Crate::primitive("tessera-x25519")
     },
-    Crate {
-        package: "tessera-chacha20poly1305",
-        portable: true,
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
-    },
-    Crate {
-        package: "tessera-mlkem",
-        portable: true,
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
-    },
+    Crate::primitive("tessera-chacha20poly1305"),
+    Crate::primitive("tessera-mlkem"),
     // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the
     // arithmetic unit tests; the exhaustive Decompose check is skipped there).
-    Crate {
-        package: "tessera-mldsa",
-        portable: true,
-        // Every x86 CPU of the matrix runs its suite: Nehalem and Westmere the portable
-        // polynomial layer, Haswell and Broadwell the AVX2 one (`x86_avx2`, with
-        // tessera-keccak's x4/x1 backends); each emulated run takes tens of seconds (20 to 35 s
-        // on Haswell here). Both aarch64 CPUs run its `aarch64_neon` polynomial layer (expected
-        // through `TESSERA_EXPECT_BACKENDS`, so a run without it fails): on max with the SHA3
-        // extension's x4 Keccak, on cortex-a53 with the NEON x4 Keccak and portable x1 (about
-        // 15 s, from the max leg's build).
-        qemu_x86: QemuX86::Every,
-        aarch64: Aarch64::ClippyAndQemu,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
-    },
+    // Every x86 CPU of the matrix runs its suite: Nehalem and Westmere the portable
+    // polynomial layer, Haswell and Broadwell the AVX2 one (`x86_avx2`, with
+    // tessera-keccak's x4/x1 backends); each emulated run takes tens of seconds (20 to 35 s
+    // on Haswell here). Both aarch64 CPUs run its `aarch64_neon` polynomial layer (expected
+    // through `TESSERA_EXPECT_BACKENDS`, so a run without it fails): on max with the SHA3
+    // extension's x4 Keccak, on cortex-a53 with the NEON x4 Keccak and portable x1 (about
+    // 15 s, from the max leg's build).
+    Crate::primitive("tessera-mldsa"),
     // The umbrella crate: HPKE over the primitives (no code of its own that dispatches: its
     // tests run with every backend choice of the crates below it; Miri runs its small unit
     // suite, one X25519 suite and one one-stage KDF). Under emulation its suite (Wycheproof's
     // curve sets, 24,672 RFC 9180 encryptions) takes about three minutes a CPU, so it runs on
     // one x86 CPU and one aarch64 CPU; native, forced portable and cfg portable run it whole.
     Crate {
-        package: "tessera",
-        portable: true,
         qemu_x86: QemuX86::HaswellOnly,
         aarch64: Aarch64::ClippyAndQemuMax,
-        no_std: Some(&[]),
-        valgrind: &[],
-        timing: &[],
-        long_tests: &[],
+        ..Crate::primitive("tessera")
     },
     // The constant-time examples of every crate above, one per crate, in a crate of their own
     // whose release build compiles the checked crates without their test-only peer libraries.
     Crate {
-        package: "tessera-ct-valgrind",
-        portable: false,
-        qemu_x86: QemuX86::No,
-        aarch64: Aarch64::No,
-        no_std: None,
         valgrind: &[
             // One backend name of either table (x1: portable, x86_bmi; x4: x86_avx2).
-            CtExample {
-                example: "keccak",
-                args: &["portable", "x86_bmi", "x86_avx2"],
-            },
+            CtExample::new("keccak", &["portable", "x86_bmi", "x86_avx2"]),
             // One backend name of either table (`portable` runs both families). Valgrind 3.19
             // hides SHA-NI from the program (its CPU model has none), so x86_shani cannot be
             // checked here; AVX2 and BMI are emulated.
-            CtExample {
-                example: "sha2",
-                args: &["portable", "x86_avx2_bmi"],
-            },
+            CtExample::new("sha2", &["portable", "x86_avx2_bmi"]),
             // Valgrind cannot run VAES code.
-            CtExample {
-                example: "aes_gcm",
-                args: &["portable", "x86_aesni"],
-            },
+            CtExample::new("aes_gcm", &["portable", "x86_aesni"]),
             // Valgrind hides ADX from the program's CPUID but executes ADCX/ADOX; the example
             // takes the BMI2/ADX token after checking /proc/cpuinfo itself.
             // Valgrind cannot run AVX-512 code (x86_avx512_ifma).
-            CtExample {
-                example: "x25519",
-                args: &["portable", "x86_bmi2_adx"],
-            },
+            CtExample::new("x25519", &["portable", "x86_bmi2_adx"]),
             // Valgrind cannot run AVX-512 code.
-            CtExample {
-                example: "chacha20poly1305",
-                args: &["portable", "x86_avx2"],
-            },
-            CtExample {
-                example: "mlkem",
-                args: &["portable", "x86_avx2"],
-            },
-            CtExample {
-                example: "mldsa",
-                args: &["portable", "x86_avx2"],
-            },
+            CtExample::new("chacha20poly1305", &["portable", "x86_avx2"]),
+            CtExample::new("mlkem", &["portable", "x86_avx2"]),
+            CtExample::new("mldsa", &["portable", "x86_avx2"]),
             // tessera::hpke's own X448 ladder (crypto-bigint arithmetic, one implementation):
             // DHKEM(X448) DeriveKeyPair and DeserializePrivateKey.
-            CtExample {
-                example: "x448",
-                args: &["portable"],
-            },
+            CtExample::new("x448", &["portable"]),
             // tessera::hpke: DHKEM(X25519) key derivation, the ML-KEM KEMs and X-Wing (derive,
             // decap, SetupR with open and export). HPKE detects its primitives' backends
             // itself: `portable` forces them (TESSERA_FORCE_BACKEND, set by the example),
             // `detected` keeps the dispatcher's choice on valgrind's CPU (AVX2, AES-NI).
-            CtExample {
-                example: "hpke",
-                args: &["portable", "detected"],
-            },
+            CtExample::new("hpke", &["portable", "detected"]),
         ],
-        timing: &[],
-        long_tests: &[],
+        ..Crate::tool("tessera-ct-valgrind")
     },
     // Statistical constant-time tests (dudect: fixed against random secrets, Welch's t-test
     // on rdtsc cycle counts) of the islands valgrind cannot execute, in a crate of their own
     // whose release build shares tessera-ct-valgrind's. Every target first has the harness flag
     // a deliberately leaky comparison (else it fails); about 20 s for all the legs together.
     Crate {
-        package: "tessera-ct-dudect",
-        portable: false,
-        qemu_x86: QemuX86::No,
-        aarch64: Aarch64::No,
-        no_std: None,
-        valgrind: &[],
-        timing: &[CtExample {
-            example: "dudect",
-            // `crates/ct-dudect/src/targets.rs` TARGETS: the AVX-512, IFMA and VAES-512
-            // islands that handle secrets, and ML-KEM decapsulation on its best backend (AVX2,
-            // with AVX-512 Keccak x4 where the CPU has it).
-            args: &[
+        // `crates/ct-dudect/src/targets.rs` TARGETS: the AVX-512, IFMA and VAES-512
+        // islands that handle secrets, and ML-KEM decapsulation on its best backend (AVX2,
+        // with AVX-512 Keccak x4 where the CPU has it).
+        timing: &[CtExample::new(
+            "dudect",
+            &[
                 "x25519:x86_avx512_ifma",
                 "x25519_base:x86_avx512_ifma",
                 "chacha20poly1305_seal:x86_avx512",
@@ -306,8 +228,8 @@ pub const CRATES: &[Crate] = &[
                 "mlkem768_decaps_validity:x86_avx2",
                 "mlkem768_decaps_key:x86_avx2",
             ],
-        }],
-        long_tests: &[],
+        )],
+        ..Crate::tool("tessera-ct-dudect")
     },
 ];
 

@@ -22,6 +22,27 @@ pub(super) fn valgrind_cmd(bin: &str, arg: &str) -> Cmd {
     )
 }
 
+/// The release build of `package`'s example `example` that the `kind` (`valgrind`,
+/// `dudect`) legs after it run; the build's JSON messages name the binary.
+fn build_example_leg(kind: &str, package: &'static str, example: &'static str) -> Leg {
+    leg(
+        format!("{kind}: build {package} example {example}"),
+        Action::BuildExample {
+            package,
+            example,
+            cmd: Cmd::cargo(&[
+                "build",
+                "--release",
+                "-p",
+                package,
+                "--example",
+                example,
+                "--message-format=json-render-diagnostics",
+            ]),
+        },
+    )
+}
+
 /// Constant-time checks under valgrind memcheck: per example of the table, a release build,
 /// then one leg per argument and the negative control.
 pub(super) fn valgrind_legs(legs: &mut Vec<Leg>) {
@@ -45,22 +66,7 @@ pub(super) fn valgrind_legs(legs: &mut Vec<Leg>) {
                 }
                 continue;
             }
-            legs.push(leg(
-                format!("valgrind: build {package} example {example}"),
-                Action::BuildExample {
-                    package,
-                    example,
-                    cmd: Cmd::cargo(&[
-                        "build",
-                        "--release",
-                        "-p",
-                        package,
-                        "--example",
-                        example,
-                        "--message-format=json-render-diagnostics",
-                    ]),
-                },
-            ));
+            legs.push(build_example_leg("valgrind", package, example));
             for probe in probes {
                 legs.push(leg(
                     valgrind_name(package, example, probe),
@@ -104,22 +110,7 @@ pub(super) fn timing_legs(legs: &mut Vec<Leg>) {
                 }
                 continue;
             }
-            legs.push(leg(
-                format!("dudect: build {package} example {example}"),
-                Action::BuildExample {
-                    package,
-                    example,
-                    cmd: Cmd::cargo(&[
-                        "build",
-                        "--release",
-                        "-p",
-                        package,
-                        "--example",
-                        example,
-                        "--message-format=json-render-diagnostics",
-                    ]),
-                },
-            ));
+            legs.push(build_example_leg("dudect", package, example));
             for arg in all {
                 legs.push(leg(
                     timing_name(package, arg),

@@ -226,44 +226,26 @@ pub fn test(quick: bool, only: Option<&str>) -> bool {
                 package,
                 example,
                 probe,
-            } => match built.get(&(package, example)) {
-                Some(bin) => {
-                    let c = valgrind_cmd(&bin.display().to_string(), probe.arg());
-                    let (code, secs) = c.run(&l.name);
-                    (
-                        valgrind_outcome(probe, code, expected_backends().as_deref()),
-                        secs,
-                    )
-                }
-                None => (
-                    Outcome::Skip {
-                        why: format!("{package} example {example} did not build"),
-                        ci_failure: true,
-                    },
-                    t.elapsed().as_secs_f64(),
-                ),
-            },
+            } => run_built(
+                &l.name,
+                &built,
+                (package, example),
+                t,
+                |bin| valgrind_cmd(bin, probe.arg()),
+                |code| valgrind_outcome(probe, code, expected_backends().as_deref()),
+            ),
             Action::Timing {
                 package,
                 example,
                 arg,
-            } => match built.get(&(package, example)) {
-                Some(bin) => {
-                    let c = Cmd::tool(&bin.display().to_string(), &[arg]);
-                    let (code, secs) = c.run(&l.name);
-                    (
-                        timing_outcome(arg, code, expected_backends().as_deref()),
-                        secs,
-                    )
-                }
-                None => (
-                    Outcome::Skip {
-                        why: format!("{package} example {example} did not build"),
-                        ci_failure: true,
-                    },
-                    t.elapsed().as_secs_f64(),
-                ),
-            },
+            } => run_built(
+                &l.name,
+                &built,
+                (package, example),
+                t,
+                |bin| Cmd::tool(bin, &[arg]),
+                |code| timing_outcome(arg, code, expected_backends().as_deref()),
+            ),
         };
         done.push(Done {
             name: l.name,
@@ -272,6 +254,32 @@ pub fn test(quick: bool, only: Option<&str>) -> bool {
         });
     }
     table(&done)
+}
+
+/// Runs the command `cmd` makes of the executable `built` holds for the example `key`
+/// (package, example) as the leg `name`, judged by `judge` on its exit code. When that example
+/// did not build, the leg is a skip that fails CI, timed from `t`.
+fn run_built(
+    name: &str,
+    built: &HashMap<(&str, &str), PathBuf>,
+    key: (&str, &str),
+    t: Instant,
+    cmd: impl FnOnce(&str) -> Cmd,
+    judge: impl FnOnce(Option<i32>) -> Outcome,
+) -> (Outcome, f64) {
+    match built.get(&key) {
+        Some(bin) => {
+            let (code, secs) = cmd(&bin.display().to_string()).run(name);
+            (judge(code), secs)
+        }
+        None => (
+            Outcome::Skip {
+                why: format!("{} example {} did not build", key.0, key.1),
+                ci_failure: true,
+            },
+            t.elapsed().as_secs_f64(),
+        ),
+    }
 }
 
 /// Prints the result table and the `legs:` line; true when the run passed.

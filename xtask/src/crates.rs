@@ -264,23 +264,20 @@ mod tests {
                 "{} is not a member crates/{dir}",
                 c.package
             );
-            for e in c.valgrind {
-                assert!(
-                    !e.args.is_empty(),
-                    "{} {}: no arguments",
-                    c.package,
-                    e.example
-                );
-                assert!(!e.args.contains(&"canary"), "canary is implicit");
+            // Every example has arguments, and none names the implicit negative control.
+            let kinds = [(c.valgrind, "canary"), (c.timing, "control")];
+            for (examples, control) in kinds {
+                for e in examples {
+                    assert!(
+                        !e.args.is_empty(),
+                        "{} {}: no arguments",
+                        c.package,
+                        e.example
+                    );
+                    assert!(!e.args.contains(&control), "{control} is implicit");
+                }
             }
             for e in c.timing {
-                assert!(
-                    !e.args.is_empty(),
-                    "{} {}: no targets",
-                    c.package,
-                    e.example
-                );
-                assert!(!e.args.contains(&"control"), "control is implicit");
                 for a in e.args {
                     assert!(a.contains(':'), "{a}: a target is operation:backend");
                 }

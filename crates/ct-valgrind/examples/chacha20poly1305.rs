@@ -86,8 +86,7 @@ fn hazmat_round(be: Backend) -> usize {
 
 #[cfg(tessera_test_hooks)]
 fn main() {
-    tessera_cpu::hooks::set_declassify(ct::public);
-    ct::main::<Backend>("ct_valgrind", |be| {
+    ct::main_declassified::<Backend>("ct_valgrind", |be| {
         round!(ChaCha20Poly1305, 12, be, 0x11)
             + round!(XChaCha20Poly1305, 24, be, 0x22)
             + hazmat_round(be)
@@ -96,9 +95,5 @@ fn main() {
 
 #[cfg(not(tessera_test_hooks))]
 fn main() {
-    eprintln!(
-        "ct_valgrind: built without --cfg tessera_test_hooks (the tag comparison's declassify \
-         hook is missing); build it inside this workspace, whose .cargo/config.toml sets it"
-    );
-    std::process::exit(4);
+    ct::needs_test_hooks("ct_valgrind")
 }

@@ -64,7 +64,6 @@ fn main() {
             _ => return None,
         }
         tessera_cpu::hooks::set_declassify(ct::public);
-        tessera_cpu::hooks::set_declassify(ct::public);
         println!("hpke ct_valgrind: {}", tessera_cpu::features());
         Some(run())
     });

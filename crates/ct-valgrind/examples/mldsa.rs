@@ -72,22 +72,19 @@ macro_rules! round {
 
 #[cfg(tessera_test_hooks)]
 fn main() {
-    tessera_cpu::hooks::set_declassify(ct::public);
-    ct::main::<Backend>("tessera-mldsa ct_valgrind", |be| {
-        let mut runs = 0;
-        for salt in [0u8, 0x6e] {
-            runs += round!(ml_dsa_44, be, salt);
-            runs += round!(ml_dsa_65, be, salt);
-            runs += round!(ml_dsa_87, be, salt);
-        }
-        runs
+    ct::main_declassified::<Backend>("tessera-mldsa ct_valgrind", |be| {
+        [0u8, 0x6e]
+            .into_iter()
+            .map(|salt| {
+                round!(ml_dsa_44, be, salt)
+                    + round!(ml_dsa_65, be, salt)
+                    + round!(ml_dsa_87, be, salt)
+            })
+            .sum()
     });
 }
 
 #[cfg(not(tessera_test_hooks))]
 fn main() {
-    eprintln!(
-        "ct_valgrind needs --cfg tessera_test_hooks (set by this workspace's .cargo/config.toml)"
-    );
-    std::process::exit(2);
+    ct::needs_test_hooks("tessera-mldsa ct_valgrind")
 }

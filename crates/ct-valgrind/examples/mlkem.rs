@@ -66,22 +66,19 @@ macro_rules! round {
 
 #[cfg(tessera_test_hooks)]
 fn main() {
-    tessera_cpu::hooks::set_declassify(ct::public);
-    ct::main::<Backend>("tessera-mlkem ct_valgrind", |be| {
-        let mut runs = 0;
-        for salt in [0u8, 0x9c] {
-            runs += round!(ml_kem_512, 2, be, salt);
-            runs += round!(ml_kem_768, 3, be, salt);
-            runs += round!(ml_kem_1024, 4, be, salt);
-        }
-        runs
+    ct::main_declassified::<Backend>("tessera-mlkem ct_valgrind", |be| {
+        [0u8, 0x9c]
+            .into_iter()
+            .map(|salt| {
+                round!(ml_kem_512, 2, be, salt)
+                    + round!(ml_kem_768, 3, be, salt)
+                    + round!(ml_kem_1024, 4, be, salt)
+            })
+            .sum()
     });
 }
 
 #[cfg(not(tessera_test_hooks))]
 fn main() {
-    eprintln!(
-        "ct_valgrind needs --cfg tessera_test_hooks (set by this workspace's .cargo/config.toml)"
-    );
-    std::process::exit(2);
+    ct::needs_test_hooks("tessera-mlkem ct_valgrind")
 }

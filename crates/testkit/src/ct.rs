@@ -83,6 +83,25 @@ pub fn main<B: tessera_cpu::BackendSet>(example: &str, run: impl FnOnce(B) -> us
     })
 }
 
+/// [`main`] for the examples of crates that declassify on purpose (rejection sampling, tag
+/// comparisons): points `tessera_cpu::hooks`' declassify hook at [`public`] first. The hook
+/// exists only under the workspace's `--cfg tessera_test_hooks` (see [`needs_test_hooks`]).
+#[cfg(tessera_test_hooks)]
+pub fn main_declassified<B: tessera_cpu::BackendSet>(example: &str, run: impl FnOnce(B) -> usize) {
+    tessera_cpu::hooks::set_declassify(public);
+    main::<B>(example, run)
+}
+
+/// The `main` of an example built without `--cfg tessera_test_hooks` (its declassify hook and
+/// backend entry points are missing): says so and exits 4.
+pub fn needs_test_hooks(example: &str) -> ! {
+    eprintln!(
+        "{example}: built without --cfg tessera_test_hooks (the declassify hook is missing); \
+         build it inside this workspace, whose .cargo/config.toml sets it"
+    );
+    std::process::exit(4);
+}
+
 /// The entry point of a `ct_valgrind` example: the first argument (default `portable`) is
 /// handed to `run`, which exercises that backend on secret inputs and returns how many
 /// operations it ran, or `None` when this CPU (or the example) has no such backend. `canary`

@@ -11,39 +11,13 @@
 use proptest::prelude::*;
 use tessera_mldsa::testing::{Backend, Op, run};
 use tessera_testkit::backends::check_backends;
+use tessera_testkit::strategies::{self, edge_bytes as bytes};
 
 const Q: i32 = 8_380_417;
 
-/// A polynomial with coefficients in `lo..=hi`: uniform, edge-heavy, all-zero or a single
-/// nonzero coefficient.
+/// A polynomial with coefficients in `lo..=hi` (see [`strategies::poly`]).
 fn poly(lo: i32, hi: i32) -> impl Strategy<Value = [i32; 256]> {
-    let coeff = prop_oneof![
-        4 => lo..=hi,
-        1 => Just(lo),
-        1 => Just(hi),
-        1 => Just(0i32.clamp(lo, hi)),
-        1 => Just((Q - 1).clamp(lo, hi)),
-        1 => Just((-Q + 1).clamp(lo, hi)),
-    ];
-    let any_poly = proptest::collection::vec(coeff.clone(), 256)
-        .prop_map(|v| <[i32; 256]>::try_from(v).unwrap());
-    prop_oneof![
-        6 => any_poly,
-        1 => Just([0i32.clamp(lo, hi); 256]),
-        2 => (0usize..256, coeff).prop_map(move |(i, c)| {
-            let mut p = [0i32.clamp(lo, hi); 256];
-            p[i] = c;
-            p
-        }),
-    ]
-}
-
-fn bytes(n: usize) -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        4 => proptest::collection::vec(any::<u8>(), n),
-        1 => Just(vec![0u8; n]),
-        1 => Just(vec![0xFFu8; n]),
-    ]
+    strategies::poly(lo, hi, Q)
 }
 
 fn check(op: Op, a: &[i32; 256], b: &[i32; 256], bytes: &[u8]) {

@@ -193,6 +193,47 @@ pub mod strategies {
     pub fn bytes_near_blocks(block: usize, max: usize) -> impl Strategy<Value = Vec<u8>> {
         len_near_blocks(block, max).prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
     }
+
+    /// A polynomial of 256 coefficients in `lo..=hi` for the lattice crates' equivalence
+    /// tests: uniform, edge-heavy (the bounds themselves, zero, `q - 1`, `-q + 1`, each
+    /// clamped into the range), all-zero or a single nonzero coefficient. `q` is the modulus.
+    pub fn poly<T>(lo: T, hi: T, q: T) -> impl Strategy<Value = [T; 256]>
+    where
+        T: Copy + Ord + Default + core::fmt::Debug + core::ops::Sub<Output = T> + 'static,
+        T: From<i8>,
+        core::ops::RangeInclusive<T>: Strategy<Value = T>,
+    {
+        let zero = T::default().clamp(lo, hi);
+        let one = T::from(1);
+        let coeff = prop_oneof![
+            4 => lo..=hi,
+            1 => Just(lo),
+            1 => Just(hi),
+            1 => Just(zero),
+            1 => Just((q - one).clamp(lo, hi)),
+            1 => Just((one - q).clamp(lo, hi)),
+        ];
+        let any_poly = proptest::collection::vec(coeff.clone(), 256)
+            .prop_map(|v| <[T; 256]>::try_from(v).unwrap());
+        prop_oneof![
+            6 => any_poly,
+            1 => Just([zero; 256]),
+            2 => (0usize..256, coeff).prop_map(move |(i, c)| {
+                let mut p = [zero; 256];
+                p[i] = c;
+                p
+            }),
+        ]
+    }
+
+    /// `n` bytes: uniform, all-zero or all-0xFF.
+    pub fn edge_bytes(n: usize) -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            4 => proptest::collection::vec(any::<u8>(), n),
+            1 => Just(vec![0u8; n]),
+            1 => Just(vec![0xFFu8; n]),
+        ]
+    }
 }
 
 /// A buffer of `len` bytes (filled with a non-periodic pattern) whose start is 64-byte aligned: `(storage, offset)`, the

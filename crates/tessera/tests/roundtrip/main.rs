@@ -13,6 +13,7 @@ use tessera::hpke::{
 };
 
 mod common;
+mod misuse;
 
 use common::*;
 

@@ -2,6 +2,7 @@
 //! call (no two give the same `enc`, so no two contexts share a key and nonce), and a sealed
 //! message opens only under the mode and suite it was sealed with.
 
+use super::common::{KDFS, KEMS, M, PSK, PSK_ID};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tessera::hpke::{
@@ -9,45 +10,12 @@ use tessera::hpke::{
     HkdfSha256, Hpke, KdfId, Kem, KemId, MlKem768, Suite, XWing,
 };
 
-const KEMS: [KemId; 12] = [
-    KemId::DhKemX25519HkdfSha256,
-    KemId::DhKemP256HkdfSha256,
-    KemId::DhKemP384HkdfSha384,
-    KemId::DhKemP521HkdfSha512,
-    KemId::DhKemSecp256k1HkdfSha256,
-    KemId::DhKemX448HkdfSha512,
-    KemId::MlKem512,
-    KemId::MlKem768,
-    KemId::MlKem1024,
-    KemId::XWing,
-    KemId::MlKem768P256,
-    KemId::MlKem1024P384,
-];
-const KDFS: [KdfId; 7] = [
-    KdfId::HkdfSha256,
-    KdfId::HkdfSha384,
-    KdfId::HkdfSha512,
-    KdfId::Shake128,
-    KdfId::Shake256,
-    KdfId::TurboShake128,
-    KdfId::TurboShake256,
-];
-const AEADS: [AeadId; 3] = [
+/// The AEADs that seal (every one but the export-only one).
+const SEALING_AEADS: [AeadId; 3] = [
     AeadId::Aes128Gcm,
     AeadId::Aes256Gcm,
     AeadId::ChaCha20Poly1305,
 ];
-
-const PSK: &[u8] = b"a pre-shared key of at least 32 bytes";
-const PSK_ID: &[u8] = b"psk id";
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum M {
-    Base,
-    Psk,
-    Auth,
-    AuthPsk,
-}
 
 const MODES: [M; 4] = [M::Base, M::Psk, M::Auth, M::AuthPsk];
 
@@ -191,7 +159,7 @@ fn sealed_message_opens_only_in_its_own_mode_and_suite() {
                 refused += 1;
             }
             for kdf in KDFS {
-                for aead in AEADS {
+                for aead in SEALING_AEADS {
                     if (kdf, aead) == (KdfId::HkdfSha256, AeadId::ChaCha20Poly1305) {
                         continue;
                     }

@@ -34,6 +34,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use tessera_aes_gcm::testing::Backend;
+use tessera_benches::interleave::thread_cpu_now;
 use tessera_benches::{AAD, NONCE, RustCryptoGcm, tessera_gcm};
 use tessera_testkit::aligned;
 
@@ -43,19 +44,6 @@ const RUSTFLAGS: &str = "--cfg aes_force_soft --cfg polyval_force_soft";
 /// Criterion measurement: CPU time of the calling thread (see the crate comment), formatted
 /// like wall time.
 struct ThreadCpuTime;
-
-#[cfg(target_os = "linux")]
-fn thread_cpu_now() -> Duration {
-    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-/// Elsewhere: wall time.
-#[cfg(not(target_os = "linux"))]
-fn thread_cpu_now() -> Duration {
-    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    START.get_or_init(std::time::Instant::now).elapsed()
-}
 
 static WALL: WallTime = WallTime;
 

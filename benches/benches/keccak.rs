@@ -3,6 +3,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+use tessera_benches::libcrux_x4_avx2;
 use tessera_keccak::testing::{X1Backend, X4Backend};
 use tessera_testkit::aligned;
 
@@ -82,23 +83,6 @@ fn shake256_x4(c: &mut Criterion) {
         });
     }
     g.finish();
-}
-
-/// libcrux-sha3's x4 code is all `#[inline(always)]` and expects its caller to be compiled with
-/// AVX2 (as libcrux-ml-kem's AVX2 code is); calling it from an AVX2 function is how it runs there.
-#[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
-fn libcrux_x4_avx2(
-    i0: &[u8],
-    i1: &[u8],
-    i2: &[u8],
-    i3: &[u8],
-    o0: &mut [u8],
-    o1: &mut [u8],
-    o2: &mut [u8],
-    o3: &mut [u8],
-) {
-    libcrux_sha3::avx2::x4::shake256(i0, i1, i2, i3, o0, o1, o2, o3);
 }
 
 criterion_group!(benches, sha3_256, shake256_x4);

@@ -63,14 +63,17 @@ impl Clock {
     }
 }
 
+/// The CPU time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`): time other processes hold
+/// the core is not counted. Also the clock of the `aes_gcm_soft` criterion bench.
 #[cfg(target_os = "linux")]
-fn thread_cpu_now() -> Duration {
+pub fn thread_cpu_now() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
+/// Elsewhere: wall time since the first call.
 #[cfg(not(target_os = "linux"))]
-fn thread_cpu_now() -> Duration {
+pub fn thread_cpu_now() -> Duration {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed()
 }

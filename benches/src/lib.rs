@@ -1,9 +1,11 @@
 //! Shared pieces of the benches in `benches/`: the AES-GCM inputs and the RustCrypto wrapper
-//! that `aes_gcm` and `aes_gcm_soft` both time (Tessera's side is `tessera_aes_gcm::AesGcm`;
+//! that `aes_gcm` and `aes_gcm_soft` both time, the criterion AEAD groups of `aes_gcm` and
+//! `chacha20poly1305` (`aead`) (Tessera's side is `tessera_aes_gcm::AesGcm`;
 //! 64-byte aligned buffers come from `tessera_testkit::aligned`); the interleaved harness,
 //! report and plots of the `compare` bench (`cargo xtask bench`).
 #![allow(missing_docs)]
 
+pub mod aead;
 pub mod interleave;
 pub mod plot;
 pub mod report;
@@ -36,22 +38,35 @@ impl RustCryptoGcm {
             _ => RustCryptoGcm::A256(aes_gcm::Aes256Gcm::new_from_slice(key).unwrap()),
         }
     }
+    /// Seals `buf` in place under [`NONCE`] and [`AAD`]; returns the tag.
     pub fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
-        use aes_gcm::aead::AeadInPlace;
-        let n = aes_gcm::Nonce::from_slice(&NONCE);
-        match self {
-            RustCryptoGcm::A128(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
-            RustCryptoGcm::A256(k) => k.encrypt_in_place_detached(n, &AAD, buf).unwrap(),
-        }
-        .into()
+        aead::DetachedAead::seal(self, &NONCE, &AAD, buf)
     }
+    /// Opens `buf` in place under [`NONCE`] and [`AAD`]; panics on a bad tag.
     pub fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
-        use aes_gcm::aead::AeadInPlace;
-        let n = aes_gcm::Nonce::from_slice(&NONCE);
-        let tag = aes_gcm::Tag::from_slice(tag);
-        match self {
-            RustCryptoGcm::A128(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
-            RustCryptoGcm::A256(k) => k.decrypt_in_place_detached(n, &AAD, buf, tag).unwrap(),
-        }
+        aead::DetachedAead::open(self, &NONCE, &AAD, buf, tag)
     }
+}
+
+/// libcrux-sha3's x4 code is all `#[inline(always)]` and expects its caller to be compiled with
+/// AVX2 (as libcrux-ml-kem's AVX2 code is); calling it from an AVX2 function is how it runs there
+/// (the `keccak` and `compare` benches' four-way SHAKE256 rows).
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (`is_x86_feature_detected!("avx2")`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+pub fn libcrux_x4_avx2(
+    i0: &[u8],
+    i1: &[u8],
+    i2: &[u8],
+    i3: &[u8],
+    o0: &mut [u8],
+    o1: &mut [u8],
+    o2: &mut [u8],
+    o3: &mut [u8],
+) {
+    libcrux_sha3::avx2::x4::shake256(i0, i1, i2, i3, o0, o1, o2, o3);
 }

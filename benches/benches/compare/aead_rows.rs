@@ -134,14 +134,15 @@ pub(crate) fn gcm_key_bytes(len: usize) -> Vec<u8> {
 pub(crate) fn build_gcm(key_len: usize, size: usize, seal: bool) -> Built {
     let key = gcm_key_bytes(key_len);
     let case = aead_case(&TesseraGcmKey(tessera::gcm_key(None, &key)), size);
-    let mut cs: Vec<Contestant> = tessera::gcm_impls()
-        .into_iter()
-        .map(|t| {
-            let k = TesseraGcmKey(tessera::gcm_key(t.backend, &key));
-            let role = tessera_role(t.backend.is_none());
-            aead_contestant(format!("tessera/{}", t.name), role, k, &case, seal)
-        })
-        .collect();
+    let mut cs = tessera_contestants(tessera::gcm_impls(), |name, role, be| {
+        aead_contestant(
+            name,
+            role,
+            TesseraGcmKey(tessera::gcm_key(be, &key)),
+            &case,
+            seal,
+        )
+    });
     let (ring_alg, aws_alg) = if key_len == 16 {
         (&ring::aead::AES_128_GCM, &aws_lc_rs::aead::AES_128_GCM)
     } else {
@@ -209,14 +210,15 @@ pub(crate) fn rustcrypto_chacha(key: &[u8; 32]) -> chacha20poly1305::ChaCha20Pol
 pub(crate) fn build_chacha(size: usize, seal: bool) -> Built {
     let key = chacha_key_bytes();
     let case = aead_case(&TesseraChachaKey(tessera::chacha_key(None, &key)), size);
-    let mut cs: Vec<Contestant> = tessera::chacha_impls()
-        .into_iter()
-        .map(|t| {
-            let k = TesseraChachaKey(tessera::chacha_key(t.backend, &key));
-            let role = tessera_role(t.backend.is_none());
-            aead_contestant(format!("tessera/{}", t.name), role, k, &case, seal)
-        })
-        .collect();
+    let mut cs = tessera_contestants(tessera::chacha_impls(), |name, role, be| {
+        aead_contestant(
+            name,
+            role,
+            TesseraChachaKey(tessera::chacha_key(be, &key)),
+            &case,
+            seal,
+        )
+    });
     let rk = ring::aead::LessSafeKey::new(
         ring::aead::UnboundKey::new(&ring::aead::CHACHA20_POLY1305, &key).unwrap(),
     );

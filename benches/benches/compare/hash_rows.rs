@@ -1,67 +1,63 @@
 //! The hash rows: SHA-256, SHA-512, HMAC-SHA256, SHA3-256, SHAKE and four-way SHAKE256.
 
 use crate::*;
+#[cfg(target_arch = "x86_64")]
+use tessera_benches::libcrux_x4_avx2;
 
 pub(crate) const NO_SHA3_RING: &str = "ring has no SHA-3/SHAKE";
 
 pub(crate) fn build_sha256(size: usize) -> Built {
-    let msg = input(size, 0x256);
-    let expect = tessera::sha256(None, &msg);
-    let mut cs: Vec<Contestant> = tessera::sha256_impls()
-        .into_iter()
-        .map(|t| {
-            let be = t.backend;
-            let role = tessera_role(be.is_none());
-            hash(
-                format!("tessera/{}", t.name),
-                role,
-                &msg,
-                &expect,
-                move |d| tessera::sha256(be, d),
-            )
-        })
-        .collect();
-    cs.push(hash("ring", Role::Peer, &msg, &expect, |d| {
-        ring::digest::digest(&ring::digest::SHA256, d)
-    }));
-    cs.push(hash("aws-lc-rs", Role::Peer, &msg, &expect, |d| {
-        aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, d)
-    }));
-    cs.push(hash("sha2", Role::Peer, &msg, &expect, |d| {
-        <sha2::Sha256 as sha2::Digest>::digest(d)
-    }));
-    Built {
-        contestants: cs,
-        notes: vec![],
-    }
+    build_sha2::<sha2::Sha256, _, _, _>(
+        size,
+        0x256,
+        tessera::sha256_impls(),
+        tessera::sha256,
+        (&ring::digest::SHA256, &aws_lc_rs::digest::SHA256),
+    )
 }
 
 pub(crate) fn build_sha512(size: usize) -> Built {
-    let msg = input(size, 0x512);
-    let expect = tessera::sha512(None, &msg);
-    let mut cs: Vec<Contestant> = tessera::sha512_impls()
-        .into_iter()
-        .map(|t| {
-            let be = t.backend;
-            let role = tessera_role(be.is_none());
-            hash(
-                format!("tessera/{}", t.name),
-                role,
-                &msg,
-                &expect,
-                move |d| tessera::sha512(be, d),
-            )
-        })
-        .collect();
-    cs.push(hash("ring", Role::Peer, &msg, &expect, |d| {
-        ring::digest::digest(&ring::digest::SHA512, d)
+    build_sha2::<sha2::Sha512, _, _, _>(
+        size,
+        0x512,
+        tessera::sha512_impls(),
+        tessera::sha512,
+        (&ring::digest::SHA512, &aws_lc_rs::digest::SHA512),
+    )
+}
+
+/// One SHA-2 row (the message from `seed`): Tessera's implementations `impls`, hashing with
+/// `hash_with`, against ring and aws-lc-rs (their `algs`) and RustCrypto `sha2` (`D`).
+fn build_sha2<D, B, O, F>(
+    size: usize,
+    seed: u64,
+    impls: Vec<tessera::Impl<B>>,
+    hash_with: F,
+    algs: (
+        &'static ring::digest::Algorithm,
+        &'static aws_lc_rs::digest::Algorithm,
+    ),
+) -> Built
+where
+    D: sha2::Digest + 'static,
+    B: Copy + 'static,
+    O: AsRef<[u8]> + 'static,
+    F: Fn(Option<B>, &[u8]) -> O + Copy + 'static,
+{
+    let msg = input(size, seed);
+    let expect = hash_with(None, &msg);
+    let expect = expect.as_ref();
+    let mut cs = tessera_contestants(impls, |name, role, be| {
+        hash(name, role, &msg, expect, move |d| hash_with(be, d))
+    });
+    let (ring_alg, aws_alg) = algs;
+    cs.push(hash("ring", Role::Peer, &msg, expect, |d| {
+        ring::digest::digest(ring_alg, d)
     }));
-    cs.push(hash("aws-lc-rs", Role::Peer, &msg, &expect, |d| {
-        aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, d)
+    cs.push(hash("aws-lc-rs", Role::Peer, &msg, expect, |d| {
+        aws_lc_rs::digest::digest(aws_alg, d)
     }));
-    cs.push(hash("sha2", Role::Peer, &msg, &expect, |d| {
-        <sha2::Sha512 as sha2::Digest>::digest(d)
-    }));
+    cs.push(hash("sha2", Role::Peer, &msg, expect, |d| D::digest(d)));
     Built {
         contestants: cs,
         notes: vec![],
@@ -72,20 +68,12 @@ pub(crate) fn build_hmac_sha256(size: usize) -> Built {
     let msg = input(size, 0x4d4ac);
     let key = input(32, 0x6b6579);
     let expect = tessera::hmac_sha256(&tessera::hmac_sha256_key(None, &key), &msg);
-    let mut cs: Vec<Contestant> = tessera::sha256_impls()
-        .into_iter()
-        .map(|t| {
-            let k = tessera::hmac_sha256_key(t.backend, &key);
-            let role = tessera_role(t.backend.is_none());
-            hash(
-                format!("tessera/{}", t.name),
-                role,
-                &msg,
-                &expect,
-                move |d| tessera::hmac_sha256(&k, d),
-            )
+    let mut cs = tessera_contestants(tessera::sha256_impls(), |name, role, be| {
+        let k = tessera::hmac_sha256_key(be, &key);
+        hash(name, role, &msg, &expect, move |d| {
+            tessera::hmac_sha256(&k, d)
         })
-        .collect();
+    });
     // Every library signs with a key prepared once (its inner and outer states).
     let rk = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &key);
     cs.push(hash("ring", Role::Peer, &msg, &expect, move |d| {
@@ -113,20 +101,9 @@ pub(crate) fn build_hmac_sha256(size: usize) -> Built {
 pub(crate) fn build_sha3_256(size: usize) -> Built {
     let msg = input(size, 0x3256);
     let expect = tessera::sha3_256(None, &msg);
-    let mut cs: Vec<Contestant> = tessera::x1_impls()
-        .into_iter()
-        .map(|t| {
-            let be = t.backend;
-            let role = tessera_role(be.is_none());
-            hash(
-                format!("tessera/{}", t.name),
-                role,
-                &msg,
-                &expect,
-                move |d| tessera::sha3_256(be, d),
-            )
-        })
-        .collect();
+    let mut cs = tessera_contestants(tessera::x1_impls(), |name, role, be| {
+        hash(name, role, &msg, &expect, move |d| tessera::sha3_256(be, d))
+    });
     cs.push(hash("aws-lc-rs", Role::Peer, &msg, &expect, |d| {
         aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA3_256, d)
     }));
@@ -145,8 +122,15 @@ pub(crate) fn build_sha3_256(size: usize) -> Built {
 /// SHAKE output length of the single-state rows.
 pub(crate) const XOF_OUT: usize = 32;
 
-pub(crate) fn build_shake(size: usize, wide: bool) -> Built {
-    use sha3::digest::{ExtendableOutput, Update, XofReader};
+/// One SHAKE row (SHAKE256 when `wide`): RustCrypto's is `H`, libcrux's `libcrux`.
+pub(crate) fn build_shake<H>(
+    size: usize,
+    wide: bool,
+    libcrux: impl Fn(&[u8], &mut [u8]) + 'static,
+) -> Built
+where
+    H: Default + sha3::digest::Update + sha3::digest::ExtendableOutput + 'static,
+{
     let msg = input(size, if wide { 0x5256 } else { 0x5128 });
     let mut expect = [0u8; XOF_OUT];
     let t_xof = if wide {
@@ -155,39 +139,11 @@ pub(crate) fn build_shake(size: usize, wide: bool) -> Built {
         tessera::shake128
     };
     t_xof(None, &msg, &mut expect);
-    let mut cs: Vec<Contestant> = tessera::x1_impls()
-        .into_iter()
-        .map(|t| {
-            let be = t.backend;
-            let role = tessera_role(be.is_none());
-            xof(
-                format!("tessera/{}", t.name),
-                role,
-                &msg,
-                &expect,
-                move |d, o| t_xof(be, d, o),
-            )
-        })
-        .collect();
-    if wide {
-        cs.push(xof("sha3", Role::Peer, &msg, &expect, |d, o| {
-            let mut h = sha3::Shake256::default();
-            h.update(d);
-            h.finalize_xof().read(o)
-        }));
-        cs.push(xof("libcrux-sha3", Role::Peer, &msg, &expect, |d, o| {
-            libcrux_sha3::shake256_ema(o, d)
-        }));
-    } else {
-        cs.push(xof("sha3", Role::Peer, &msg, &expect, |d, o| {
-            let mut h = sha3::Shake128::default();
-            h.update(d);
-            h.finalize_xof().read(o)
-        }));
-        cs.push(xof("libcrux-sha3", Role::Peer, &msg, &expect, |d, o| {
-            libcrux_sha3::shake128_ema(o, d)
-        }));
-    }
+    let mut cs = tessera_contestants(tessera::x1_impls(), |name, role, be| {
+        xof(name, role, &msg, &expect, move |d, o| t_xof(be, d, o))
+    });
+    cs.push(xof("sha3", Role::Peer, &msg, &expect, sha3_xof::<H>));
+    cs.push(xof("libcrux-sha3", Role::Peer, &msg, &expect, libcrux));
     Built {
         contestants: cs,
         notes: vec![
@@ -197,12 +153,23 @@ pub(crate) fn build_shake(size: usize, wide: bool) -> Built {
     }
 }
 
+/// RustCrypto `sha3`'s XOF `H` (SHAKE128 or SHAKE256) of `d`, filling `o`.
+fn sha3_xof<H: Default + sha3::digest::Update + sha3::digest::ExtendableOutput>(
+    d: &[u8],
+    o: &mut [u8],
+) {
+    use sha3::digest::XofReader;
+    let mut h = H::default();
+    h.update(d);
+    h.finalize_xof().read(o)
+}
+
 pub(crate) fn build_shake128(size: usize) -> Built {
-    build_shake(size, false)
+    build_shake::<sha3::Shake128>(size, false, |d, o| libcrux_sha3::shake128_ema(o, d))
 }
 
 pub(crate) fn build_shake256(size: usize) -> Built {
-    build_shake(size, true)
+    build_shake::<sha3::Shake256>(size, true, |d, o| libcrux_sha3::shake256_ema(o, d))
 }
 
 /// Output per lane of the x4 row: one SHAKE256 block.
@@ -238,17 +205,13 @@ pub(crate) fn build_shake256_x4(size: usize) -> Built {
     };
     // The four-way functions are boxed for every contestant alike (one dynamic call per
     // iteration of ~10 µs).
-    let mut cs: Vec<Contestant> = tessera::x4_impls()
-        .into_iter()
-        .map(|t| {
-            let be = t.backend;
-            contestant(
-                format!("tessera/{}", t.name),
-                tessera_role(be.is_none()),
-                Box::new(move |i, o| tessera::shake256_x4(be, i, o)),
-            )
-        })
-        .collect();
+    let mut cs = tessera_contestants(tessera::x4_impls(), |name, role, be| {
+        contestant(
+            name,
+            role,
+            Box::new(move |i, o| tessera::shake256_x4(be, i, o)),
+        )
+    });
     let mut notes = vec![format!(
         "four {} inputs, {X4_OUT} bytes out each",
         size_label(size)
@@ -290,22 +253,4 @@ pub(crate) fn build_shake256_x4(size: usize) -> Built {
         contestants: cs,
         notes,
     }
-}
-
-/// libcrux-sha3's x4 code is all `#[inline(always)]` and expects its caller to be compiled with
-/// AVX2 (as libcrux-ml-kem's AVX2 code is); calling it from an AVX2 function is how it runs there.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn libcrux_x4_avx2(
-    i0: &[u8],
-    i1: &[u8],
-    i2: &[u8],
-    i3: &[u8],
-    o0: &mut [u8],
-    o1: &mut [u8],
-    o2: &mut [u8],
-    o3: &mut [u8],
-) {
-    libcrux_sha3::avx2::x4::shake256(i0, i1, i2, i3, o0, o1, o2, o3);
 }

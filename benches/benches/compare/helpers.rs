@@ -13,6 +13,25 @@ pub(crate) fn tessera_role(best: bool) -> Role {
     if best { Role::Reference } else { Role::Backend }
 }
 
+/// Tessera's contestants of a row, one per implementation of `impls` in order: `make(name, role,
+/// backend)` with the name `tessera/NAME`, the role `Reference` for the best backend (`None`,
+/// the public API) and `Backend` for every forced one.
+pub(crate) fn tessera_contestants<B: Copy>(
+    impls: Vec<tessera::Impl<B>>,
+    make: impl Fn(String, Role, Option<B>) -> Contestant,
+) -> Vec<Contestant> {
+    impls
+        .into_iter()
+        .map(|t| {
+            make(
+                format!("tessera/{}", t.name),
+                tessera_role(t.backend.is_none()),
+                t.backend,
+            )
+        })
+        .collect()
+}
+
 /// A one-shot hash contestant: `f` is checked against `expect` once, then timed on its own
 /// aligned copy of `msg`, input and output through `black_box`.
 pub(crate) fn hash<O: AsRef<[u8]>>(

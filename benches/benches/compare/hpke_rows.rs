@@ -29,6 +29,31 @@ pub(crate) const HPKE_BUDGET: f64 = 0.75;
 /// The context rows' sizes but for X25519 + ChaCha20-Poly1305 (which has [`AEAD_SIZES`]).
 pub(crate) const HPKE_CONTEXT_SIZES: [usize; 2] = [64, 16384];
 
+/// The contestant of a context row from a sender context `s` and the receiver context `rc`
+/// set up for it: `ContextSeal` times sealing `pt`; `ContextOpen` times a seal and the open of
+/// its ciphertext (each open needs the ciphertext of the next sequence number). `seal` and
+/// `open` call the library's contexts with [`AAD`], in its argument order.
+pub(crate) fn context_contestant<S: 'static, R: 'static, C: AsRef<[u8]>, P>(
+    name: impl Into<String>,
+    role: Role,
+    op: HpkeOp,
+    pt: Vec<u8>,
+    (mut s, mut rc): (S, R),
+    seal: impl Fn(&mut S, &[u8]) -> C + 'static,
+    open: impl Fn(&mut R, &[u8]) -> P + 'static,
+) -> Contestant {
+    if op == HpkeOp::ContextSeal {
+        Contestant::new(name, role, move || {
+            black_box(seal(&mut s, black_box(&pt)));
+        })
+    } else {
+        Contestant::new(name, role, move || {
+            let ct = seal(&mut s, black_box(&pt));
+            black_box(open(&mut rc, ct.as_ref()));
+        })
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HpkeOp {
     Generate,
@@ -219,16 +244,15 @@ pub(crate) mod hpke_rs_side {
                     "{name} seal"
                 );
                 assert_eq!(rc.open(&AAD, &ct).unwrap(), pt, "{name} open");
-                if op == HpkeOp::ContextSeal {
-                    Contestant::new(name, Role::Peer, move || {
-                        black_box(s.seal(&AAD, black_box(&pt)).unwrap());
-                    })
-                } else {
-                    Contestant::new(name, Role::Peer, move || {
-                        let ct = s.seal(&AAD, black_box(&pt)).unwrap();
-                        black_box(rc.open(&AAD, &ct).unwrap());
-                    })
-                }
+                context_contestant(
+                    name,
+                    Role::Peer,
+                    op,
+                    pt,
+                    (s, rc),
+                    |s, pt| s.seal(&AAD, pt).unwrap(),
+                    |rc, ct| rc.open(&AAD, ct).unwrap(),
+                )
             }
             HpkeOp::Export => {
                 let ctx = h

@@ -129,16 +129,15 @@ macro_rules! hpke_suite {
                                 T::setup_receiver_base(enc.as_ref(), &sk, HPKE_INFO).unwrap();
                             let ct = s.seal(&AAD, &pt).unwrap();
                             assert_eq!(rc.open(&AAD, &ct).unwrap(), pt);
-                            if op == HpkeOp::ContextSeal {
-                                Contestant::new(name, Role::Reference, move || {
-                                    black_box(s.seal(&AAD, black_box(&pt)).unwrap());
-                                })
-                            } else {
-                                Contestant::new(name, Role::Reference, move || {
-                                    let ct = s.seal(&AAD, black_box(&pt)).unwrap();
-                                    black_box(rc.open(&AAD, &ct).unwrap());
-                                })
-                            }
+                            context_contestant(
+                                name,
+                                Role::Reference,
+                                op,
+                                pt,
+                                (s, rc),
+                                |s, pt| s.seal(&AAD, pt).unwrap(),
+                                |rc, ct| rc.open(&AAD, ct).unwrap(),
+                            )
                         }
                         HpkeOp::Export => {
                             let ctx = T::setup_receiver_base(&enc0, &sk, HPKE_INFO).unwrap();
@@ -252,16 +251,15 @@ macro_rules! hpke_suite {
                                 "{name} seal"
                             );
                             assert_eq!(rc.open(&AAD, &ct).unwrap(), pt, "{name} open");
-                            if op == HpkeOp::ContextSeal {
-                                Contestant::new(name, Role::Peer, move || {
-                                    black_box(s.seal(&AAD, black_box(&pt)).unwrap());
-                                })
-                            } else {
-                                Contestant::new(name, Role::Peer, move || {
-                                    let ct = s.seal(&AAD, black_box(&pt)).unwrap();
-                                    black_box(rc.open(&AAD, &ct).unwrap());
-                                })
-                            }
+                            context_contestant(
+                                name,
+                                Role::Peer,
+                                op,
+                                pt,
+                                (s, rc),
+                                |s, pt| s.seal(&AAD, pt).unwrap(),
+                                |rc, ct| rc.open(&AAD, ct).unwrap(),
+                            )
                         }
                         HpkeOp::Export => {
                             let ctx = G::setup_receiver_base(&enc0, &sk, HPKE_INFO).unwrap();
@@ -442,16 +440,15 @@ macro_rules! hpke_suite {
                                 "{name} seal"
                             );
                             assert_eq!(rc.open(&ct, &AAD).unwrap(), pt, "{name} open");
-                            if op == HpkeOp::ContextSeal {
-                                Contestant::new(name, Role::Peer, move || {
-                                    black_box(s.seal(black_box(&pt), &AAD).unwrap());
-                                })
-                            } else {
-                                Contestant::new(name, Role::Peer, move || {
-                                    let ct = s.seal(black_box(&pt), &AAD).unwrap();
-                                    black_box(rc.open(&ct, &AAD).unwrap());
-                                })
-                            }
+                            context_contestant(
+                                name,
+                                Role::Peer,
+                                op,
+                                pt,
+                                (s, rc),
+                                |s, pt| s.seal(pt, &AAD).unwrap(),
+                                |rc, ct| rc.open(ct, &AAD).unwrap(),
+                            )
                         }
                         HpkeOp::Export => {
                             let ctx = hpke::setup_receiver::<$ra, $rf, RK>(

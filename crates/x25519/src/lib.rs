@@ -121,46 +121,70 @@ fn shared(backend: Backend, k: &[u8; 32], pk: &PublicKey) -> Result<SharedSecret
     Ok(s)
 }
 
+/// The bytes and the backend of a secret scalar: what both secret types keep. Wiped on drop.
+#[derive(Clone)]
+struct Scalar {
+    bytes: [u8; 32],
+    backend: Backend,
+}
+
+impl Scalar {
+    /// 32 bytes of `rng` on the detected backend.
+    fn random(rng: &mut impl rand_core::CryptoRng) -> Self {
+        let mut s = Scalar {
+            bytes: [0; 32],
+            backend: Backend::detect(),
+        };
+        rng.fill_bytes(&mut s.bytes);
+        s
+    }
+
+    /// X25519 with the peer's public key, with the all-zero check.
+    fn diffie_hellman(&self, their_public: &PublicKey) -> Result<SharedSecret, Error> {
+        shared(self.backend, &self.bytes, their_public)
+    }
+
+    /// `X25519(secret, 9)`, by the fixed-base table.
+    fn public_key(&self) -> PublicKey {
+        PublicKey(self.backend.run(BaseMult { k: &self.bytes }))
+    }
+}
+
 /// A secret scalar that can be used for any number of key agreements (and serialized).
 /// Wiped on drop. Keeps the backend chosen when it was created.
 ///
 /// `Clone` is kept, as `x25519-dalek`'s `StaticSecret` has it (code written for it clones
 /// long-term keys); each copy is wiped on its own drop.
 #[derive(Clone)]
-pub struct StaticSecret {
-    bytes: [u8; 32],
-    backend: Backend,
-}
+pub struct StaticSecret(Scalar);
 
 impl StaticSecret {
     /// A new secret from 32 bytes of `rng` (`rand_core` 0.10 `CryptoRng`).
     pub fn random(rng: &mut impl rand_core::CryptoRng) -> Self {
-        let mut bytes = [0u8; 32];
-        rng.fill_bytes(&mut bytes);
-        Self::new_with_backend(Backend::detect(), bytes)
+        Self(Scalar::random(rng))
     }
 
     /// The secret from its bytes on an explicit backend (tests and benches).
     #[doc(hidden)]
     pub fn new_with_backend(backend: Backend, bytes: [u8; 32]) -> Self {
-        Self { bytes, backend }
+        Self(Scalar { bytes, backend })
     }
 
     /// The 32 bytes the secret was made from (unclamped, as given: clamping happens in each
     /// scalar multiplication).
     pub fn to_bytes(&self) -> [u8; 32] {
-        self.bytes
+        self.0.bytes
     }
 
     /// The 32 bytes the secret was made from.
     pub fn as_bytes(&self) -> &[u8; 32] {
-        &self.bytes
+        &self.0.bytes
     }
 
     /// X25519 with the peer's public key; [`Error::NonContributory`] when the result is all
     /// zero (the check is constant time).
     pub fn diffie_hellman(&self, their_public: &PublicKey) -> Result<SharedSecret, Error> {
-        shared(self.backend, &self.bytes, their_public)
+        self.0.diffie_hellman(their_public)
     }
 }
 
@@ -178,30 +202,25 @@ impl core::fmt::Debug for StaticSecret {
 
 /// A secret scalar for exactly one key agreement: [`EphemeralSecret::diffie_hellman`]
 /// consumes it. Not `Clone`, not serializable. Wiped on drop.
-pub struct EphemeralSecret {
-    bytes: [u8; 32],
-    backend: Backend,
-}
+pub struct EphemeralSecret(Scalar);
 
 impl EphemeralSecret {
     /// A new secret from 32 bytes of `rng` (`rand_core` 0.10 `CryptoRng`).
     pub fn random(rng: &mut impl rand_core::CryptoRng) -> Self {
-        let mut bytes = [0u8; 32];
-        rng.fill_bytes(&mut bytes);
-        Self::new_with_backend(Backend::detect(), bytes)
+        Self(Scalar::random(rng))
     }
 
     /// The secret from given bytes on an explicit backend (the deterministic form, for test
     /// vectors and benches).
     #[doc(hidden)]
     pub fn new_with_backend(backend: Backend, bytes: [u8; 32]) -> Self {
-        Self { bytes, backend }
+        Self(Scalar { bytes, backend })
     }
 
     /// X25519 with the peer's public key, consuming the secret; [`Error::NonContributory`]
     /// when the result is all zero (the check is constant time).
     pub fn diffie_hellman(self, their_public: &PublicKey) -> Result<SharedSecret, Error> {
-        shared(self.backend, &self.bytes, their_public)
+        self.0.diffie_hellman(their_public)
     }
 }
 
@@ -248,14 +267,14 @@ impl TryFrom<&[u8]> for PublicKey {
 impl From<&StaticSecret> for PublicKey {
     /// The public key `X25519(secret, 9)`, by the fixed-base table on the secret's backend.
     fn from(secret: &StaticSecret) -> Self {
-        Self(secret.backend.run(BaseMult { k: &secret.bytes }))
+        secret.0.public_key()
     }
 }
 
 impl From<&EphemeralSecret> for PublicKey {
     /// The public key `X25519(secret, 9)`, by the fixed-base table on the secret's backend.
     fn from(secret: &EphemeralSecret) -> Self {
-        Self(secret.backend.run(BaseMult { k: &secret.bytes }))
+        secret.0.public_key()
     }
 }
 
@@ -294,7 +313,10 @@ macro_rules! wipe_on_drop {
                 self.$f.zeroize();
             }
         }
-        impl ZeroizeOnDrop for $t {}
     )*};
 }
-wipe_on_drop!(StaticSecret.bytes, EphemeralSecret.bytes, SharedSecret.0);
+wipe_on_drop!(Scalar.bytes, SharedSecret.0);
+// The secret types wipe through their `Scalar`.
+impl ZeroizeOnDrop for StaticSecret {}
+impl ZeroizeOnDrop for EphemeralSecret {}
+impl ZeroizeOnDrop for SharedSecret {}

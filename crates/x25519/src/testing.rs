@@ -32,7 +32,7 @@ pub fn x25519_base_with_backend(backend: Backend, scalar: [u8; 32]) -> [u8; 32] 
 /// public before looking at it.
 #[cfg(tessera_test_hooks)]
 pub fn diffie_hellman_parts(secret: &crate::StaticSecret, pk: &crate::PublicKey) -> ([u8; 32], u8) {
-    let (s, zero) = crate::shared_ct(secret.backend, &secret.bytes, pk);
+    let (s, zero) = crate::shared_ct(secret.0.backend, &secret.0.bytes, pk);
     (s.to_bytes(), zero.unwrap_u8())
 }
 

@@ -1,7 +1,7 @@
 //! ML-DSA (FIPS 204 Algorithms 6-8 and their subroutines), generic over the backend's
 //! [`Unit`](crate::unit::Unit) and the parameter set ([`Params`], plus `K` and `L` as const generics for the
-//! array sizes). Byte strings whose length depends on the set are slices; the typed wrappers
-//! in `crate::params` size them.
+//! array sizes). Byte strings whose length depends on the set are slices; the generic typed
+//! API of `crate::generic` sizes them (with the array types of `crate::params`).
 #![forbid(unsafe_code)]
 
 pub(crate) use crate::hash::h;
@@ -29,7 +29,7 @@ mod tests {
     use super::sample::*;
     use super::*;
     use crate::backend::portable::P8;
-    use crate::params::{Params44, Params65, Params87};
+    use crate::params::{MlDsa44, MlDsa65, MlDsa87};
     use crate::poly::Poly;
     use tessera_keccak::{Shake256, X1Backend, X4Backend};
 
@@ -97,21 +97,21 @@ mod tests {
     fn four_way_samplers_match_one_way() {
         let seed: [u8; 64] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0xA5);
         for k4 in X4Backend::all_available() {
-            mask::<Params44, 1>(k4, &seed, 0);
-            mask::<Params44, 2>(k4, &seed, 7);
-            mask::<Params44, 4>(k4, &seed, 8);
-            mask::<Params65, 3>(k4, &seed, 5);
-            mask::<Params65, 5>(k4, &seed, 813 * 5);
-            mask::<Params87, 7>(k4, &seed, 14);
-            mask::<Params87, 9>(k4, &seed, 0);
-            expand::<Params44, 4, 4>(k4, &seed);
-            expand::<Params65, 6, 5>(k4, &seed);
-            expand::<Params87, 8, 7>(k4, &seed);
-            expand::<Params44, 1, 1>(k4, &seed);
-            expand::<Params65, 1, 2>(k4, &seed);
-            expand::<Params87, 3, 2>(k4, &seed);
-            continuation::<Params44>(k4, &seed);
-            continuation::<Params65>(k4, &seed);
+            mask::<MlDsa44, 1>(k4, &seed, 0);
+            mask::<MlDsa44, 2>(k4, &seed, 7);
+            mask::<MlDsa44, 4>(k4, &seed, 8);
+            mask::<MlDsa65, 3>(k4, &seed, 5);
+            mask::<MlDsa65, 5>(k4, &seed, 813 * 5);
+            mask::<MlDsa87, 7>(k4, &seed, 14);
+            mask::<MlDsa87, 9>(k4, &seed, 0);
+            expand::<MlDsa44, 4, 4>(k4, &seed);
+            expand::<MlDsa65, 6, 5>(k4, &seed);
+            expand::<MlDsa87, 8, 7>(k4, &seed);
+            expand::<MlDsa44, 1, 1>(k4, &seed);
+            expand::<MlDsa65, 1, 2>(k4, &seed);
+            expand::<MlDsa87, 3, 2>(k4, &seed);
+            continuation::<MlDsa44>(k4, &seed);
+            continuation::<MlDsa65>(k4, &seed);
         }
     }
 
@@ -192,10 +192,10 @@ mod tests {
             let mut head = [0xA5u8; 8].to_vec();
             head.extend(core::iter::repeat_n(255u8, 128 + extra));
             let ct = [0u8; 64];
-            ball_matches::<Params44>(&ct, &head);
+            ball_matches::<MlDsa44>(&ct, &head);
             if !cfg!(miri) {
-                ball_matches::<Params65>(&ct, &head);
-                ball_matches::<Params87>(&ct, &head);
+                ball_matches::<MlDsa65>(&ct, &head);
+                ball_matches::<MlDsa87>(&ct, &head);
             }
         }
     }
@@ -220,9 +220,9 @@ mod tests {
                 0..600,
             ),
         ) {
-            ball_matches::<Params44>(&c_tilde, &head);
-            ball_matches::<Params65>(&c_tilde, &head);
-            ball_matches::<Params87>(&c_tilde, &head);
+            ball_matches::<MlDsa44>(&c_tilde, &head);
+            ball_matches::<MlDsa65>(&c_tilde, &head);
+            ball_matches::<MlDsa87>(&c_tilde, &head);
         }
     }
 }

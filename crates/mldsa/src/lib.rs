@@ -13,18 +13,24 @@
 extern crate std;
 
 mod backend;
+mod dims;
 mod dsa;
+// The typed API, generic over the parameter set (the per-set modules name it): public but
+// hidden until a later issue publishes it.
+#[doc(hidden)]
+pub mod generic;
 mod hash;
 mod ops;
 mod params;
 mod poly;
+mod sets;
 /// Test-facing entry points (tests, benches, constant-time harnesses); not part of the API.
 #[doc(hidden)]
 pub mod testing;
 mod unit;
 mod xof4;
 
-pub use params::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
+pub use sets::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
 
 /// The pre-hash functions of HashML-DSA (FIPS 204 section 5.4), each with its OID. The caller
 /// hashes the message and passes the digest (`sign_prehashed`, `verify_prehashed`); the

@@ -1,0 +1,386 @@
+//! The typed API, once for every parameter set: [`VerifyingKey<P>`], [`SigningKey<P>`] and
+//! [`Signature<P>`] over a [`ParameterSet`] `P` ([`MlDsa44`], [`MlDsa65`], [`MlDsa87`]). The
+//! per-set modules (`ml_dsa_44`, ...) name them through type aliases; this module is not
+//! part of the documented API yet.
+#![forbid(unsafe_code)]
+
+use zeroize::Zeroize;
+
+use crate::backend::Backend;
+use crate::dims::Dims;
+use crate::params::SEED_LEN;
+use crate::{Error, PreHash};
+
+pub use crate::params::{Bytes, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
+
+/// The parsed verifying-key state of `P` (`VkState<K, L>`).
+type VkOf<P> = <<P as crate::params::Set>::Dims as Dims>::Vk;
+/// The signing-key state of `P` (`SkState<K, L>`).
+type SkOf<P> = <<P as crate::params::Set>::Dims as Dims>::Sk;
+
+/// An ML-DSA verifying key of parameter set `P`, parsed: it keeps A-hat, NTT(t1 * 2^d) and
+/// tr = H(pk), so repeated verifications do not redo ExpandA.
+pub struct VerifyingKey<P: ParameterSet> {
+    bytes: P::PkBytes,
+    st: VkOf<P>,
+    backend: Backend,
+}
+
+impl<P: ParameterSet> Clone for VerifyingKey<P> {
+    fn clone(&self) -> Self {
+        VerifyingKey {
+            bytes: self.bytes,
+            st: self.st.clone(),
+            backend: self.backend,
+        }
+    }
+}
+
+impl<P: ParameterSet> PartialEq for VerifyingKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+impl<P: ParameterSet> Eq for VerifyingKey<P> {}
+
+impl<P: ParameterSet> core::fmt::Debug for VerifyingKey<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("VerifyingKey").finish_non_exhaustive()
+    }
+}
+
+impl<P: ParameterSet> VerifyingKey<P> {
+    /// Parses an encoded key (pkDecode, FIPS 204 Algorithm 23): only the length
+    /// can be wrong ([`Error::InvalidLength`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_bytes_with_backend(Backend::detect(), bytes)
+    }
+
+    /// As [`Self::from_bytes`] on an explicit backend (tests and benches).
+    #[doc(hidden)]
+    pub fn from_bytes_with_backend(backend: Backend, bytes: &[u8]) -> Result<Self, Error> {
+        let bytes: P::PkBytes = bytes.try_into().map_err(|_| Error::InvalidLength)?;
+        let mut vk = Self {
+            bytes,
+            st: P::Dims::VK_ZERO,
+            backend,
+        };
+        P::Dims::parse_pk(backend, vk.bytes.as_ref(), &mut vk.st);
+        Ok(vk)
+    }
+
+    /// The encoded key.
+    pub fn to_bytes(&self) -> P::PkBytes {
+        self.bytes
+    }
+
+    /// mu = H(tr || M', 64) with the pure ML-DSA message `M' = 0 || |ctx| || ctx ||
+    /// msg` (FIPS 204 Algorithm 2 line 10 and Algorithm 7 line 6): the input of
+    /// [`SigningKey::sign_mu`] and [`Self::verify_mu`].
+    pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+        let n = u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong)?;
+        Ok(self.mu(&[&[0, n], ctx, msg]))
+    }
+
+    /// mu for HashML-DSA: `M' = 1 || |ctx| || ctx || OID || PH(M)` (Algorithm 4).
+    fn mu_prehashed(&self, ph: PreHash, digest: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+        let n = u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong)?;
+        if digest.len() != ph.digest_len() {
+            return Err(Error::InvalidDigestLength);
+        }
+        Ok(self.mu(&[&[1, n], ctx, &ph.oid(), digest]))
+    }
+
+    fn mu(&self, parts: &[&[u8]]) -> [u8; 64] {
+        let mut all: [&[u8]; 5] = [P::Dims::tr(&self.st), &[], &[], &[], &[]];
+        all[1..1 + parts.len()].copy_from_slice(parts);
+        let mut mu = [0u8; 64];
+        self.backend.run(crate::ops::Hash {
+            parts: &all,
+            out: &mut mu,
+        });
+        mu
+    }
+
+    /// ML-DSA.Verify (FIPS 204 Algorithm 3): pure ML-DSA with context `ctx` (at most
+    /// 255 bytes, else [`Error::ContextTooLong`]). Any signature that does not verify,
+    /// malformed hints included, is [`Error::Verification`].
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> Result<(), Error> {
+        let mu = self.compute_mu(msg, ctx)?;
+        self.verify_mu(&mu, sig)
+    }
+
+    /// HashML-DSA.Verify (Algorithm 5) of `digest = PH(msg)`; a digest of the wrong
+    /// length for `ph` is [`Error::InvalidDigestLength`].
+    pub fn verify_prehashed(
+        &self,
+        ph: PreHash,
+        digest: &[u8],
+        ctx: &[u8],
+        sig: &Signature<P>,
+    ) -> Result<(), Error> {
+        let mu = self.mu_prehashed(ph, digest, ctx)?;
+        self.verify_mu(&mu, sig)
+    }
+
+    /// Verification from an externally computed mu (ML-DSA.Verify_internal from
+    /// line 7 of Algorithm 8 on).
+    pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
+        if P::Dims::verify::<P>(self.backend, &self.st, mu, sig.0.as_ref()) {
+            Ok(())
+        } else {
+            Err(Error::Verification)
+        }
+    }
+
+    /// ML-DSA.Verify_internal (Algorithm 8) of the formatted message `m_prime`
+    /// (test vectors). Only in this workspace's test builds (`--cfg
+    /// tessera_test_hooks`): FIPS 204 keeps the internal functions out of the
+    /// interface (a caller would skip the domain separation of M').
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
+    pub fn verify_internal(&self, m_prime: &[u8], sig: &Signature<P>) -> Result<(), Error> {
+        let mu = self.mu(&[m_prime]);
+        self.verify_mu(&mu, sig)
+    }
+}
+
+/// An ML-DSA signing key of parameter set `P`: the NTT forms of s1 + 2^S s2 (packed), the
+/// remaining s2 and t0, K, the expanded encoding, the verifying key (with A-hat and tr), and
+/// the seed xi when built from one. Secrets are wiped on drop.
+// Not `Clone`: a copy of the secret key would be a second place to wipe; nothing
+// in the workspace needs one (build another from the seed or the expanded
+// encoding if you must).
+pub struct SigningKey<P: ParameterSet> {
+    vk: VerifyingKey<P>,
+    st: SkOf<P>,
+    bytes: P::SkBytes,
+    seed: Option<[u8; SEED_LEN]>,
+}
+
+impl<P: ParameterSet> Drop for SigningKey<P> {
+    fn drop(&mut self) {
+        self.bytes.zeroize();
+        if let Some(s) = self.seed.as_mut() {
+            s.zeroize();
+        }
+    }
+}
+
+impl<P: ParameterSet> core::fmt::Debug for SigningKey<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SigningKey").finish_non_exhaustive()
+    }
+}
+
+impl<P: ParameterSet> SigningKey<P> {
+    /// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6) from the seed xi.
+    pub fn from_seed(xi: &[u8; SEED_LEN]) -> Self {
+        Self::from_seed_with_backend(Backend::detect(), xi)
+    }
+
+    /// As [`Self::from_seed`] on an explicit backend (tests and benches).
+    #[doc(hidden)]
+    pub fn from_seed_with_backend(backend: Backend, xi: &[u8; SEED_LEN]) -> Self {
+        let mut sk = Self {
+            vk: VerifyingKey {
+                bytes: P::PkBytes::zeroed(),
+                st: P::Dims::VK_ZERO,
+                backend,
+            },
+            st: P::Dims::SK_ZERO,
+            bytes: P::SkBytes::zeroed(),
+            seed: Some(*xi),
+        };
+        P::Dims::keygen::<P>(
+            backend,
+            xi,
+            sk.vk.bytes.as_mut(),
+            sk.bytes.as_mut(),
+            &mut sk.vk.st,
+            &mut sk.st,
+        );
+        sk
+    }
+
+    /// ML-DSA.KeyGen (Algorithm 1): a fresh seed from `rng`.
+    pub fn generate(rng: &mut impl rand_core::CryptoRng) -> Self {
+        let mut xi = [0u8; SEED_LEN];
+        rng.fill_bytes(&mut xi);
+        let sk = Self::from_seed(&xi);
+        xi.zeroize();
+        sk
+    }
+
+    /// The seed xi this key was generated from; `None` for a key parsed from the
+    /// expanded encoding.
+    pub fn seed(&self) -> Option<&[u8; SEED_LEN]> {
+        self.seed.as_ref()
+    }
+
+    /// The matching verifying key.
+    pub fn verifying_key(&self) -> &VerifyingKey<P> {
+        &self.vk
+    }
+
+    /// Parses the expanded encoding (skDecode, Algorithm 25): the length
+    /// ([`Error::InvalidLength`]), s1 and s2 in `[-eta, eta]`, and consistency: t0
+    /// and tr must be what rho, s1 and s2 give ([`Error::InvalidKey`]).
+    pub fn from_expanded_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_expanded_bytes_with_backend(Backend::detect(), bytes)
+    }
+
+    /// As [`Self::from_expanded_bytes`] on an explicit backend (tests and benches).
+    #[doc(hidden)]
+    pub fn from_expanded_bytes_with_backend(backend: Backend, bytes: &[u8]) -> Result<Self, Error> {
+        let bytes: P::SkBytes = bytes.try_into().map_err(|_| Error::InvalidLength)?;
+        let mut sk = Self {
+            vk: VerifyingKey {
+                bytes: P::PkBytes::zeroed(),
+                st: P::Dims::VK_ZERO,
+                backend,
+            },
+            st: P::Dims::SK_ZERO,
+            bytes,
+            seed: None,
+        };
+        if !P::Dims::parse_sk::<P>(
+            backend,
+            sk.bytes.as_ref(),
+            sk.vk.bytes.as_mut(),
+            &mut sk.vk.st,
+            &mut sk.st,
+        ) {
+            return Err(Error::InvalidKey);
+        }
+        Ok(sk)
+    }
+
+    /// The expanded encoding (skEncode, Algorithm 24).
+    pub fn to_expanded_bytes(&self) -> P::SkBytes {
+        self.bytes
+    }
+
+    /// ML-DSA.Sign (FIPS 204 Algorithm 2), hedged: `rnd` from `rng`. `ctx` is at
+    /// most 255 bytes ([`Error::ContextTooLong`]).
+    pub fn sign(
+        &self,
+        msg: &[u8],
+        ctx: &[u8],
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<Signature<P>, Error> {
+        let mu = self.vk.compute_mu(msg, ctx)?;
+        self.sign_mu_rng(&mu, rng)
+    }
+
+    /// ML-DSA.Sign, deterministic variant (rnd = 0^32).
+    pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature<P>, Error> {
+        let mu = self.vk.compute_mu(msg, ctx)?;
+        self.sign_mu(&mu, &[0; 32])
+    }
+
+    /// HashML-DSA.Sign (Algorithm 4), hedged, of `digest = PH(msg)`; a digest of the
+    /// wrong length for `ph` is [`Error::InvalidDigestLength`].
+    pub fn sign_prehashed(
+        &self,
+        ph: PreHash,
+        digest: &[u8],
+        ctx: &[u8],
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<Signature<P>, Error> {
+        let mu = self.vk.mu_prehashed(ph, digest, ctx)?;
+        self.sign_mu_rng(&mu, rng)
+    }
+
+    /// HashML-DSA.Sign, deterministic variant (rnd = 0^32).
+    pub fn sign_prehashed_deterministic(
+        &self,
+        ph: PreHash,
+        digest: &[u8],
+        ctx: &[u8],
+    ) -> Result<Signature<P>, Error> {
+        let mu = self.vk.mu_prehashed(ph, digest, ctx)?;
+        self.sign_mu(&mu, &[0; 32])
+    }
+
+    fn sign_mu_rng(
+        &self,
+        mu: &[u8; 64],
+        rng: &mut impl rand_core::CryptoRng,
+    ) -> Result<Signature<P>, Error> {
+        let mut rnd = [0u8; 32];
+        rng.fill_bytes(&mut rnd);
+        let r = self.sign_mu(mu, &rnd);
+        rnd.zeroize();
+        r
+    }
+
+    /// Signing from an externally computed mu (see [`VerifyingKey::compute_mu`]) and
+    /// `rnd` (fresh randomness, or 0^32 for the deterministic variant).
+    /// [`Error::SigningLoopBound`] if the rejection loop ran out of iterations
+    /// (probability below 2^-256).
+    pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
+        let mut sig = P::SigBytes::zeroed();
+        if P::Dims::sign::<P>(
+            self.vk.backend,
+            &self.vk.st,
+            &self.st,
+            mu,
+            rnd,
+            sig.as_mut(),
+        ) {
+            Ok(Signature(sig))
+        } else {
+            Err(Error::SigningLoopBound)
+        }
+    }
+
+    /// ML-DSA.Sign_internal (Algorithm 7) of the formatted message `m_prime`
+    /// (test vectors). Only in this workspace's test builds (`--cfg
+    /// tessera_test_hooks`): with it a caller could sign an M' without the domain
+    /// separation prefix of ML-DSA.Sign (FIPS 204 keeps the internal functions out
+    /// of the interface); [`Self::sign_mu`] (external mu) stays.
+    #[cfg(tessera_test_hooks)]
+    #[doc(hidden)]
+    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
+        let mu = self.vk.mu(&[m_prime]);
+        self.sign_mu(&mu, rnd)
+    }
+}
+
+/// An ML-DSA signature of parameter set `P` (sigEncode). Parsing checks the length only; the
+/// hint encoding is checked by verification (FIPS 204 HintBitUnpack).
+pub struct Signature<P: ParameterSet>(P::SigBytes);
+
+impl<P: ParameterSet> Clone for Signature<P> {
+    fn clone(&self) -> Self {
+        Signature(self.0)
+    }
+}
+
+impl<P: ParameterSet> PartialEq for Signature<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<P: ParameterSet> Eq for Signature<P> {}
+
+impl<P: ParameterSet> core::fmt::Debug for Signature<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("Signature").field(&self.0.as_ref()).finish()
+    }
+}
+
+impl<P: ParameterSet> Signature<P> {
+    /// A signature from its bytes ([`Error::InvalidLength`] unless `SIG_LEN` long).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        bytes
+            .try_into()
+            .map(Signature)
+            .map_err(|_| Error::InvalidLength)
+    }
+    /// The bytes.
+    pub fn as_bytes(&self) -> &P::SigBytes {
+        &self.0
+    }
+}

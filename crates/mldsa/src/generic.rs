@@ -1,7 +1,7 @@
 //! The typed API, once for every parameter set: [`VerifyingKey<P>`], [`SigningKey<P>`] and
 //! [`Signature<P>`] over a [`ParameterSet`] `P` ([`MlDsa44`], [`MlDsa65`], [`MlDsa87`]). The
-//! per-set modules (`ml_dsa_44`, ...) name them through type aliases; this module is not
-//! part of the documented API yet.
+//! per-set modules ([`crate::ml_dsa_44`], ...) name them through type aliases, so their pages
+//! list these methods; code generic over the parameter set uses this module directly.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;

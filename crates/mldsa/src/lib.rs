@@ -15,9 +15,6 @@ extern crate std;
 mod backend;
 mod dims;
 mod dsa;
-// The typed API, generic over the parameter set (the per-set modules name it): public but
-// hidden until a later issue publishes it.
-#[doc(hidden)]
 pub mod generic;
 mod hash;
 mod ops;

@@ -29,7 +29,11 @@ mod tests {
     use super::sample::*;
     use super::*;
     use crate::backend::portable::P8;
-    use crate::params::{MlDsa44, MlDsa65, MlDsa87};
+    use crate::params::Set;
+    // The algorithms' parameters of each set.
+    type MlDsa44 = <crate::params::MlDsa44 as Set>::Params;
+    type MlDsa65 = <crate::params::MlDsa65 as Set>::Params;
+    type MlDsa87 = <crate::params::MlDsa87 as Set>::Params;
     use crate::poly::Poly;
     use tessera_keccak::{Shake256, X1Backend, X4Backend};
 

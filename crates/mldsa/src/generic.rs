@@ -126,7 +126,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// Verification from an externally computed mu (ML-DSA.Verify_internal from
     /// line 7 of Algorithm 8 on).
     pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
-        if P::Dims::verify::<P>(self.backend, &self.st, mu, sig.0.as_ref()) {
+        if P::Dims::verify::<P::Params>(self.backend, &self.st, mu, sig.0.as_ref()) {
             Ok(())
         } else {
             Err(Error::Verification)
@@ -192,7 +192,7 @@ impl<P: ParameterSet> SigningKey<P> {
             bytes: P::SkBytes::zeroed(),
             seed: Some(*xi),
         };
-        P::Dims::keygen::<P>(
+        P::Dims::keygen::<P::Params>(
             backend,
             xi,
             sk.vk.bytes.as_mut(),
@@ -244,7 +244,7 @@ impl<P: ParameterSet> SigningKey<P> {
             bytes,
             seed: None,
         };
-        if !P::Dims::parse_sk::<P>(
+        if !P::Dims::parse_sk::<P::Params>(
             backend,
             sk.bytes.as_ref(),
             sk.vk.bytes.as_mut(),
@@ -321,7 +321,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// (probability below 2^-256).
     pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
         let mut sig = P::SigBytes::zeroed();
-        if P::Dims::sign::<P>(
+        if P::Dims::sign::<P::Params>(
             self.vk.backend,
             &self.vk.st,
             &self.st,

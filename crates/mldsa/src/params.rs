@@ -1,8 +1,8 @@
 //! The three parameter sets (FIPS 204 section 4, Table 1): one zero-sized marker type per set
 //! ([`MlDsa44`], [`MlDsa65`], [`MlDsa87`]) implementing the sealed [`ParameterSet`] (the
-//! set's byte-array types and lengths) and, crate-private, the algorithms' [`Params`] (the
-//! scalar parameters and the width-dependent operations, with literal const arguments per
-//! set) and [`Set`] (the set's `K` x `L` dimension marker, see [`crate::dims`]).
+//! set's byte-array types and lengths) and, crate-private, [`Set`]: the set's `K` x `L`
+//! dimension marker (see [`crate::dims`]) and its algorithms' [`Params`], a [`Table`] of the
+//! Table 1 values as const arguments.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
@@ -55,10 +55,15 @@ impl<const N: usize> Bytes for [u8; N] {
 /// What the generic API needs of a set besides its public face: the algorithms' parameters
 /// ([`Params`]) and the dimension marker of its `K` and `L` ([`Dims`]). Crate-private, so
 /// [`ParameterSet`] (its subtrait) is sealed.
-pub(crate) trait Set: Params + Sized {
+pub(crate) trait Set: Sized {
     /// `Dim<K, L>`.
     type Dims: Dims;
+    /// The algorithms' parameters: a [`Table`].
+    type Params: Params;
 }
+
+/// The algorithms' parameters of `P`.
+type Of<P> = <P as Set>::Params;
 
 /// An ML-DSA parameter set: [`MlDsa44`], [`MlDsa65`] or [`MlDsa87`] (sealed: no other crate
 /// can implement it). Its byte-array types are concrete per set (`[u8; 1312]` for an ML-DSA-44
@@ -74,11 +79,15 @@ pub trait ParameterSet: Set {
     /// A signature (sigEncode): `[u8; SIG_LEN]`.
     type SigBytes: Bytes;
     /// Length of an encoded verifying key (pkEncode).
-    const PK_LEN: usize = 32 + 320 * Self::K;
+    const PK_LEN: usize = 32 + 320 * Of::<Self>::K;
     /// Length of an expanded signing key (skEncode).
-    const SK_LEN: usize = 128 + 32 * Self::ETA_BITS * (Self::K + Self::L) + 416 * Self::K;
+    const SK_LEN: usize =
+        128 + 32 * Of::<Self>::ETA_BITS * (Of::<Self>::K + Of::<Self>::L) + 416 * Of::<Self>::K;
     /// Length of a signature (sigEncode).
-    const SIG_LEN: usize = Self::CT_LEN + 32 * Self::Z_BITS * Self::L + Self::OMEGA + Self::K;
+    const SIG_LEN: usize = Of::<Self>::CT_LEN
+        + 32 * Of::<Self>::Z_BITS * Of::<Self>::L
+        + Of::<Self>::OMEGA
+        + Of::<Self>::K;
     /// Length of the seed xi, the canonical private key.
     const SEED_LEN: usize = SEED_LEN;
 }
@@ -88,65 +97,97 @@ const fn consistent<P: ParameterSet>() -> bool {
     size_of::<P::PkBytes>() == P::PK_LEN
         && size_of::<P::SkBytes>() == P::SK_LEN
         && size_of::<P::SigBytes>() == P::SIG_LEN
-        && <P::Dims as Dims>::K == P::K
-        && <P::Dims as Dims>::L == P::L
+        && <P::Dims as Dims>::K == Of::<P>::K
+        && <P::Dims as Dims>::L == Of::<P>::L
 }
 
 const _: () =
     assert!(consistent::<MlDsa44>() && consistent::<MlDsa65>() && consistent::<MlDsa87>());
 
-// ML-DSA-44.
+/// The FIPS 204 Table 1 parameters of a set as const arguments: `K`, `L`, `ETA`, `TAU`,
+/// `CT_LEN` (`lambda / 4`), `GAMMA1_BITS` (`gamma1 = 2^GAMMA1_BITS`), `G2`
+/// (`gamma2 = (q-1)/G2`), `OMEGA`, and the packing widths that follow from them (stable Rust
+/// cannot compute a const argument): `ETA_BITS` = bitlen(2 eta), `Z_BITS` =
+/// 1 + bitlen(gamma1 - 1), `W1_BITS` = bitlen((q-1)/(2 gamma2) - 1). The one implementation
+/// of [`Params`], written once; `BETA` = tau eta.
+pub(crate) struct Table<
+    const K: usize,
+    const L: usize,
+    const ETA: i32,
+    const TAU: usize,
+    const CT_LEN: usize,
+    const GAMMA1_BITS: u32,
+    const G2: i32,
+    const OMEGA: usize,
+    const ETA_BITS: u32,
+    const Z_BITS: u32,
+    const W1_BITS: u32,
+>;
 
-impl Params for MlDsa44 {
-    const K: usize = 4;
-    const L: usize = 4;
-    const ETA: i32 = 2;
-    const TAU: usize = 39;
-    const CT_LEN: usize = 32;
-    const GAMMA1: i32 = 1 << 17;
-    const GAMMA2: i32 = gamma2::<88>();
-    const OMEGA: usize = 80;
-    const BETA: i32 = 78;
-    const ETA_BITS: usize = 3;
-    const Z_BITS: usize = 18;
-    const W1_BITS: usize = 6;
+impl<
+    const K: usize,
+    const L: usize,
+    const ETA: i32,
+    const TAU: usize,
+    const CT_LEN: usize,
+    const GAMMA1_BITS: u32,
+    const G2: i32,
+    const OMEGA: usize,
+    const ETA_BITS: u32,
+    const Z_BITS: u32,
+    const W1_BITS: u32,
+> Params for Table<K, L, ETA, TAU, CT_LEN, GAMMA1_BITS, G2, OMEGA, ETA_BITS, Z_BITS, W1_BITS>
+{
+    const K: usize = K;
+    const L: usize = L;
+    const ETA: i32 = ETA;
+    const TAU: usize = TAU;
+    const CT_LEN: usize = CT_LEN;
+    const GAMMA1: i32 = 1 << GAMMA1_BITS;
+    const GAMMA2: i32 = gamma2::<G2>();
+    const OMEGA: usize = OMEGA;
+    const BETA: i32 = TAU as i32 * ETA;
+    const ETA_BITS: usize = ETA_BITS as usize;
+    const Z_BITS: usize = Z_BITS as usize;
+    const W1_BITS: usize = W1_BITS as usize;
 
     #[inline(always)]
     fn decompose<U: Unit>(x: U) -> (U, U) {
-        x.decompose::<88>()
+        x.decompose::<G2>()
     }
     #[inline(always)]
     fn use_hint<U: Unit>(x: U, h: U) -> U {
-        x.use_hint::<88>(h)
+        x.use_hint::<G2>(h)
     }
     #[inline(always)]
     fn rej_eta<U: Unit>(t: U::Token, bytes: &[u8], out: &mut Poly, n: &mut usize) {
-        U::rej_eta::<2>(t, bytes, out, n)
+        U::rej_eta::<ETA>(t, bytes, out, n)
     }
     #[inline(always)]
     fn pack_eta<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 3>(t, p, Some(2), out)
+        poly::pack::<U, ETA_BITS>(t, p, Some(ETA), out)
     }
     #[inline(always)]
     fn unpack_eta<U: Unit>(t: U::Token, bytes: &[u8], p: &mut Poly) {
-        poly::unpack::<U, 3>(t, bytes, Some(2), p)
+        poly::unpack::<U, ETA_BITS>(t, bytes, Some(ETA), p)
     }
     #[inline(always)]
     fn pack_z<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 18>(t, p, Some(1 << 17), out)
+        poly::pack::<U, Z_BITS>(t, p, Some(1 << GAMMA1_BITS), out)
     }
     #[inline(always)]
     fn unpack_z<U: Unit>(t: U::Token, bytes: &[u8], p: &mut Poly) {
-        poly::unpack::<U, 18>(t, bytes, Some(1 << 17), p)
+        poly::unpack::<U, Z_BITS>(t, bytes, Some(1 << GAMMA1_BITS), p)
     }
     #[inline(always)]
     fn pack_w1<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 6>(t, p, None, out)
+        poly::pack::<U, W1_BITS>(t, p, None, out)
     }
 }
 
 impl Set for MlDsa44 {
     type Dims = Dim<4, 4>;
+    type Params = Table<4, 4, 2, 39, 32, 17, 88, 80, 3, 18, 6>;
 }
 
 impl ParameterSet for MlDsa44 {
@@ -155,58 +196,9 @@ impl ParameterSet for MlDsa44 {
     type SigBytes = [u8; 2420];
 }
 
-// ML-DSA-65.
-
-impl Params for MlDsa65 {
-    const K: usize = 6;
-    const L: usize = 5;
-    const ETA: i32 = 4;
-    const TAU: usize = 49;
-    const CT_LEN: usize = 48;
-    const GAMMA1: i32 = 1 << 19;
-    const GAMMA2: i32 = gamma2::<32>();
-    const OMEGA: usize = 55;
-    const BETA: i32 = 196;
-    const ETA_BITS: usize = 4;
-    const Z_BITS: usize = 20;
-    const W1_BITS: usize = 4;
-
-    #[inline(always)]
-    fn decompose<U: Unit>(x: U) -> (U, U) {
-        x.decompose::<32>()
-    }
-    #[inline(always)]
-    fn use_hint<U: Unit>(x: U, h: U) -> U {
-        x.use_hint::<32>(h)
-    }
-    #[inline(always)]
-    fn rej_eta<U: Unit>(t: U::Token, bytes: &[u8], out: &mut Poly, n: &mut usize) {
-        U::rej_eta::<4>(t, bytes, out, n)
-    }
-    #[inline(always)]
-    fn pack_eta<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 4>(t, p, Some(4), out)
-    }
-    #[inline(always)]
-    fn unpack_eta<U: Unit>(t: U::Token, bytes: &[u8], p: &mut Poly) {
-        poly::unpack::<U, 4>(t, bytes, Some(4), p)
-    }
-    #[inline(always)]
-    fn pack_z<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 20>(t, p, Some(1 << 19), out)
-    }
-    #[inline(always)]
-    fn unpack_z<U: Unit>(t: U::Token, bytes: &[u8], p: &mut Poly) {
-        poly::unpack::<U, 20>(t, bytes, Some(1 << 19), p)
-    }
-    #[inline(always)]
-    fn pack_w1<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 4>(t, p, None, out)
-    }
-}
-
 impl Set for MlDsa65 {
     type Dims = Dim<6, 5>;
+    type Params = Table<6, 5, 4, 49, 48, 19, 32, 55, 4, 20, 4>;
 }
 
 impl ParameterSet for MlDsa65 {
@@ -215,58 +207,9 @@ impl ParameterSet for MlDsa65 {
     type SigBytes = [u8; 3309];
 }
 
-// ML-DSA-87.
-
-impl Params for MlDsa87 {
-    const K: usize = 8;
-    const L: usize = 7;
-    const ETA: i32 = 2;
-    const TAU: usize = 60;
-    const CT_LEN: usize = 64;
-    const GAMMA1: i32 = 1 << 19;
-    const GAMMA2: i32 = gamma2::<32>();
-    const OMEGA: usize = 75;
-    const BETA: i32 = 120;
-    const ETA_BITS: usize = 3;
-    const Z_BITS: usize = 20;
-    const W1_BITS: usize = 4;
-
-    #[inline(always)]
-    fn decompose<U: Unit>(x: U) -> (U, U) {
-        x.decompose::<32>()
-    }
-    #[inline(always)]
-    fn use_hint<U: Unit>(x: U, h: U) -> U {
-        x.use_hint::<32>(h)
-    }
-    #[inline(always)]
-    fn rej_eta<U: Unit>(t: U::Token, bytes: &[u8], out: &mut Poly, n: &mut usize) {
-        U::rej_eta::<2>(t, bytes, out, n)
-    }
-    #[inline(always)]
-    fn pack_eta<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 3>(t, p, Some(2), out)
-    }
-    #[inline(always)]
-    fn unpack_eta<U: Unit>(t: U::Token, bytes: &[u8], p: &mut Poly) {
-        poly::unpack::<U, 3>(t, bytes, Some(2), p)
-    }
-    #[inline(always)]
-    fn pack_z<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 20>(t, p, Some(1 << 19), out)
-    }
-    #[inline(always)]
-    fn unpack_z<U: Unit>(t: U::Token, bytes: &[u8], p: &mut Poly) {
-        poly::unpack::<U, 20>(t, bytes, Some(1 << 19), p)
-    }
-    #[inline(always)]
-    fn pack_w1<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
-        poly::pack::<U, 4>(t, p, None, out)
-    }
-}
-
 impl Set for MlDsa87 {
     type Dims = Dim<8, 7>;
+    type Params = Table<8, 7, 2, 60, 64, 19, 32, 75, 3, 20, 4>;
 }
 
 impl ParameterSet for MlDsa87 {

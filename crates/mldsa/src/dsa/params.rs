@@ -7,7 +7,7 @@ use crate::poly::Poly;
 use crate::unit::Unit;
 
 /// The FIPS 204 parameters of one set (Table 1) and the operations whose widths depend on
-/// them (written with literal const arguments per set in `crate::params`).
+/// them (implemented once, over const arguments, by `crate::params::Table`).
 pub(crate) trait Params {
     const K: usize;
     const L: usize;

@@ -11,7 +11,7 @@ use crate::backend::Backend;
 use crate::dims::Ops;
 use crate::parameter_set::{Bytes, DimsOf, EkState, SHat};
 
-pub use crate::parameter_set::ParameterSet;
+pub use crate::parameter_set::{Bytes, ParameterSet};
 
 /// Length of the seed `d || z`, the canonical private key.
 pub const SEED_LEN: usize = 64;

@@ -9,7 +9,7 @@ use zeroize::Zeroize;
 use crate::Error;
 use crate::backend::Backend;
 use crate::dims::Ops;
-use crate::parameter_set::{Bytes, DimsOf, EkState, SHat};
+use crate::parameter_set::{DimsOf, EkState, SHat};
 
 pub use crate::parameter_set::{Bytes, ParameterSet};
 

@@ -1,6 +1,6 @@
 //! K-PKE and ML-KEM (FIPS 203 Algorithms 13-18), generic over the backend's [`Unit`] and the
 //! parameter set (`K`, `ETA1`, `DU`, `DV`; `ETA2` is 2 in every set). Byte strings whose
-//! length depends on `K` are slices; the typed wrappers in `crate::params` size them.
+//! length depends on `K` are slices; the typed wrappers in `crate::generic` size them.
 #![forbid(unsafe_code)]
 
 use subtle::{ConditionallySelectable, ConstantTimeEq};
@@ -45,9 +45,11 @@ impl Hashes {
 }
 
 /// What an encapsulation key keeps for repeated use: t-hat (canonical), A-hat (canonical, NTT
-/// domain, `a_hat[i][j]` as in FIPS 203), rho and H(ek).
+/// domain, `a_hat[i][j]` as in FIPS 203), rho and H(ek). `pub` (in this private module, so
+/// unnameable outside the crate) because it is the `EkState` of `crate::dims::Ops`, the private
+/// supertrait's bridge of the public `ParameterSet`.
 #[derive(Clone)]
-pub(crate) struct EkState<const K: usize> {
+pub struct EkState<const K: usize> {
     pub(crate) t_hat: [Poly; K],
     pub(crate) a_hat: [[Poly; K]; K],
     pub(crate) rho: [u8; 32],

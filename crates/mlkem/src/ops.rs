@@ -1,6 +1,7 @@
-//! The ML-KEM operations the public API (`crate::params`) runs on a key's backend: each is a
-//! small struct holding its arguments whose [`KemOp::run`] calls the generic code of
-//! `crate::kem` with the backend's unit type, so that it compiles into the backend's island.
+//! The ML-KEM operations the public API (`crate::generic`, through `crate::dims`) runs on a
+//! key's backend: each is a small struct holding its arguments whose [`KemOp::run`] calls the
+//! generic code of `crate::kem` with the backend's unit type, so that it compiles into the
+//! backend's island.
 //! The functions here build the operation, run it with [`Backend::run`] and add what happens
 //! outside the island (H(ek) on the backend's single-state Keccak).
 #![forbid(unsafe_code)]

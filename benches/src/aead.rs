@@ -25,29 +25,24 @@ pub trait DetachedAead {
     fn open(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]);
 }
 
-impl DetachedAead for tessera_aes_gcm::AesGcm {
-    #[inline(always)]
-    fn seal(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        self.encrypt_in_place_detached(nonce, aad, buf).unwrap()
-    }
-    #[inline(always)]
-    fn open(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) {
-        self.decrypt_in_place_detached(nonce, aad, buf, tag)
-            .unwrap()
-    }
+/// [`DetachedAead`] for a Tessera AEAD type (the same inherent methods in both crates).
+macro_rules! tessera_detached {
+    ($t:ty) => {
+        impl DetachedAead for $t {
+            #[inline(always)]
+            fn seal(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                self.encrypt_in_place_detached(nonce, aad, buf).unwrap()
+            }
+            #[inline(always)]
+            fn open(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) {
+                self.decrypt_in_place_detached(nonce, aad, buf, tag)
+                    .unwrap()
+            }
+        }
+    };
 }
-
-impl DetachedAead for tessera_chacha20poly1305::ChaCha20Poly1305 {
-    #[inline(always)]
-    fn seal(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        self.encrypt_in_place_detached(nonce, aad, buf).unwrap()
-    }
-    #[inline(always)]
-    fn open(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) {
-        self.decrypt_in_place_detached(nonce, aad, buf, tag)
-            .unwrap()
-    }
-}
+tessera_detached!(tessera_aes_gcm::AesGcm);
+tessera_detached!(tessera_chacha20poly1305::ChaCha20Poly1305);
 
 impl DetachedAead for RustCryptoGcm {
     #[inline(always)]
@@ -113,39 +108,29 @@ pub trait TagAtEnd {
     fn open(&self, nonce: [u8; 12], aad: &[u8], buf: &mut [u8]);
 }
 
-impl TagAtEnd for ring::aead::LessSafeKey {
-    #[inline(always)]
-    fn seal(&self, nonce: [u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let n = ring::aead::Nonce::assume_unique_for_key(nonce);
-        let t = self
-            .seal_in_place_separate_tag(n, ring::aead::Aad::from(aad), buf)
-            .unwrap();
-        t.as_ref().try_into().unwrap()
-    }
-    #[inline(always)]
-    fn open(&self, nonce: [u8; 12], aad: &[u8], buf: &mut [u8]) {
-        let n = ring::aead::Nonce::assume_unique_for_key(nonce);
-        self.open_in_place(n, ring::aead::Aad::from(aad), buf)
-            .unwrap();
-    }
+/// [`TagAtEnd`] for the `LessSafeKey` of `$c` (`ring`, `aws_lc_rs`: the same API in both).
+macro_rules! tag_at_end {
+    ($c:ident) => {
+        impl TagAtEnd for $c::aead::LessSafeKey {
+            #[inline(always)]
+            fn seal(&self, nonce: [u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+                let n = $c::aead::Nonce::assume_unique_for_key(nonce);
+                let t = self
+                    .seal_in_place_separate_tag(n, $c::aead::Aad::from(aad), buf)
+                    .unwrap();
+                t.as_ref().try_into().unwrap()
+            }
+            #[inline(always)]
+            fn open(&self, nonce: [u8; 12], aad: &[u8], buf: &mut [u8]) {
+                let n = $c::aead::Nonce::assume_unique_for_key(nonce);
+                self.open_in_place(n, $c::aead::Aad::from(aad), buf)
+                    .unwrap();
+            }
+        }
+    };
 }
-
-impl TagAtEnd for aws_lc_rs::aead::LessSafeKey {
-    #[inline(always)]
-    fn seal(&self, nonce: [u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(nonce);
-        let t = self
-            .seal_in_place_separate_tag(n, aws_lc_rs::aead::Aad::from(aad), buf)
-            .unwrap();
-        t.as_ref().try_into().unwrap()
-    }
-    #[inline(always)]
-    fn open(&self, nonce: [u8; 12], aad: &[u8], buf: &mut [u8]) {
-        let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(nonce);
-        self.open_in_place(n, aws_lc_rs::aead::Aad::from(aad), buf)
-            .unwrap();
-    }
-}
+tag_at_end!(ring);
+tag_at_end!(aws_lc_rs);
 
 /// The group `name` of one size: throughput in bytes, 0.5 s of warm-up, 2 s of measurement in
 /// 20 samples.

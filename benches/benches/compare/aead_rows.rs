@@ -1,6 +1,7 @@
 //! The AEAD rows: AES-GCM and ChaCha20-Poly1305 seal and open.
 
 use crate::*;
+use tessera_benches::aead::TagAtEnd;
 
 /// The AEAD operations of one implementation (AES-GCM, ChaCha20-Poly1305): seal in place returning the tag, and open in
 /// place with a detached tag (panicking on a bad tag: the rows only open valid ciphertexts).
@@ -24,11 +25,7 @@ impl Aead for TesseraGcmKey {
 impl Aead for ring::aead::LessSafeKey {
     #[inline(always)]
     fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
-        let n = ring::aead::Nonce::assume_unique_for_key(NONCE);
-        let t = self
-            .seal_in_place_separate_tag(n, ring::aead::Aad::from(AAD), buf)
-            .unwrap();
-        t.as_ref().try_into().unwrap()
+        TagAtEnd::seal(self, NONCE, &AAD, buf)
     }
     #[inline(always)]
     fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {
@@ -47,11 +44,7 @@ impl Aead for ring::aead::LessSafeKey {
 impl Aead for aws_lc_rs::aead::LessSafeKey {
     #[inline(always)]
     fn seal(&self, buf: &mut [u8]) -> [u8; 16] {
-        let n = aws_lc_rs::aead::Nonce::assume_unique_for_key(NONCE);
-        let t = self
-            .seal_in_place_separate_tag(n, aws_lc_rs::aead::Aad::from(AAD), buf)
-            .unwrap();
-        t.as_ref().try_into().unwrap()
+        TagAtEnd::seal(self, NONCE, &AAD, buf)
     }
     #[inline(always)]
     fn open(&self, buf: &mut [u8], tag: &[u8; 16]) {

@@ -29,19 +29,30 @@ pub(crate) const HPKE_BUDGET: f64 = 0.75;
 /// The context rows' sizes but for X25519 + ChaCha20-Poly1305 (which has [`AEAD_SIZES`]).
 pub(crate) const HPKE_CONTEXT_SIZES: [usize; 2] = [64, 16384];
 
+/// Tessera's receiver opening a peer's first ciphertext (`None`: it does not open).
+pub(crate) type OpenFirst<'a> = dyn Fn(&[u8]) -> Option<Vec<u8>> + 'a;
+
 /// The contestant of a context row from a sender context `s` and the receiver context `rc`
 /// set up for it: `ContextSeal` times sealing `pt`; `ContextOpen` times a seal and the open of
 /// its ciphertext (each open needs the ciphertext of the next sequence number). `seal` and
-/// `open` call the library's contexts with [`AAD`], in its argument order.
-pub(crate) fn context_contestant<S: 'static, R: 'static, C: AsRef<[u8]>, P>(
+/// `open` call the library's contexts with [`AAD`], in its argument order. Checked first: `rc`
+/// opens what `s` seals, and so does Tessera's receiver (`open_first`, for a peer: the
+/// ciphertext under that peer's encapsulation).
+pub(crate) fn context_contestant<S: 'static, R: 'static>(
     name: impl Into<String>,
     role: Role,
-    op: HpkeOp,
-    pt: Vec<u8>,
+    (op, pt): (HpkeOp, Vec<u8>),
     (mut s, mut rc): (S, R),
-    seal: impl Fn(&mut S, &[u8]) -> C + 'static,
-    open: impl Fn(&mut R, &[u8]) -> P + 'static,
+    seal: impl Fn(&mut S, &[u8]) -> Vec<u8> + 'static,
+    open: impl Fn(&mut R, &[u8]) -> Vec<u8> + 'static,
+    open_first: Option<&OpenFirst>,
 ) -> Contestant {
+    let name = name.into();
+    let ct = seal(&mut s, &pt);
+    if let Some(open_first) = open_first {
+        assert_eq!(open_first(&ct).as_deref(), Some(&pt[..]), "{name} seal");
+    }
+    assert_eq!(open(&mut rc, &ct), pt, "{name} open");
     if op == HpkeOp::ContextSeal {
         Contestant::new(name, role, move || {
             black_box(seal(&mut s, black_box(&pt)));
@@ -49,7 +60,7 @@ pub(crate) fn context_contestant<S: 'static, R: 'static, C: AsRef<[u8]>, P>(
     } else {
         Contestant::new(name, role, move || {
             let ct = seal(&mut s, black_box(&pt));
-            black_box(open(&mut rc, ct.as_ref()));
+            black_box(open(&mut rc, &ct));
         })
     }
 }
@@ -233,25 +244,18 @@ pub(crate) mod hpke_rs_side {
                 })
             }
             HpkeOp::ContextSeal | HpkeOp::ContextOpen => {
-                let (enc, mut s) = h.setup_sender(&pk, HPKE_INFO, None, None, None).unwrap();
-                let mut rc = h
+                let (enc, s) = h.setup_sender(&pk, HPKE_INFO, None, None, None).unwrap();
+                let rc = h
                     .setup_receiver(&enc, &sk, HPKE_INFO, None, None, None)
                     .unwrap();
-                let ct = s.seal(&AAD, &pt).unwrap();
-                assert_eq!(
-                    (r.open_first)(&enc, &ct).as_deref(),
-                    Some(&pt[..]),
-                    "{name} seal"
-                );
-                assert_eq!(rc.open(&AAD, &ct).unwrap(), pt, "{name} open");
                 context_contestant(
                     name,
                     Role::Peer,
-                    op,
-                    pt,
+                    (op, pt),
                     (s, rc),
                     |s, pt| s.seal(&AAD, pt).unwrap(),
                     |rc, ct| rc.open(&AAD, ct).unwrap(),
+                    Some(&|ct| (r.open_first)(&enc, ct)),
                 )
             }
             HpkeOp::Export => {

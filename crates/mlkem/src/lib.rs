@@ -13,7 +13,6 @@ extern crate std;
 
 mod backend;
 mod dims;
-#[doc(hidden)]
 pub mod generic;
 mod kem;
 mod ops;
@@ -26,9 +25,6 @@ mod unit;
 mod xof4;
 
 pub use params::{ml_kem_512, ml_kem_768, ml_kem_1024};
-// The generic API's parameter sets (not yet public: see `generic`).
-#[doc(hidden)]
-pub use params::{MlKem512, MlKem768, MlKem1024};
 
 /// Errors of this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 
 use zeroize::Zeroize;
 
-use crate::dims::{Dim, Dims};
+use crate::dims::Dims;
 use crate::dsa::Params;
 use crate::poly::{self, Poly};
 use crate::unit::{Unit, gamma2};
@@ -183,39 +183,6 @@ impl<
     fn pack_w1<U: Unit>(t: U::Token, p: &Poly, out: &mut [u8]) {
         poly::pack::<U, W1_BITS>(t, p, None, out)
     }
-}
-
-impl Set for MlDsa44 {
-    type Dims = Dim<4, 4>;
-    type Params = Table<4, 4, 2, 39, 32, 17, 88, 80, 3, 18, 6>;
-}
-
-impl ParameterSet for MlDsa44 {
-    type PkBytes = [u8; 1312];
-    type SkBytes = [u8; 2560];
-    type SigBytes = [u8; 2420];
-}
-
-impl Set for MlDsa65 {
-    type Dims = Dim<6, 5>;
-    type Params = Table<6, 5, 4, 49, 48, 19, 32, 55, 4, 20, 4>;
-}
-
-impl ParameterSet for MlDsa65 {
-    type PkBytes = [u8; 1952];
-    type SkBytes = [u8; 4032];
-    type SigBytes = [u8; 3309];
-}
-
-impl Set for MlDsa87 {
-    type Dims = Dim<8, 7>;
-    type Params = Table<8, 7, 2, 60, 64, 19, 32, 75, 3, 20, 4>;
-}
-
-impl ParameterSet for MlDsa87 {
-    type PkBytes = [u8; 2592];
-    type SkBytes = [u8; 4896];
-    type SigBytes = [u8; 4627];
 }
 
 #[cfg(test)]

@@ -9,36 +9,71 @@ use tessera_sha2::testing::{Sha256Backend, Sha512Backend};
 use tessera_sha2::{HmacKey, Sha256, Sha512};
 use tessera_testkit::aligned;
 
-fn sha256(c: &mut Criterion) {
-    for (size, label) in [(64usize, "64B"), (16 << 10, "16KiB"), (1 << 20, "1MiB")] {
-        let (buf, off) = aligned(size);
-        let data = &buf[off..off + size];
-        let mut g = c.benchmark_group(format!("op=sha256,size={label}"));
-        g.throughput(Throughput::Bytes(size as u64));
-        let best = Sha256Backend::detect();
-        for be in Sha256Backend::all_available() {
-            let name = format!("impl=tessera/{}", be.name());
-            if be == best {
-                // The public one-shot, as users call it.
-                g.bench_function(&name, |b| b.iter(|| tessera_sha2::sha256(black_box(data))));
-            } else {
-                g.bench_function(&name, |b| {
-                    b.iter(|| Sha256::digest_with_backend(be, black_box(data)))
-                });
+/// One SHA-2 function's groups `op=OP,size=S`, one a size of `sizes`: Tessera on every
+/// available backend (`all`, named by `name`; the best one, `best`, through the public one-shot
+/// `public`, as users call it, the others through `with_backend`), ring and aws-lc-rs (their
+/// `algs`) and RustCrypto `sha2` (`D`).
+struct Sha2Groups<B, P, W> {
+    op: &'static str,
+    sizes: &'static [(usize, &'static str)],
+    best: B,
+    all: Vec<B>,
+    name: fn(&B) -> &'static str,
+    public: P,
+    with_backend: W,
+    algs: (
+        &'static ring::digest::Algorithm,
+        &'static aws_lc_rs::digest::Algorithm,
+    ),
+}
+
+impl<B, P, W, O> Sha2Groups<B, P, W>
+where
+    B: Copy + PartialEq,
+    P: Fn(&[u8]) -> O,
+    W: Fn(B, &[u8]) -> O,
+{
+    fn bench<D: sha2::Digest>(&self, c: &mut Criterion) {
+        let (ring_alg, aws_alg) = self.algs;
+        for &(size, label) in self.sizes {
+            let (buf, off) = aligned(size);
+            let data = &buf[off..off + size];
+            let mut g = c.benchmark_group(format!("op={},size={label}", self.op));
+            g.throughput(Throughput::Bytes(size as u64));
+            for &be in &self.all {
+                let name = format!("impl=tessera/{}", (self.name)(&be));
+                if be == self.best {
+                    g.bench_function(&name, |b| b.iter(|| (self.public)(black_box(data))));
+                } else {
+                    g.bench_function(&name, |b| {
+                        b.iter(|| (self.with_backend)(be, black_box(data)))
+                    });
+                }
             }
+            g.bench_function("impl=ring", |b| {
+                b.iter(|| ring::digest::digest(ring_alg, black_box(data)))
+            });
+            g.bench_function("impl=aws-lc-rs", |b| {
+                b.iter(|| aws_lc_rs::digest::digest(aws_alg, black_box(data)))
+            });
+            g.bench_function("impl=sha2", |b| b.iter(|| D::digest(black_box(data))));
+            g.finish();
         }
-        g.bench_function("impl=ring", |b| {
-            b.iter(|| ring::digest::digest(&ring::digest::SHA256, black_box(data)))
-        });
-        g.bench_function("impl=aws-lc-rs", |b| {
-            b.iter(|| aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, black_box(data)))
-        });
-        g.bench_function("impl=sha2", |b| {
-            use sha2::Digest;
-            b.iter(|| sha2::Sha256::digest(black_box(data)))
-        });
-        g.finish();
     }
+}
+
+fn sha256(c: &mut Criterion) {
+    Sha2Groups {
+        op: "sha256",
+        sizes: &[(64, "64B"), (16 << 10, "16KiB"), (1 << 20, "1MiB")],
+        best: Sha256Backend::detect(),
+        all: Sha256Backend::all_available().collect(),
+        name: Sha256Backend::name,
+        public: tessera_sha2::sha256,
+        with_backend: Sha256::digest_with_backend,
+        algs: (&ring::digest::SHA256, &aws_lc_rs::digest::SHA256),
+    }
+    .bench::<sha2::Sha256>(c);
 }
 
 fn hmac_sha256(c: &mut Criterion) {
@@ -65,34 +100,17 @@ fn hmac_sha256(c: &mut Criterion) {
 }
 
 fn sha512(c: &mut Criterion) {
-    for (size, label) in [(64usize, "64B"), (16 << 10, "16KiB")] {
-        let (buf, off) = aligned(size);
-        let data = &buf[off..off + size];
-        let mut g = c.benchmark_group(format!("op=sha512,size={label}"));
-        g.throughput(Throughput::Bytes(size as u64));
-        let best = Sha512Backend::detect();
-        for be in Sha512Backend::all_available() {
-            let name = format!("impl=tessera/{}", be.name());
-            if be == best {
-                g.bench_function(&name, |b| b.iter(|| tessera_sha2::sha512(black_box(data))));
-            } else {
-                g.bench_function(&name, |b| {
-                    b.iter(|| Sha512::digest_with_backend(be, black_box(data)))
-                });
-            }
-        }
-        g.bench_function("impl=ring", |b| {
-            b.iter(|| ring::digest::digest(&ring::digest::SHA512, black_box(data)))
-        });
-        g.bench_function("impl=aws-lc-rs", |b| {
-            b.iter(|| aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, black_box(data)))
-        });
-        g.bench_function("impl=sha2", |b| {
-            use sha2::Digest;
-            b.iter(|| sha2::Sha512::digest(black_box(data)))
-        });
-        g.finish();
+    Sha2Groups {
+        op: "sha512",
+        sizes: &[(64, "64B"), (16 << 10, "16KiB")],
+        best: Sha512Backend::detect(),
+        all: Sha512Backend::all_available().collect(),
+        name: Sha512Backend::name,
+        public: tessera_sha2::sha512,
+        with_backend: Sha512::digest_with_backend,
+        algs: (&ring::digest::SHA512, &aws_lc_rs::digest::SHA512),
     }
+    .bench::<sha2::Sha512>(c);
 }
 
 /// Removes the bench files when the file group ends (also on panic).

@@ -92,30 +92,23 @@ fn main() {
     };
     let mut target = ready.target;
     println!("{arg}: {}", ready.about);
-    match harness::check(&arg, target.as_mut(), ready.budget, seed) {
-        Verdict::ConstantTime(runs) => {
-            let ts: Vec<String> = runs
-                .iter()
-                .map(|r| format!("{:.2}", r.max_abs_t()))
-                .collect();
-            println!(
-                "PASS: {arg}: no leak (max|t| per run: {}; threshold {THRESHOLD})",
-                ts.join(", ")
-            );
-        }
-        Verdict::Leak(runs) => {
-            let ts: Vec<String> = runs
-                .iter()
-                .map(|r| format!("{:.2}", r.max_abs_t()))
-                .collect();
-            println!(
-                "FAIL: {arg}: timing depends on the secret class (max|t| per run: {}; threshold \
-                 {THRESHOLD})",
-                ts.join(", ")
-            );
-            exit(1);
-        }
+    let (leak, runs) = match harness::check(&arg, target.as_mut(), ready.budget, seed) {
+        Verdict::ConstantTime(runs) => (false, runs),
+        Verdict::Leak(runs) => (true, runs),
+    };
+    let ts: Vec<String> = runs
+        .iter()
+        .map(|r| format!("{:.2}", r.max_abs_t()))
+        .collect();
+    let ts = ts.join(", ");
+    if leak {
+        println!(
+            "FAIL: {arg}: timing depends on the secret class (max|t| per run: {ts}; threshold \
+             {THRESHOLD})"
+        );
+        exit(1);
     }
+    println!("PASS: {arg}: no leak (max|t| per run: {ts}; threshold {THRESHOLD})");
 }
 
 #[cfg(not(target_arch = "x86_64"))]

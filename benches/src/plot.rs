@@ -145,13 +145,22 @@ pub fn throughput(path: &Path, op: &str, rows: &[RowRecord]) -> Res {
             });
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
     }
+    legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+    root.present()?;
+    Ok(())
+}
+
+/// Draws the series' legend at `pos`: on a translucent white box with a black frame.
+fn legend<'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, CT>,
+    pos: SeriesLabelPosition,
+) -> Res {
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(pos)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()?;
-    root.present()?;
     Ok(())
 }
 
@@ -249,12 +258,7 @@ pub fn ratios(path: &Path, rows: &[RowRecord]) -> Res {
             .label(*col)
             .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()?;
     Ok(())
 }

@@ -83,6 +83,20 @@ pub fn size_label(n: usize) -> String {
     }
 }
 
+/// A markdown table's header line, the `fixed` columns then `cols`, and its separator line.
+fn table_header<'a>(fixed: &[&str], cols: impl Iterator<Item = &'a str>) -> String {
+    let mut n = fixed.len();
+    let mut out = String::from("|");
+    for c in fixed {
+        out += &format!(" {c} |");
+    }
+    for c in cols {
+        out += &format!(" {c} |");
+        n += 1;
+    }
+    out + "\n|" + &"---|".repeat(n) + "\n"
+}
+
 /// `12.3 ns`, `4.56 µs`, `1.23 ms`.
 pub fn fmt_time(ns: f64) -> String {
     if ns >= 1e6 {
@@ -341,13 +355,10 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
     out += "\n## Summary\n\nPeer time / Tessera time, median of per-round ratios [95% interval]; \
             >1: Tessera faster; *tie*: the interval contains 1. A dash is a row the peer cannot \
             run (see the notes).\n\n";
-    out += "| row | tessera backend | tessera time | throughput |";
-    for c in &cols {
-        out += &format!(" {c} |");
-    }
-    out += "\n|---|---|---|---|";
-    out += &"---|".repeat(cols.len());
-    out += "\n";
+    out += &table_header(
+        &["row", "tessera backend", "tessera time", "throughput"],
+        cols.iter().copied(),
+    );
     for r in rows {
         let t = r.reference();
         out += &format!(
@@ -437,14 +448,11 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
                 interleaved in a race of their own, apart from the peers (a backend that slows the \
                 clock, as `x86_vaes` AES-GCM does on Intel, still slows the others of that race); \
                 >1: the best backend is faster. The time column is the best backend's in the race \
-                against the peers, each backend's own time (in parentheses) is from its race.\n\n\
-                | row | best backend | time |";
-        for b in &backends {
-            out += &format!(" {} |", b.trim_start_matches("tessera/"));
-        }
-        out += "\n|---|---|---|";
-        out += &"---|".repeat(backends.len());
-        out += "\n";
+                against the peers, each backend's own time (in parentheses) is from its race.\n\n";
+        out += &table_header(
+            &["row", "best backend", "time"],
+            backends.iter().map(|b| b.trim_start_matches("tessera/")),
+        );
         for r in rows {
             let t = r.reference();
             out += &format!(
@@ -518,4 +526,21 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
     out += METHOD;
     out += "\n";
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_header;
+
+    #[test]
+    fn table_header_is_markdown() {
+        assert_eq!(
+            table_header(&["row", "time"], ["ring", "aws-lc-rs"].into_iter()),
+            "| row | time | ring | aws-lc-rs |\n|---|---|---|---|\n"
+        );
+        assert_eq!(
+            table_header(&["row"], std::iter::empty()),
+            "| row |\n|---|\n"
+        );
+    }
 }

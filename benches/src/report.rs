@@ -39,6 +39,17 @@ impl RowRecord {
             .unwrap_or(&self.reference().name)
     }
 
+    /// The first cells of its line in the report's tables: `| label | backend | time |`, the
+    /// reference's backend and median time.
+    fn lead_cells(&self) -> String {
+        format!(
+            "| {} | {} | {} |",
+            self.label(),
+            self.tessera_backend(),
+            fmt_time(self.reference().time_ns.median)
+        )
+    }
+
     /// A short label: `sha256 64B`.
     pub fn label(&self) -> String {
         if self.size == 0 {
@@ -360,14 +371,9 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
         cols.iter().copied(),
     );
     for r in rows {
-        let t = r.reference();
-        out += &format!(
-            "| {} | {} | {} | {} |",
-            r.label(),
-            r.tessera_backend(),
-            fmt_time(t.time_ns.median),
-            throughput(r.bytes, t.time_ns.median, 2)
-        );
+        let t = r.reference().time_ns.median;
+        out += &r.lead_cells();
+        out += &format!(" {} |", throughput(r.bytes, t, 2));
         for c in &cols {
             let cells: Vec<String> = r
                 .contestants
@@ -454,13 +460,7 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
             backends.iter().map(|b| b.trim_start_matches("tessera/")),
         );
         for r in rows {
-            let t = r.reference();
-            out += &format!(
-                "| {} | {} | {} |",
-                r.label(),
-                r.tessera_backend(),
-                fmt_time(t.time_ns.median)
-            );
+            out += &r.lead_cells();
             for b in &backends {
                 let cell = r
                     .contestants

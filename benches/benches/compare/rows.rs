@@ -51,6 +51,45 @@ pub(crate) enum Kind {
     Soft,
 }
 
+/// The AEAD rows' builders as plain functions for the table: the key length (AES-GCM) and
+/// seal (`true`) or open are parameters of the type.
+fn gcm<const KEY_LEN: usize, const SEAL: bool>(size: usize) -> Built {
+    build_gcm(KEY_LEN, size, SEAL)
+}
+fn gcm_soft<const KEY_LEN: usize, const SEAL: bool>(size: usize) -> Built {
+    build_gcm_soft(KEY_LEN, size, SEAL)
+}
+fn chacha<const SEAL: bool>(size: usize) -> Built {
+    build_chacha(size, SEAL)
+}
+fn chacha_soft<const SEAL: bool>(size: usize) -> Built {
+    build_chacha_soft(size, SEAL)
+}
+
+/// What builds a row's contestants at a size ([`Spec::build`]).
+type BuildFn = fn(usize) -> Built;
+
+/// The AEAD rows of the main build, in table order (at [`AEAD_SIZES`]).
+const AEAD_ROWS: [(&str, BuildFn); 6] = [
+    ("aes128-gcm-seal", gcm::<16, true>),
+    ("aes128-gcm-open", gcm::<16, false>),
+    ("aes256-gcm-seal", gcm::<32, true>),
+    ("aes256-gcm-open", gcm::<32, false>),
+    ("chacha20poly1305-seal", chacha::<true>),
+    ("chacha20poly1305-open", chacha::<false>),
+];
+
+/// The software-only AEAD rows of the RustCrypto-soft build, in table order (at
+/// [`SOFT_SIZES`]).
+const SOFT_ROWS: [(&str, BuildFn); 6] = [
+    ("aes128-gcm-seal-soft", gcm_soft::<16, true>),
+    ("aes128-gcm-open-soft", gcm_soft::<16, false>),
+    ("aes256-gcm-seal-soft", gcm_soft::<32, true>),
+    ("aes256-gcm-open-soft", gcm_soft::<32, false>),
+    ("chacha20poly1305-seal-soft", chacha_soft::<true>),
+    ("chacha20poly1305-open-soft", chacha_soft::<false>),
+];
+
 pub(crate) fn specs() -> Vec<Spec> {
     let mut v = Vec::new();
     use Kind::{Detail, Main, Soft};
@@ -74,24 +113,9 @@ pub(crate) fn specs() -> Vec<Spec> {
     add("shake128", &[64, 16384], 1, Main, build_shake128);
     add("shake256", &[64, 16384], 1, Main, build_shake256);
     add("shake256-x4", &[4096], 4, Main, build_shake256_x4);
-    add("aes128-gcm-seal", &AEAD_SIZES, 1, Main, |n| {
-        build_gcm(16, n, true)
-    });
-    add("aes128-gcm-open", &AEAD_SIZES, 1, Main, |n| {
-        build_gcm(16, n, false)
-    });
-    add("aes256-gcm-seal", &AEAD_SIZES, 1, Main, |n| {
-        build_gcm(32, n, true)
-    });
-    add("aes256-gcm-open", &AEAD_SIZES, 1, Main, |n| {
-        build_gcm(32, n, false)
-    });
-    add("chacha20poly1305-seal", &AEAD_SIZES, 1, Main, |n| {
-        build_chacha(n, true)
-    });
-    add("chacha20poly1305-open", &AEAD_SIZES, 1, Main, |n| {
-        build_chacha(n, false)
-    });
+    for (op, build) in AEAD_ROWS {
+        add(op, &AEAD_SIZES, 1, Main, build);
+    }
     // Rows without a message size (size 0): one operation per iteration.
     add("x25519-dh", &[0], 1, Main, |_| build_x25519(false, false));
     add("x25519-keygen", &[0], 1, Main, |_| {
@@ -202,24 +226,9 @@ pub(crate) fn specs() -> Vec<Spec> {
     add("mldsa65-verify-portable", &[0], 1, Main, |_| {
         build_mldsa65(DsaOp::Verify, true)
     });
-    add("aes128-gcm-seal-soft", &SOFT_SIZES, 1, Soft, |n| {
-        build_gcm_soft(16, n, true)
-    });
-    add("aes128-gcm-open-soft", &SOFT_SIZES, 1, Soft, |n| {
-        build_gcm_soft(16, n, false)
-    });
-    add("aes256-gcm-seal-soft", &SOFT_SIZES, 1, Soft, |n| {
-        build_gcm_soft(32, n, true)
-    });
-    add("aes256-gcm-open-soft", &SOFT_SIZES, 1, Soft, |n| {
-        build_gcm_soft(32, n, false)
-    });
-    add("chacha20poly1305-seal-soft", &SOFT_SIZES, 1, Soft, |n| {
-        build_chacha_soft(n, true)
-    });
-    add("chacha20poly1305-open-soft", &SOFT_SIZES, 1, Soft, |n| {
-        build_chacha_soft(n, false)
-    });
+    for (op, build) in SOFT_ROWS {
+        add(op, &SOFT_SIZES, 1, Soft, build);
+    }
     hpke_specs(&mut v);
     v
 }

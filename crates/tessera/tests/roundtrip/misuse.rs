@@ -69,6 +69,19 @@ fn open(suite: &Suite, m: M, k: &Keys, enc: &[u8], ct: &[u8]) -> Result<Vec<u8>,
     }
 }
 
+/// `n` typed base-mode sender setups (KEM `K`, HKDF-SHA256, ChaCha20-Poly1305) to the key
+/// derived from `ikm`: no `enc` comes twice.
+fn typed_encs_never_repeat<K: Kem>(ikm: &[u8], label: &str, n: usize, rng: &mut StdRng) {
+    let (_, pk) = K::derive_key_pair(ikm).unwrap();
+    let mut encs = Vec::new();
+    for _ in 0..n {
+        let (enc, _) =
+            Hpke::<K, HkdfSha256, ChaCha20Poly1305>::setup_sender_base(&pk, b"", rng).unwrap();
+        assert!(!encs.contains(&enc), "typed {label}: enc repeated");
+        encs.push(enc);
+    }
+}
+
 /// Every KEM and mode: many sender setups from one RNG, no `enc` twice, and the first
 /// messages sealed under them (same plaintext, same everything else) all differ.
 #[test]
@@ -102,35 +115,9 @@ fn sender_setups_never_repeat_enc() {
     }
     // The typed API, including the ML-KEM and X-Wing paths that draw their randomness in two
     // parts.
-    let (_, pk) = DhKemX25519HkdfSha256::derive_key_pair(&[1; 32]).unwrap();
-    let mut encs = Vec::new();
-    for _ in 0..N {
-        let (enc, _) =
-            Hpke::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>::setup_sender_base(
-                &pk, b"", &mut rng,
-            )
-            .unwrap();
-        assert!(!encs.contains(&enc), "typed X25519: enc repeated");
-        encs.push(enc);
-    }
-    let (_, pk) = MlKem768::derive_key_pair(&[2; 64]).unwrap();
-    let mut encs = Vec::new();
-    for _ in 0..N {
-        let (enc, _) =
-            Hpke::<MlKem768, HkdfSha256, ChaCha20Poly1305>::setup_sender_base(&pk, b"", &mut rng)
-                .unwrap();
-        assert!(!encs.contains(&enc), "typed ML-KEM-768: enc repeated");
-        encs.push(enc);
-    }
-    let (_, pk) = XWing::derive_key_pair(&[3; 32]).unwrap();
-    let mut encs = Vec::new();
-    for _ in 0..N {
-        let (enc, _) =
-            Hpke::<XWing, HkdfSha256, ChaCha20Poly1305>::setup_sender_base(&pk, b"", &mut rng)
-                .unwrap();
-        assert!(!encs.contains(&enc), "typed X-Wing: enc repeated");
-        encs.push(enc);
-    }
+    typed_encs_never_repeat::<DhKemX25519HkdfSha256>(&[1; 32], "X25519", N, &mut rng);
+    typed_encs_never_repeat::<MlKem768>(&[2; 64], "ML-KEM-768", N, &mut rng);
+    typed_encs_never_repeat::<XWing>(&[3; 32], "X-Wing", N, &mut rng);
     println!(
         "{setups} agile sender setups and {} typed ones, no enc twice",
         3 * N

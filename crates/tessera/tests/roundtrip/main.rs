@@ -5,10 +5,10 @@
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tessera::hpke::{
-    AeadId, Aes128Gcm, Aes256Gcm, AgilePrivateKey, AgilePublicKey, AuthKem, ChaCha20Poly1305,
+    Aead, AeadId, Aes128Gcm, Aes256Gcm, AgilePrivateKey, AgilePublicKey, AuthKem, ChaCha20Poly1305,
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
     DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Error, ExportOnly, HkdfSha256, HkdfSha384,
-    HkdfSha512, Hpke, KdfId, Kem, KemId, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    HkdfSha512, Hpke, Kdf, KdfId, Kem, KemId, MlKem512, MlKem768, MlKem768P256, MlKem1024,
     MlKem1024P384, Shake256, Suite, TurboShake128, XWing,
 };
 
@@ -354,6 +354,22 @@ fn export_length_limits() {
     }
 }
 
+/// `suite` refuses `pk` as a public key and `sk` as a private key (both of a wrong length).
+fn refuses_key_lengths(suite: &Suite, pk: &[u8], sk: &[u8]) {
+    assert_eq!(
+        suite.public_key_from_bytes(pk),
+        Err(Error::InvalidPublicKey),
+        "{suite:?}: public key of {} bytes",
+        pk.len()
+    );
+    assert_eq!(
+        suite.private_key_from_bytes(sk).err(),
+        Some(Error::InvalidPrivateKey),
+        "{suite:?}: private key of {} bytes",
+        sk.len()
+    );
+}
+
 #[test]
 fn input_and_codepoint_errors() {
     let mut rng = rng();
@@ -429,22 +445,8 @@ fn input_and_codepoint_errors() {
         mk.setup_sender_base(&pk, b"", &mut rng).err(),
         Some(Error::KemMismatch)
     );
-    assert_eq!(
-        mk.public_key_from_bytes(&[0; 32]),
-        Err(Error::InvalidPublicKey)
-    );
-    assert_eq!(
-        mk.private_key_from_bytes(&[0; 63]).err(),
-        Some(Error::InvalidPrivateKey)
-    );
-    assert_eq!(
-        suite.public_key_from_bytes(&[0; 31]),
-        Err(Error::InvalidPublicKey)
-    );
-    assert_eq!(
-        suite.private_key_from_bytes(&[0; 33]).err(),
-        Some(Error::InvalidPrivateKey)
-    );
+    refuses_key_lengths(&mk, &[0; 32], &[0; 63]);
+    refuses_key_lengths(&suite, &[0; 31], &[0; 33]);
     // Auth modes with a post-quantum KEM (the typed API does not compile them at all).
     let (msk, _) = mk.generate_key_pair(&mut rng).unwrap();
     assert_eq!(
@@ -472,6 +474,34 @@ fn input_and_codepoint_errors() {
     );
 }
 
+/// `b` is not a public key of `K`.
+#[track_caller]
+fn refuses_public_key<K: Kem>(b: &[u8]) {
+    assert_eq!(
+        K::public_key_from_bytes(b).err(),
+        Some(Error::InvalidPublicKey)
+    );
+}
+
+/// `small`, a public key of small order, gives an all-zero DH result: the typed base-mode
+/// sender (KEM `K`, KDF `F`, AEAD `A`) to it and the recipient of it as `enc` (key `sk`) both
+/// refuse it.
+fn small_order_refused<K: Kem, F: Kdf, A: Aead>(
+    small: &[u8],
+    sk: &K::PrivateKey,
+    rng: &mut StdRng,
+) {
+    let pk = K::public_key_from_bytes(small).unwrap();
+    assert_eq!(
+        Hpke::<K, F, A>::setup_sender_base(&pk, b"", rng).err(),
+        Some(Error::NonContributory)
+    );
+    assert_eq!(
+        Hpke::<K, F, A>::setup_receiver_base(small, sk, b"").err(),
+        Some(Error::NonContributory)
+    );
+}
+
 #[test]
 fn invalid_public_keys_and_enc() {
     let mut rng = rng();
@@ -482,14 +512,8 @@ fn invalid_public_keys_and_enc() {
         let mut b = K::public_key_to_bytes(&pk).to_vec();
         b[0] = 0xFF;
         b[1] |= 0x0F;
-        assert_eq!(
-            K::public_key_from_bytes(&b).err(),
-            Some(Error::InvalidPublicKey)
-        );
-        assert_eq!(
-            K::public_key_from_bytes(&b[1..]).err(),
-            Some(Error::InvalidPublicKey)
-        );
+        refuses_public_key::<K>(&b);
+        refuses_public_key::<K>(&b[1..]);
     }
     bad_ek::<MlKem512>(&mut rng);
     bad_ek::<MlKem768>(&mut rng);
@@ -498,22 +522,13 @@ fn invalid_public_keys_and_enc() {
     // X25519: small-order public keys (0 and 1) give an all-zero DH result, refused in both
     // directions.
     type K = DhKemX25519HkdfSha256;
-    type H = Hpke<K, HkdfSha256, Aes128Gcm>;
     let (sk, _) = K::generate_key_pair(&mut rng);
     for small in [[0u8; 32], {
         let mut one = [0u8; 32];
         one[0] = 1;
         one
     }] {
-        let pk = K::public_key_from_bytes(&small).unwrap();
-        assert_eq!(
-            H::setup_sender_base(&pk, b"", &mut rng).err(),
-            Some(Error::NonContributory)
-        );
-        assert_eq!(
-            H::setup_receiver_base(&small, &sk, b"").err(),
-            Some(Error::NonContributory)
-        );
+        small_order_refused::<K, HkdfSha256, Aes128Gcm>(&small, &sk, &mut rng);
     }
 }
 
@@ -638,25 +653,14 @@ fn x448_small_order_and_lengths() {
     let mut one = [0u8; 56];
     one[0] = 1;
     for small in [[0u8; 56], one, p_minus_1] {
-        let bad = K::public_key_from_bytes(&small).unwrap();
-        assert_eq!(
-            H::setup_sender_base(&bad, b"", &mut rng).err(),
-            Some(Error::NonContributory)
-        );
-        assert_eq!(
-            H::setup_receiver_base(&small, &sk, b"").err(),
-            Some(Error::NonContributory)
-        );
+        small_order_refused::<K, HkdfSha512, Aes256Gcm>(&small, &sk, &mut rng);
         assert_eq!(
             H::setup_receiver_auth(&small, &sk, b"", &pk).err(),
             Some(Error::NonContributory)
         );
     }
     for len in [0, 55, 57] {
-        assert_eq!(
-            K::public_key_from_bytes(&vec![9; len]).err(),
-            Some(Error::InvalidPublicKey)
-        );
+        refuses_public_key::<K>(&vec![9; len]);
         assert_eq!(
             H::setup_receiver_base(&vec![9; len], &sk, b"").err(),
             Some(Error::InvalidEncappedKey)
@@ -680,27 +684,15 @@ fn nist_hybrid_invalid_keys_and_enc() {
         let mut b = good.clone();
         b[0] = 0xFF;
         b[1] |= 0x0F;
-        assert_eq!(
-            K::public_key_from_bytes(&b).err(),
-            Some(Error::InvalidPublicKey)
-        );
+        refuses_public_key::<K>(&b);
         // Curve half: compressed tag, off-curve.
         let mut b = good.clone();
         b[n_pq_ek] = 0x02;
-        assert_eq!(
-            K::public_key_from_bytes(&b).err(),
-            Some(Error::InvalidPublicKey)
-        );
+        refuses_public_key::<K>(&b);
         let mut b = good.clone();
         *b.last_mut().unwrap() ^= 1;
-        assert_eq!(
-            K::public_key_from_bytes(&b).err(),
-            Some(Error::InvalidPublicKey)
-        );
-        assert_eq!(
-            K::public_key_from_bytes(&good[1..]).err(),
-            Some(Error::InvalidPublicKey)
-        );
+        refuses_public_key::<K>(&b);
+        refuses_public_key::<K>(&good[1..]);
         // enc: a bad curve point, wrong lengths.
         let (_, enc) = K::encap(&pk, &mut rng).unwrap();
         let mut e = enc.as_ref().to_vec();

@@ -6,7 +6,7 @@ use chacha20poly1305::aead::{AeadInPlace, KeyInit};
 use proptest::prelude::*;
 use tessera_chacha20poly1305::hazmat::ChaCha20;
 use tessera_chacha20poly1305::testing::Backend;
-use tessera_chacha20poly1305::{ChaCha20Poly1305, Error, XChaCha20Poly1305};
+use tessera_chacha20poly1305::{ChaCha20Poly1305, Error, Tag, XChaCha20Poly1305};
 use tessera_testkit::available;
 
 proptest! {
@@ -126,6 +126,25 @@ fn every_bit_flip_fails() {
     }
 }
 
+/// Seals `pt` with `seal`, checks the ciphertext and tag against `want_ct` and `want_tag`, and
+/// opens it with `open` back to `pt`; `aead` ("" or "XChaCha ") names the AEAD in the messages.
+fn check_seal_open(
+    what: &str,
+    aead: &str,
+    pt: &[u8],
+    want_ct: &[u8],
+    want_tag: &[u8],
+    seal: impl FnOnce(&mut [u8]) -> Result<Tag, Error>,
+    open: impl FnOnce(&mut [u8], &Tag) -> Result<(), Error>,
+) {
+    let mut b = pt.to_vec();
+    let tag = seal(&mut b).unwrap();
+    assert!(b == want_ct, "{what}: {aead}ciphertext not all ones");
+    assert_eq!(tag[..], want_tag[..], "{what}: {aead}tag");
+    open(&mut b, &tag).unwrap_or_else(|e| panic!("{what}: {aead}open: {e}"));
+    assert!(b == pt, "{what}: {aead}opened plaintext");
+}
+
 /// All-0xff ciphertext and all-0xff AAD against RustCrypto on every backend: the plaintext is
 /// the keystream (from RustCrypto's `chacha20`, block 1 on) XOR 0xff, so the ciphertext that
 /// Poly1305 absorbs is all ones: every 16-byte block at its maximum, the vector Poly1305s
@@ -184,21 +203,25 @@ fn all_ones_ciphertext_and_aad_against_rustcrypto() {
                 for &be in &backends {
                     let what = format!("{} len {len} aad {aad_len}", be.name());
                     let a = ChaCha20Poly1305::new_with_backend(be, &key);
-                    let mut b = pt.clone();
-                    let tag = a.encrypt_in_place_detached(&nonce, &aad, &mut b).unwrap();
-                    assert!(b == ones, "{what}: ciphertext not all ones");
-                    assert_eq!(tag[..], want_tag[..], "{what}: tag");
-                    a.decrypt_in_place_detached(&nonce, &aad, &mut b, &tag)
-                        .unwrap_or_else(|e| panic!("{what}: open: {e}"));
-                    assert!(b == pt, "{what}: opened plaintext");
+                    check_seal_open(
+                        &what,
+                        "",
+                        &pt,
+                        &ones,
+                        &want_tag,
+                        |b| a.encrypt_in_place_detached(&nonce, &aad, b),
+                        |b, t| a.decrypt_in_place_detached(&nonce, &aad, b, t),
+                    );
                     let x = XChaCha20Poly1305::new_with_backend(be, &key);
-                    let mut b = xpt.clone();
-                    let tag = x.encrypt_in_place_detached(&xnonce, &aad, &mut b).unwrap();
-                    assert!(b == ones, "{what}: XChaCha ciphertext not all ones");
-                    assert_eq!(tag[..], xwant_tag[..], "{what}: XChaCha tag");
-                    x.decrypt_in_place_detached(&xnonce, &aad, &mut b, &tag)
-                        .unwrap_or_else(|e| panic!("{what}: XChaCha open: {e}"));
-                    assert!(b == xpt, "{what}: XChaCha opened plaintext");
+                    check_seal_open(
+                        &what,
+                        "XChaCha ",
+                        &xpt,
+                        &ones,
+                        &xwant_tag,
+                        |b| x.encrypt_in_place_detached(&xnonce, &aad, b),
+                        |b, t| x.decrypt_in_place_detached(&xnonce, &aad, b, t),
+                    );
                 }
             }
         }

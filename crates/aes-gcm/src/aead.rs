@@ -111,17 +111,8 @@ macro_rules! aead_methods {
             // On failure `expected` is the valid tag for this (forged) ciphertext: zeroized on
             // every path.
             let expected = zeroize::Zeroizing::new(self.key.open(gcm::Iv::Nonce(nonce), aad, buf));
-            let ok = expected.ct_eq(tag).unwrap_u8();
-            // The comparison's result is public by design: the constant-time check (valgrind)
-            // marks it defined before the branch, then reads it back from memory (not a
-            // register copy from before the hook ran).
-            #[cfg(tessera_test_hooks)]
-            let ok = {
-                let cell = [ok];
-                tessera_cpu::hooks::declassify(&cell);
-                core::hint::black_box(&cell)[0]
-            };
-            if ok == 1 {
+            // The comparison's result is public by design (see `tessera_cpu::public_bool`).
+            if tessera_cpu::public_bool(expected.ct_eq(tag).into()) {
                 Ok(())
             } else {
                 buf.zeroize();

@@ -99,18 +99,9 @@ impl Inner {
         // optimization barrier, per byte).
         let w =
             |b: &[u8; 16], i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap());
-        let ok =
-            (w(&expected, 0).ct_eq(&w(tag, 0)) & w(&expected, 1).ct_eq(&w(tag, 1))).unwrap_u8();
-        // The comparison's result is public by design: the constant-time check (valgrind)
-        // marks it defined before the branch, then reads it back from memory (not a register
-        // copy from before the hook ran).
-        #[cfg(tessera_test_hooks)]
-        let ok = {
-            let cell = [ok];
-            tessera_cpu::hooks::declassify(&cell);
-            core::hint::black_box(&cell)[0]
-        };
-        if ok == 1 {
+        let ok = w(&expected, 0).ct_eq(&w(tag, 0)) & w(&expected, 1).ct_eq(&w(tag, 1));
+        // The comparison's result is public by design (see `tessera_cpu::public_bool`).
+        if tessera_cpu::public_bool(ok.into()) {
             Ok(())
         } else {
             buf.zeroize();

@@ -368,6 +368,25 @@ pub fn wipe_wide<T: zeroize::DefaultIsZeroes, const W: usize>(p: &mut [T]) {
     core::sync::atomic::compiler_fence(Ordering::SeqCst);
 }
 
+/// A decision computed from secret data whose outcome is public by design (an AEAD tag
+/// comparison, a rejection-sampling verdict, a Diffie-Hellman all-zero check). In test builds
+/// (`--cfg tessera_test_hooks`) it is released to the constant-time check ([`hooks::declassify`])
+/// before the caller branches on it, and read back from memory through an opaque reference (so
+/// the branch does not use a register copy from before the hook ran); elsewhere it is `v`.
+#[inline(always)]
+pub fn public_bool(v: bool) -> bool {
+    #[cfg(tessera_test_hooks)]
+    {
+        let cell = [u8::from(v)];
+        hooks::declassify(&cell);
+        core::hint::black_box(&cell)[0] != 0
+    }
+    #[cfg(not(tessera_test_hooks))]
+    {
+        v
+    }
+}
+
 /// The constant-time check's declassification hook, shared by every crate (test builds only:
 /// `--cfg tessera_test_hooks`, which this workspace's `.cargo/config.toml` and xtask set and no
 /// Cargo feature can turn on). The valgrind examples of `tessera-ct-valgrind` install a function

@@ -243,22 +243,9 @@ pub use hybrid::{
 
 /// A decision computed from secret data whose outcome is public by design (the all-zero check
 /// of a Diffie-Hellman output, RFC 9180 section 7.1.4: the output is zero exactly for a peer
-/// key of small order, which depends on that public key alone). In test builds it is released
-/// to the valgrind constant-time check (`tessera_cpu::hooks`) before the branch on it and read
-/// back through an opaque reference; elsewhere it is `v`.
-#[inline(always)]
-pub(crate) fn public_bool(v: bool) -> bool {
-    #[cfg(tessera_test_hooks)]
-    {
-        let cell = [u8::from(v)];
-        tessera_cpu::hooks::declassify(&cell);
-        core::hint::black_box(&cell)[0] != 0
-    }
-    #[cfg(not(tessera_test_hooks))]
-    {
-        v
-    }
-}
+/// key of small order, which depends on that public key alone): see
+/// [`tessera_cpu::public_bool`].
+pub(crate) use tessera_cpu::public_bool;
 
 /// Errors of HPKE. Every failure is one of these; nothing panics on bad input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,14 +27,9 @@ pub(crate) fn public(b: &[u8]) {
     let _ = b;
 }
 
-/// [`public`] for a decision: returns `v` as it is in memory after the hook, read back through
-/// an opaque reference (so the branch that follows does not use a register copy from before).
-#[inline(always)]
-pub(crate) fn public_bool(v: bool) -> bool {
-    let cell = [u8::from(v)];
-    public(&cell);
-    core::hint::black_box(&cell)[0] != 0
-}
+/// [`public`] for a decision (see [`tessera_cpu::public_bool`]: in test builds, the value as it
+/// is in memory after the hook, read back through an opaque reference).
+pub(crate) use tessera_cpu::public_bool;
 
 /// [`public`] for coefficients, in place (each read back after the hook, see [`public_bool`]).
 #[inline(always)]

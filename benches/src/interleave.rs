@@ -585,34 +585,9 @@ pub fn bootstrap_median_ci(xs: &[f64], resamples: usize, rng: &mut SplitMix64) -
     )
 }
 
-/// SplitMix64: a small, fixed-seed generator for the bootstrap (deterministic reports) and for
+/// SplitMix64: the fixed-seed generator of the bootstrap (deterministic reports) and of the
 /// bench inputs.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`; the modulo bias is negligible for the small `n` used here).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    /// Fills `out` with random bytes.
-    pub fn fill(&mut self, out: &mut [u8]) {
-        for chunk in out.chunks_mut(8) {
-            let b = self.next_u64().to_le_bytes();
-            chunk.copy_from_slice(&b[..chunk.len()]);
-        }
-    }
-}
+pub use tessera_testkit::SplitMix64;
 
 /// A heap buffer whose start is 64-byte aligned (glibc's `rep movsb` memcpy and the vector
 /// loads are sensitive to the alignment, so every implementation gets the same one).

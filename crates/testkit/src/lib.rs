@@ -15,12 +15,16 @@
 //! - [`ct`]: valgrind memcheck client requests for the constant-time examples.
 //! - [`aligned`]: 64-byte aligned buffers for benches and tests.
 //! - [`wipe`]: the stack-residue probe of the zeroization tests (x86_64).
+//! - [`SplitMix64`]: the small deterministic generator of the benches and the dudect tests.
 
 pub mod acvp;
 pub mod backends;
 pub mod ct;
 pub mod hpke;
 pub mod wipe;
+
+mod rng;
+pub use rng::SplitMix64;
 
 pub use backends::{
     available, check_backends, check_backends_in, expect_backends, for_each_backend, targeted,

@@ -109,15 +109,7 @@ fn table_header<'a>(fixed: &[&str], cols: impl Iterator<Item = &'a str>) -> Stri
 }
 
 /// `12.3 ns`, `4.56 µs`, `1.23 ms`.
-pub fn fmt_time(ns: f64) -> String {
-    if ns >= 1e6 {
-        format!("{:.2} ms", ns / 1e6)
-    } else if ns >= 1e3 {
-        format!("{:.2} µs", ns / 1e3)
-    } else {
-        format!("{ns:.1} ns")
-    }
-}
+pub use tessera_testkit::fmt_time;
 
 /// GB/s (10^9 bytes per second) of `bytes` in `ns`.
 pub fn gbps(bytes: usize, ns: f64) -> f64 {

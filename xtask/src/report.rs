@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use tessera_testkit::fmt_time;
+
 use crate::cmd::root;
 
 /// Prints the report of the runs in `crit` and writes it to `target/tessera-bench/report.md`.
@@ -52,16 +54,6 @@ fn collect(dir: &Path, rows: &mut Vec<Row>) {
                 collect(&p, rows);
             }
         }
-    }
-}
-
-fn fmt_time(ns: f64) -> String {
-    if ns >= 1e6 {
-        format!("{:.2} ms", ns / 1e6)
-    } else if ns >= 1e3 {
-        format!("{:.2} µs", ns / 1e3)
-    } else {
-        format!("{ns:.1} ns")
     }
 }
 

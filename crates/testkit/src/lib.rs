@@ -13,7 +13,8 @@
 //!   check.
 //! - [`strategies`]: proptest strategies with lengths clustered around block boundaries.
 //! - [`ct`]: valgrind memcheck client requests for the constant-time examples.
-//! - [`aligned`]: 64-byte aligned buffers for benches and tests.
+//! - [`aligned`]: 64-byte aligned buffers for benches and tests; [`fmt_time`]: the one time
+//!   format of the bench tables and reports.
 //! - [`wipe`]: the stack-residue probe of the zeroization tests (x86_64).
 //! - [`SplitMix64`]: the small deterministic generator of the benches and the dudect tests.
 
@@ -237,6 +238,17 @@ pub mod strategies {
             1 => Just(vec![0u8; n]),
             1 => Just(vec![0xFFu8; n]),
         ]
+    }
+}
+
+/// A time for the bench and report tables: `12.3 ns`, `4.56 µs`, `1.23 ms`.
+pub fn fmt_time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.1} ns")
     }
 }
 

@@ -213,21 +213,11 @@ pub const CRATES: &[Crate] = &[
     // whose release build shares tessera-ct-valgrind's. Every target first has the harness flag
     // a deliberately leaky comparison (else it fails); about 20 s for all the legs together.
     Crate {
-        // `crates/ct-dudect/src/targets.rs` TARGETS: the AVX-512, IFMA and VAES-512
-        // islands that handle secrets, and ML-KEM decapsulation on its best backend (AVX2,
-        // with AVX-512 Keccak x4 where the CPU has it).
+        // The targets: the AVX-512, IFMA and VAES-512 islands that handle secrets, and ML-KEM
+        // decapsulation on its best backend (`tessera_testkit::ct::DUDECT_TARGETS`).
         timing: &[CtExample::new(
             "dudect",
-            &[
-                "x25519:x86_avx512_ifma",
-                "x25519_base:x86_avx512_ifma",
-                "chacha20poly1305_seal:x86_avx512",
-                "chacha20poly1305_seal:x86_avx512_ifma",
-                "aes128gcm_seal:x86_vaes512",
-                "aes256gcm_seal:x86_vaes512",
-                "mlkem768_decaps_validity:x86_avx2",
-                "mlkem768_decaps_key:x86_avx2",
-            ],
+            tessera_testkit::ct::DUDECT_TARGETS,
         )],
         ..Crate::tool("tessera-ct-dudect")
     },

@@ -21,18 +21,9 @@ use tessera_mlkem::ml_kem_768::{Ciphertext, DecapsulationKey, EncapsulationKey};
 use crate::harness::{Budget, Class, Target, blend, leaky_eq};
 use crate::rng::Rng;
 
-/// The targets `cargo xtask test` runs, one leg each: every AVX-512, IFMA and VAES-512 island
-/// of the workspace that handles secrets, and ML-KEM decapsulation on its best backend.
-pub const TARGETS: &[&str] = &[
-    "x25519:x86_avx512_ifma",
-    "x25519_base:x86_avx512_ifma",
-    "chacha20poly1305_seal:x86_avx512",
-    "chacha20poly1305_seal:x86_avx512_ifma",
-    "aes128gcm_seal:x86_vaes512",
-    "aes256gcm_seal:x86_vaes512",
-    "mlkem768_decaps_validity:x86_avx2",
-    "mlkem768_decaps_key:x86_avx2",
-];
+/// The targets `cargo xtask test` runs, one leg each (the list lives in testkit, which xtask
+/// also reads).
+pub use tessera_testkit::ct::DUDECT_TARGETS as TARGETS;
 
 /// The operations (the part of a target name before the backend), with what they measure.
 pub const OPERATIONS: &[(&str, &str)] = &[

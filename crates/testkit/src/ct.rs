@@ -83,6 +83,21 @@ pub fn main<B: tessera_cpu::BackendSet>(example: &str, run: impl FnOnce(B) -> us
     })
 }
 
+/// The statistical (dudect) timing targets, `operation:backend`, one `cargo xtask test` leg
+/// each: every AVX-512, IFMA and VAES-512 island of the workspace that handles secrets (valgrind
+/// cannot execute them), and ML-KEM decapsulation on its best backend (AVX2, with AVX-512
+/// Keccak x4 where the CPU has it). `tessera-ct-dudect` implements them; xtask runs them.
+pub const DUDECT_TARGETS: &[&str] = &[
+    "x25519:x86_avx512_ifma",
+    "x25519_base:x86_avx512_ifma",
+    "chacha20poly1305_seal:x86_avx512",
+    "chacha20poly1305_seal:x86_avx512_ifma",
+    "aes128gcm_seal:x86_vaes512",
+    "aes256gcm_seal:x86_vaes512",
+    "mlkem768_decaps_validity:x86_avx2",
+    "mlkem768_decaps_key:x86_avx2",
+];
+
 /// [`main`] for the examples of crates that declassify on purpose (rejection sampling, tag
 /// comparisons): points `tessera_cpu::hooks`' declassify hook at [`public`] first. The hook
 /// exists only under the workspace's `--cfg tessera_test_hooks` (see [`needs_test_hooks`]).

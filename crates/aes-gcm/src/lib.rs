@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![deny(unsafe_op_in_unsafe_fn)]
 // No `unsafe` anywhere but the SIMD backend files: denied for the whole crate, allowed only on
 // `mod backend` (whose own file denies it again and allows it per SIMD backend, for pointer
 // loads and stores and the `tessera_cpu::island!` expansions). Every module that holds code

@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![deny(unsafe_op_in_unsafe_fn)]
 // Unsafe code lives only in `backend/` (pointer loads and stores of the SIMD backends); every
 // other module also forbids it itself.
 #![deny(unsafe_code)]

@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![deny(unsafe_op_in_unsafe_fn)]
 // Unsafe code may live only in the SIMD files under `backend/` (pointer loads and stores);
 // every other module forbids it itself.
 #![deny(unsafe_code)]

@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![deny(unsafe_op_in_unsafe_fn)]
 // `unsafe` is denied crate-wide and forbidden in every module outside `backend/`; only the ISA
 // files there allow it (pointer loads and stores around the intrinsics). The crate root cannot
 // say `forbid` without forbidding it in those files too, and `deny` cannot be lifted silently:

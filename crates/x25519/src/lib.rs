@@ -1,6 +1,5 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![deny(unsafe_op_in_unsafe_fn)]
 // Unsafe code lives only in the SIMD backend files of `backend/` (the MULX/ADX assembly, the
 // AVX-512 IFMA intrinsics); every other module also forbids it itself.
 #![deny(unsafe_code)]

@@ -140,6 +140,21 @@ const P4: ([i32; 8], [i32; 8]) = ([0, 1, 4, 5, 2, 3, 6, 7], [0, 1, 4, 5, 2, 3, 6
 /// Gather/scatter of the distance-2 layer: a = even dwords, b = odd dwords.
 const P2: ([i32; 8], [i32; 8]) = ([0, 2, 4, 6, 1, 3, 5, 7], [0, 4, 1, 5, 2, 6, 3, 7]);
 
+/// The twiddles of a gathered distance-4 layer (forward or inverse): `z[0]` and `z[1]` each on
+/// four lanes of the upper half (the lower half is the other butterfly input).
+#[inline(always)]
+fn zetas4(t: X86Avx2, z: [i16; 2]) -> V {
+    let (a, b) = (z[0], z[1]);
+    V::from_array(t, [0, 0, 0, 0, 0, 0, 0, 0, a, a, a, a, b, b, b, b])
+}
+
+/// The twiddles of a gathered distance-2 layer: `z[0..4]` each on two lanes of the upper half.
+#[inline(always)]
+fn zetas2(t: X86Avx2, z: [i16; 4]) -> V {
+    let [a, b, c, d] = z;
+    V::from_array(t, [0, 0, 0, 0, 0, 0, 0, 0, a, a, b, b, c, c, d, d])
+}
+
 impl Unit for V {
     type Token = X86Avx2;
 
@@ -206,17 +221,11 @@ impl Unit for V {
     }
     #[inline(always)]
     fn ntt_layer_4(self, z: [i16; 2]) -> Self {
-        let zv = [
-            0, 0, 0, 0, 0, 0, 0, 0, z[0], z[0], z[0], z[0], z[1], z[1], z[1], z[1],
-        ];
-        self.ct_gathered(Some(P4), V::from_array(self.1, zv))
+        self.ct_gathered(Some(P4), zetas4(self.1, z))
     }
     #[inline(always)]
     fn ntt_layer_2(self, z: [i16; 4]) -> Self {
-        let zv = [
-            0, 0, 0, 0, 0, 0, 0, 0, z[0], z[0], z[1], z[1], z[2], z[2], z[3], z[3],
-        ];
-        self.ct_gathered(Some(P2), V::from_array(self.1, zv))
+        self.ct_gathered(Some(P2), zetas2(self.1, z))
     }
     #[inline(always)]
     fn invntt_butterfly(a: &mut Self, b: &mut Self, zeta: i16) {
@@ -230,17 +239,11 @@ impl Unit for V {
     }
     #[inline(always)]
     fn invntt_layer_4(self, z: [i16; 2]) -> Self {
-        let zv = [
-            0, 0, 0, 0, 0, 0, 0, 0, z[0], z[0], z[0], z[0], z[1], z[1], z[1], z[1],
-        ];
-        self.gs_gathered(Some(P4), V::from_array(self.1, zv))
+        self.gs_gathered(Some(P4), zetas4(self.1, z))
     }
     #[inline(always)]
     fn invntt_layer_2(self, z: [i16; 4]) -> Self {
-        let zv = [
-            0, 0, 0, 0, 0, 0, 0, 0, z[0], z[0], z[1], z[1], z[2], z[2], z[3], z[3],
-        ];
-        self.gs_gathered(Some(P2), V::from_array(self.1, zv))
+        self.gs_gathered(Some(P2), zetas2(self.1, z))
     }
     #[inline(always)]
     fn basemul(self, b: Self, z: [i16; 4]) -> Self {

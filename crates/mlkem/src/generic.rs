@@ -1,8 +1,8 @@
 //! The ML-KEM API, written once for every [`ParameterSet`]: `EncapsulationKey<P>`,
-//! `DecapsulationKey<P>`, `Ciphertext<P>` and `SharedSecret`, over [`MlKem512`],
-//! [`MlKem768`] or [`MlKem1024`]. The per-set modules ([`crate::ml_kem_768`], ...) name them
-//! through type aliases, so their pages list these methods; code generic over the parameter
-//! set uses this module directly.
+//! `DecapsulationKey<P>`, `Ciphertext<P>` and `SharedSecret`, over [`crate::MlKem512`],
+//! [`crate::MlKem768`] or [`crate::MlKem1024`]. The per-set modules ([`crate::ml_kem_768`],
+//! ...) name them through type aliases, so their pages list these methods; code generic over
+//! the parameter set uses this module directly.
 #![forbid(unsafe_code)]
 
 use subtle::ConstantTimeEq;
@@ -14,7 +14,6 @@ use crate::dims::Ops;
 use crate::parameter_set::{DimsOf, EkState, SHat};
 
 pub use crate::parameter_set::{Bytes, ParameterSet};
-pub use crate::params::{MlKem512, MlKem768, MlKem1024};
 
 /// Length of the seed `d || z`, the canonical private key.
 pub const SEED_LEN: usize = 64;

@@ -23,7 +23,7 @@ pub mod testing;
 mod unit;
 mod xof4;
 
-pub use params::{ml_kem_512, ml_kem_768, ml_kem_1024};
+pub use params::{MlKem512, MlKem768, MlKem1024, ml_kem_512, ml_kem_768, ml_kem_1024};
 
 /// Errors of this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -318,8 +318,16 @@ macro_rules! impl_field_fe64 {
                 *r = $crate::fe64::mul(a, b);
             }
             #[inline(always)]
+            fn mul_assign(self, a: &mut Self::Fe, b: &Self::Fe) {
+                *a = $crate::fe64::mul(a, b);
+            }
+            #[inline(always)]
             fn sqr(self, r: &mut Self::Fe, a: &Self::Fe) {
                 *r = $crate::fe64::sqr(a);
+            }
+            #[inline(always)]
+            fn sqr_assign(self, a: &mut Self::Fe) {
+                *a = $crate::fe64::sqr(a);
             }
             #[inline(always)]
             fn mul_a24(self, r: &mut Self::Fe, a: &Self::Fe) {

@@ -53,19 +53,11 @@ pub(crate) trait Field: Copy {
     /// `r = a * b`.
     fn mul(self, r: &mut Self::Fe, a: &Self::Fe, b: &Self::Fe);
     /// `a = a * b`.
-    #[inline(always)]
-    fn mul_assign(self, a: &mut Self::Fe, b: &Self::Fe) {
-        let t = *a;
-        self.mul(a, &t, b)
-    }
+    fn mul_assign(self, a: &mut Self::Fe, b: &Self::Fe);
     /// `r = a^2`.
     fn sqr(self, r: &mut Self::Fe, a: &Self::Fe);
     /// `a = a^2`.
-    #[inline(always)]
-    fn sqr_assign(self, a: &mut Self::Fe) {
-        let t = *a;
-        self.sqr(a, &t)
-    }
+    fn sqr_assign(self, a: &mut Self::Fe);
     /// `r = a^(2^n)` (`n >= 1`).
     #[cfg(test)]
     #[inline(always)]

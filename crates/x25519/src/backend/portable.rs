@@ -46,8 +46,16 @@ impl Field for Portable {
         *r = mul(a, b);
     }
     #[inline(always)]
+    fn mul_assign(self, a: &mut Fe, b: &Fe) {
+        *a = mul(a, b);
+    }
+    #[inline(always)]
     fn sqr(self, r: &mut Fe, a: &Fe) {
         *r = sqr(a);
+    }
+    #[inline(always)]
+    fn sqr_assign(self, a: &mut Fe) {
+        *a = sqr(a);
     }
     #[inline(always)]
     fn mul_a24(self, r: &mut Fe, a: &Fe) {

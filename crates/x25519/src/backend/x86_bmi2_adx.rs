@@ -475,8 +475,16 @@ impl Field for X86Bmi2Adx {
         *r = mul(self, a, b);
     }
     #[inline(always)]
+    fn mul_assign(self, a: &mut Fe, b: &Fe) {
+        *a = mul(self, a, b);
+    }
+    #[inline(always)]
     fn sqr(self, r: &mut Fe, a: &Fe) {
         *r = sqr(self, a);
+    }
+    #[inline(always)]
+    fn sqr_assign(self, a: &mut Fe) {
+        *a = sqr(self, a);
     }
     #[inline(always)]
     fn mul_a24(self, r: &mut Fe, a: &Fe) {

@@ -75,19 +75,14 @@ pub fn list(quick: bool, only: Option<&str>) -> bool {
         println!("{:2}. {}", i + 1, l.name);
         match &l.action {
             Action::Run(c) | Action::BuildExample { cmd: c, .. } => println!("      {c}"),
-            Action::RunTests {
-                build,
-                packages,
-                runner,
-                env,
-            } => {
-                println!("      {build}");
-                let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+            Action::RunTests(t) => {
+                println!("      {}", t.build);
+                let env: Vec<String> = t.env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
                 println!(
                     "      then, from each package's directory: {}{} <each test executable of {}>",
                     env.concat(),
-                    runner.join(" "),
-                    packages.join(", ")
+                    t.runner.join(" "),
+                    t.packages.join(", ")
                 );
             }
             Action::Concurrent(cmds) => {

@@ -30,24 +30,27 @@ pub(super) enum Action {
         example: &'static str,
         arg: &'static str,
     },
-    /// Runs the test executables of `packages` from a build of a larger selection: `build` is
-    /// `cargo test --no-run --message-format=json...` of the selection an earlier leg already
-    /// built (so nothing is compiled again: Cargo unifies dependency features over the
-    /// selected packages, and a `-p` subset rebuilds most of the workspace with other
-    /// features); each executable of those packages (unit and integration tests) then runs
-    /// under `runner` with `env`, from its package's directory, as `cargo test` runs it. Passes
-    /// when the build and every executable exit 0 and every package had an executable.
-    RunTests {
-        build: Cmd,
-        packages: Vec<&'static str>,
-        runner: Vec<String>,
-        env: Vec<(String, String)>,
-    },
+    /// Runs test executables from an earlier build ([`TestRun`]).
+    RunTests(TestRun),
     /// Legs whose commands run at the same time, each one passing when it exits 0: for
     /// single-threaded work (Miri interprets on one core) on this 2-core machine. Each command
     /// needs a build directory of its own (cargo locks one for the whole run); its output goes
     /// to a log file, printed when all have ended. Each is one row of the table.
     Concurrent(Vec<(String, Cmd)>),
+}
+
+/// Runs the test executables of `packages` from a build of a larger selection: `build` is
+/// `cargo test --no-run --message-format=json...` of the selection an earlier leg already
+/// built (so nothing is compiled again: Cargo unifies dependency features over the
+/// selected packages, and a `-p` subset rebuilds most of the workspace with other
+/// features); each executable of those packages (unit and integration tests) then runs
+/// under `runner` with `env`, from its package's directory, as `cargo test` runs it. Passes
+/// when the build and every executable exit 0 and every package had an executable.
+pub(super) struct TestRun {
+    pub(super) build: Cmd,
+    pub(super) packages: Vec<&'static str>,
+    pub(super) runner: Vec<String>,
+    pub(super) env: Vec<(String, String)>,
 }
 
 /// The argument of a valgrind leg.

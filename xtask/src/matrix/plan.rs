@@ -136,12 +136,12 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
                     .env("TESSERA_EXPECT_BACKENDS", expect),
             )
         } else {
-            Action::RunTests {
+            Action::RunTests(TestRun {
                 build: no_run(Cmd::cargo(&WORKSPACE_TESTS)),
                 packages: crates::packages(|c| c.qemu_x86.runs_on(cpu)),
                 runner: runner.split(' ').map(String::from).collect(),
                 env: vec![("TESSERA_EXPECT_BACKENDS".into(), expect.into())],
-            }
+            })
         };
         legs.push(if have_qemu_x86 {
             leg(name, action)
@@ -200,7 +200,7 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
                         .env("TESSERA_EXPECT_BACKENDS", expect),
                 )
             } else {
-                Action::RunTests {
+                Action::RunTests(TestRun {
                     build: no_run(
                         Cmd::cargo(&["test", "--tests", "--target", AARCH64])
                             .packages(&max_packages),
@@ -211,7 +211,7 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
                         ("QEMU_CPU".into(), cpu.into()),
                         ("TESSERA_EXPECT_BACKENDS".into(), expect.into()),
                     ],
-                }
+                })
             };
             legs.push(leg(name, action));
         }

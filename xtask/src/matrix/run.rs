@@ -58,14 +58,9 @@ pub(super) fn package_of(id: &str) -> Option<&str> {
     }
 }
 
-/// [`Action::RunTests`]: the build, then each test executable of `packages` under `runner`.
-pub(super) fn run_tests(
-    name: &str,
-    build: &Cmd,
-    packages: &[&str],
-    runner: &[String],
-    env: &[(String, String)],
-) -> bool {
+/// [`Action::RunTests`]: the build, then each test executable of the packages under the runner.
+pub(super) fn run_tests(name: &str, t: &TestRun) -> bool {
+    let (build, packages, runner, env) = (&t.build, &t.packages, &t.runner, &t.env);
     eprintln!("\n=== leg: {name}\n    {build}");
     let Ok(out) = build
         .command()
@@ -187,13 +182,8 @@ pub fn test(quick: bool, only: Option<&str>) -> bool {
                 let (code, secs) = c.run(&l.name);
                 (pass_if(code == Some(0)), secs)
             }
-            Action::RunTests {
-                build,
-                packages,
-                runner,
-                env,
-            } => {
-                let ok = run_tests(&l.name, &build, &packages, &runner, &env);
+            Action::RunTests(tests) => {
+                let ok = run_tests(&l.name, &tests);
                 (pass_if(ok), t.elapsed().as_secs_f64())
             }
             Action::Skip(why) => {

@@ -16,12 +16,15 @@
 //! - [`aligned`]: 64-byte aligned buffers for benches and tests; [`fmt_time`]: the one time
 //!   format of the bench tables and reports.
 //! - [`wipe`]: the stack-residue probe of the zeroization tests (x86_64).
+//! - [`registry`]: test data published inside other crates' packages (RustCrypto blobby files,
+//!   the LAMPS key examples), read where Cargo unpacked them.
 //! - [`SplitMix64`]: the small deterministic generator of the benches and the dudect tests.
 
 pub mod acvp;
 pub mod backends;
 pub mod ct;
 pub mod hpke;
+pub mod registry;
 pub mod wipe;
 
 mod rng;

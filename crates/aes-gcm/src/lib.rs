@@ -10,6 +10,8 @@
 extern crate alloc;
 
 mod aead;
+#[cfg(feature = "aead")]
+mod aead_traits;
 mod aes;
 #[allow(unsafe_code)]
 mod backend;
@@ -18,7 +20,7 @@ pub mod hazmat;
 #[doc(hidden)]
 pub mod testing;
 
-pub use aead::{
+pub use crate::aead::{
     Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, Error, MAX_AAD_LEN, MAX_MESSAGE_LEN, MAX_NONCE_LEN,
     TAG_LEN, Tag, check_lengths,
 };

@@ -47,7 +47,7 @@ impl core::fmt::Display for Error {
 impl core::error::Error for Error {}
 
 #[inline]
-fn check_len(len: usize) -> Result<(), Error> {
+pub(crate) fn check_len(len: usize) -> Result<(), Error> {
     if len as u64 > MAX_MESSAGE_LEN {
         Err(Error::MessageTooLong)
     } else {

@@ -9,6 +9,8 @@
 extern crate alloc;
 
 mod aead;
+#[cfg(feature = "aead")]
+mod aead_traits;
 #[allow(unsafe_code)]
 mod backend;
 mod chacha;
@@ -21,4 +23,4 @@ pub mod testing;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod wide;
 
-pub use aead::{ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, Tag, XChaCha20Poly1305};
+pub use crate::aead::{ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, Tag, XChaCha20Poly1305};

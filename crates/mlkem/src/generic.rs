@@ -15,6 +15,16 @@ use crate::parameter_set::{DimsOf, EkState, SHat};
 
 pub use crate::parameter_set::{Bytes, ParameterSet};
 
+#[cfg(feature = "kem")]
+mod kem_traits;
+#[cfg(feature = "pkcs8")]
+mod key_encoding;
+
+#[cfg(feature = "kem")]
+pub use kem_traits::{Seed, SharedKey32};
+#[cfg(feature = "pkcs8")]
+pub use key_encoding::KeyEncodingError;
+
 /// Length of the seed `d || z`, the canonical private key.
 pub const SEED_LEN: usize = 64;
 /// Length of a shared secret.
@@ -189,6 +199,19 @@ impl<P: ParameterSet> DecapsulationKey<P> {
         let dk = Self::from_seed(&seed);
         seed.zeroize();
         dk
+    }
+
+    /// ML-KEM.KeyGen (FIPS 203 Algorithm 19): a fresh seed from a fallible generator
+    /// (`rand_core` 0.10 `TryCryptoRng`); the generator's error is returned as is.
+    pub fn try_generate<R: rand_core::TryCryptoRng + ?Sized>(
+        rng: &mut R,
+    ) -> Result<Self, R::Error> {
+        let mut seed = [0u8; SEED_LEN];
+        let r = rng
+            .try_fill_bytes(&mut seed)
+            .map(|()| Self::from_seed(&seed));
+        seed.zeroize();
+        r
     }
 
     /// The seed `d || z` this key was generated from; `None` for a key parsed from

@@ -286,7 +286,7 @@ mod encode {
                 algorithm: Self::ALGORITHM_IDENTIFIER,
                 subject_public_key: BitStringRef::new(0, self.bytes.as_ref())?,
             };
-            Document::try_from(&spki).map_err(Into::into)
+            Document::try_from(&spki)
         }
     }
 

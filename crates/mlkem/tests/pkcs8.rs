@@ -81,7 +81,7 @@ where
     assert_eq!(dk.to_pkcs8_der().unwrap().as_bytes(), der.as_bytes());
     let spki = peer_ek.to_public_key_der().unwrap();
     let ek = EncapsulationKey::<P>::from_public_key_der(spki.as_bytes()).unwrap();
-    assert_eq!(&ek.to_bytes().as_ref()[..], peer_ek.to_bytes().as_slice());
+    assert_eq!(ek.to_bytes().as_ref(), peer_ek.to_bytes().as_slice());
     assert_eq!(ek.to_public_key_der().unwrap().as_bytes(), spki.as_bytes());
     // Tessera -> ml-kem
     let mut seed = [0u8; 64];
@@ -98,7 +98,7 @@ where
     let peer_ek = K::EncapsulationKey::from_public_key_pem(&pem).unwrap();
     assert_eq!(
         peer_ek.to_bytes().as_slice(),
-        &dk.encapsulation_key().to_bytes().as_ref()[..]
+        dk.encapsulation_key().to_bytes().as_ref()
     );
     assert_eq!(peer_ek.to_public_key_pem(LineEnding::LF).unwrap(), pem);
 }
@@ -191,7 +191,7 @@ where
     // Both, consistent: accepted, the same key (its expanded form is the peer's).
     let doc = pkcs8_doc(oid, None, &both(&seed, &expanded), None);
     let dk = DecapsulationKey::<P>::try_from_pkcs8_der(&doc).unwrap();
-    assert_eq!(&dk.to_expanded_bytes().as_ref()[..], &expanded[..]);
+    assert_eq!(dk.to_expanded_bytes().as_ref(), &expanded[..]);
     assert!(DecapsulationKey::<P>::from_pkcs8_der(&doc).is_ok());
     // Both, inconsistent: any byte of the expanded key changed (in dk_pke, ek, H(ek), z).
     for pos in [

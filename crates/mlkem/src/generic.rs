@@ -150,6 +150,27 @@ impl<P: ParameterSet> Drop for DecapsulationKey<P> {
     }
 }
 
+/// Constant time in the secret parts: compares s-hat, z and the encapsulation key (through
+/// the expanded encoding, wiped afterwards); the seed is left out, so a key parsed from the
+/// expanded form equals the one generated from its seed (as RustCrypto `ml-kem`'s equality).
+impl<P: ParameterSet> ConstantTimeEq for DecapsulationKey<P> {
+    fn ct_eq(&self, other: &Self) -> subtle::Choice {
+        let mut a = self.to_expanded_bytes();
+        let mut b = other.to_expanded_bytes();
+        let eq = a.as_ref().ct_eq(b.as_ref());
+        a.as_mut().zeroize();
+        b.as_mut().zeroize();
+        eq
+    }
+}
+
+impl<P: ParameterSet> PartialEq for DecapsulationKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+impl<P: ParameterSet> Eq for DecapsulationKey<P> {}
+
 impl<P: ParameterSet> core::fmt::Debug for DecapsulationKey<P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DecapsulationKey").finish_non_exhaustive()

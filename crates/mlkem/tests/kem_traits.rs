@@ -213,6 +213,20 @@ fn generate_passes_rng_errors_through() {
 }
 
 #[test]
+fn decapsulation_key_equality_ignores_the_seed() {
+    let dk = DecapsulationKey::<MlKem768>::from_seed(&[9; 64]);
+    let expanded =
+        DecapsulationKey::<MlKem768>::from_expanded_bytes(&dk.to_expanded_bytes()).unwrap();
+    assert!(dk == expanded);
+    let mut other = [9; 64];
+    other[63] ^= 1; // z only
+    assert!(dk != DecapsulationKey::<MlKem768>::from_seed(&other));
+    other = [9; 64];
+    other[0] ^= 1; // d
+    assert!(dk != DecapsulationKey::<MlKem768>::from_seed(&other));
+}
+
+#[test]
 #[should_panic(expected = "without a seed")]
 fn key_export_of_expanded_key_panics_as_ml_kem_does() {
     let dk = DecapsulationKey::<MlKem512>::from_seed(&[9; 64]);

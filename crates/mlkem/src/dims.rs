@@ -8,7 +8,7 @@
 use zeroize::Zeroize;
 
 use crate::backend::Backend;
-use crate::kem::EkState;
+use crate::mlkem::EkState;
 use crate::ops::{Decaps, DecodeS, Encaps, EncodeS, KeyGen, ParseEk, hashes};
 use crate::poly::Poly;
 

@@ -15,6 +15,16 @@ use crate::parameter_set::{DimsOf, EkState, SHat};
 
 pub use crate::parameter_set::{Bytes, ParameterSet};
 
+#[cfg(feature = "kem")]
+mod kem_traits;
+#[cfg(feature = "pkcs8")]
+mod key_encoding;
+
+#[cfg(feature = "kem")]
+pub use kem_traits::{Seed, SharedKey32};
+#[cfg(feature = "pkcs8")]
+pub use key_encoding::KeyEncodingError;
+
 /// Length of the seed `d || z`, the canonical private key.
 pub const SEED_LEN: usize = 64;
 /// Length of a shared secret.
@@ -140,6 +150,27 @@ impl<P: ParameterSet> Drop for DecapsulationKey<P> {
     }
 }
 
+/// Constant time in the secret parts: compares s-hat, z and the encapsulation key (through
+/// the expanded encoding, wiped afterwards); the seed is left out, so a key parsed from the
+/// expanded form equals the one generated from its seed (as RustCrypto `ml-kem`'s equality).
+impl<P: ParameterSet> ConstantTimeEq for DecapsulationKey<P> {
+    fn ct_eq(&self, other: &Self) -> subtle::Choice {
+        let mut a = self.to_expanded_bytes();
+        let mut b = other.to_expanded_bytes();
+        let eq = a.as_ref().ct_eq(b.as_ref());
+        a.as_mut().zeroize();
+        b.as_mut().zeroize();
+        eq
+    }
+}
+
+impl<P: ParameterSet> PartialEq for DecapsulationKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+impl<P: ParameterSet> Eq for DecapsulationKey<P> {}
+
 impl<P: ParameterSet> core::fmt::Debug for DecapsulationKey<P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DecapsulationKey").finish_non_exhaustive()
@@ -189,6 +220,19 @@ impl<P: ParameterSet> DecapsulationKey<P> {
         let dk = Self::from_seed(&seed);
         seed.zeroize();
         dk
+    }
+
+    /// ML-KEM.KeyGen (FIPS 203 Algorithm 19): a fresh seed from a fallible generator
+    /// (`rand_core` 0.10 `TryCryptoRng`); the generator's error is returned as is.
+    pub fn try_generate<R: rand_core::TryCryptoRng + ?Sized>(
+        rng: &mut R,
+    ) -> Result<Self, R::Error> {
+        let mut seed = [0u8; SEED_LEN];
+        let r = rng
+            .try_fill_bytes(&mut seed)
+            .map(|()| Self::from_seed(&seed));
+        seed.zeroize();
+        r
     }
 
     /// The seed `d || z` this key was generated from; `None` for a key parsed from

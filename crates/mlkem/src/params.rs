@@ -7,13 +7,13 @@ use crate::dims::Dims;
 use crate::parameter_set::{ParameterSet, sealed::Sealed};
 
 /// ML-KEM-512 (a marker type: the parameter set of the generic API).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MlKem512;
 /// ML-KEM-768 (a marker type: the parameter set of the generic API).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MlKem768;
 /// ML-KEM-1024 (a marker type: the parameter set of the generic API).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MlKem1024;
 
 /// One parameter set: its `ParameterSet` impl (associated types only) and its public module of

@@ -1,6 +1,6 @@
 //! The vector trait: a unit of 16 coefficients of a polynomial in `Z_q[X]/(X^256 + 1)`, with the
 //! operations ML-KEM needs, implemented once per backend (ARCHITECTURE section 2). Polynomials,
-//! vectors, matrices, K-PKE and ML-KEM (`crate::poly`, `crate::kem`) are generic over it.
+//! vectors, matrices, K-PKE and ML-KEM (`crate::poly`, `crate::mlkem`) are generic over it.
 //!
 //! Coefficients are `i16` representatives; each operation states the bound it expects on its
 //! inputs and the bound it guarantees on its outputs (`q = 3329`). The portable implementation

@@ -20,8 +20,9 @@ impl X1Op for Permute<'_> {
     }
 }
 
-/// The whole blocks of `data` absorbed by the backend's register-resident loop; returns the
-/// bytes consumed (an [`X1Op`]).
+/// Every whole block of `data` absorbed in one backend call: the backend's register-resident
+/// loop where it has one for this rate, then XOR and permute per block inside the same island
+/// for the rest; returns the bytes consumed (all the whole blocks; an [`X1Op`]).
 struct AbsorbBlocks<'a> {
     state: &'a mut [u64; 25],
     data: &'a [u8],
@@ -33,7 +34,15 @@ impl X1Op for AbsorbBlocks<'_> {
     type Out = usize;
     #[inline(always)]
     fn run<P: X1Perm>(self, t: P::Token) -> usize {
-        P::absorb_blocks(t, self.state, self.data, self.rate, self.rounds)
+        let done = P::absorb_blocks(t, self.state, self.data, self.rate, self.rounds);
+        let mut rest = self.data[done..].chunks_exact(self.rate);
+        for block in &mut rest {
+            for (l, c) in self.state.iter_mut().zip(block.chunks_exact(8)) {
+                *l ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+            }
+            P::permute(t, self.state, self.rounds);
+        }
+        self.data.len() - rest.remainder().len()
     }
 }
 
@@ -93,17 +102,16 @@ impl Sponge {
             }
         }
         if self.pos == 0 {
-            // Whole blocks: the backend's block loop, then a lane at a time.
-            let done = self.backend.run(AbsorbBlocks {
-                state: &mut self.state,
-                data,
-                rate: self.rate,
-                rounds: self.rounds,
-            });
-            data = &data[done..];
-            while data.len() >= self.rate {
-                self.xor_lanes(&mut data);
-                self.permute();
+            // Whole blocks: one backend call (its block loop, else XOR and permute per block
+            // in the same island).
+            if data.len() >= self.rate {
+                let done = self.backend.run(AbsorbBlocks {
+                    state: &mut self.state,
+                    data,
+                    rate: self.rate,
+                    rounds: self.rounds,
+                });
+                data = &data[done..];
             }
             // A final partial block (fewer than `rate` bytes: `pos` stays below `rate`).
             self.xor_lanes(&mut data);

@@ -179,3 +179,36 @@ impl Sponge {
         }
     }
 }
+
+/// The whole-block operation on a permutation without a block loop (as `aarch64_sha3`'s
+/// single-state row is) against the portable row's block loop: the in-island fallback loop
+/// absorbs every block.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::portable::PortableX1;
+
+    /// The reference permutation, without `absorb_blocks` (the trait's default: 0 bytes).
+    struct NoLoop;
+    impl X1Perm for NoLoop {
+        type Token = tessera_cpu::Portable;
+        fn permute(_: tessera_cpu::Portable, state: &mut [u64; 25], rounds: usize) {
+            crate::keccak::keccak_p(state, rounds);
+        }
+    }
+
+    #[test]
+    fn absorb_blocks_fallback_matches_block_loop() {
+        let data: [u8; 3 * 168 + 9] = core::array::from_fn(|i| (i as u8).wrapping_mul(83) ^ 0x3C);
+        for (rate, rounds) in [(168, 24), (136, 12), (72, 24)] {
+            let mut a = [5u64; 25];
+            let mut b = a;
+            let op = |state| AbsorbBlocks { state, data: &data, rate, rounds };
+            let na = op(&mut a).run::<NoLoop>(tessera_cpu::Portable);
+            let nb = op(&mut b).run::<PortableX1>(tessera_cpu::Portable);
+            assert_eq!(na, data.len() / rate * rate);
+            assert_eq!(na, nb);
+            assert_eq!(a, b, "rate {rate}");
+        }
+    }
+}

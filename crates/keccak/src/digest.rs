@@ -31,6 +31,16 @@
 //! tessera_keccak::shake128(b"seed", &mut native);
 //! assert_eq!(out, native);
 //! ```
+//!
+//! A TurboSHAKE domain byte outside `0x01..=0x7F` does not compile:
+//!
+//! ```compile_fail
+//! let _ = tessera_keccak::digest::CTurboShake128::<0x80>::default();
+//! ```
+//!
+//! ```compile_fail
+//! let _ = tessera_keccak::digest::CTurboShake256::<0x00>::default();
+//! ```
 #![forbid(unsafe_code)]
 
 pub mod block_api;

@@ -64,7 +64,8 @@ macro_rules! sha3 {
             ///
             /// The state and the buffered input are wiped when the hasher drops.
             pub struct $name(block_api::$core);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
+            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset
+                SerializableState;
         );
 
         impl AssociatedOid for $name {

@@ -79,6 +79,20 @@ impl Sponge {
         }
     }
 
+    /// The lanes, for a caller that serializes a state at a block boundary (`pos == 0`).
+    #[cfg(feature = "digest")]
+    pub(crate) fn lanes(&self) -> &[u64; 25] {
+        debug_assert_eq!(self.pos, 0);
+        &self.state
+    }
+
+    /// Sets the lanes of a sponge at a block boundary (the inverse of [`Sponge::lanes`]).
+    #[cfg(feature = "digest")]
+    pub(crate) fn set_lanes(&mut self, lanes: &[u64; 25]) {
+        self.state = *lanes;
+        self.pos = 0;
+    }
+
     pub(crate) fn reset(&mut self) {
         self.state = [0; 25];
         self.pos = 0;
@@ -203,7 +217,12 @@ mod tests {
         for (rate, rounds) in [(168, 24), (136, 12), (72, 24)] {
             let mut a = [5u64; 25];
             let mut b = a;
-            let op = |state| AbsorbBlocks { state, data: &data, rate, rounds };
+            let op = |state| AbsorbBlocks {
+                state,
+                data: &data,
+                rate,
+                rounds,
+            };
             let na = op(&mut a).run::<NoLoop>(tessera_cpu::Portable);
             let nb = op(&mut b).run::<PortableX1>(tessera_cpu::Portable);
             assert_eq!(na, data.len() / rate * rate);

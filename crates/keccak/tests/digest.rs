@@ -392,3 +392,33 @@ fn trait_path_matches_native_api_and_oids() {
     assert_eq!(Sha3_512::OID, sha3_12::Sha3_512::OID);
     assert_eq!(format!("{:?}", Shake128::default()), "Shake128 { ... }");
 }
+
+/// `SerializableState` round trip at every offset around the rate: the restored hasher (core
+/// lanes and buffered bytes) continues to the digest of RustCrypto's on the whole input; a
+/// buffer position of a whole block is rejected.
+#[test]
+fn serialization_round_trip() {
+    use digest::common::hazmat::SerializableState;
+    fn check<D: Digest + SerializableState + digest::block_api::BlockSizeUser, R: Digest>() {
+        let bs = D::block_size();
+        let m: Vec<u8> = (0..3 * bs + 7).map(|i| (i * 7 + 1) as u8).collect();
+        for cut in [0, 1, bs - 1, bs, bs + 1, 2 * bs + 3] {
+            let mut h = D::new();
+            Digest::update(&mut h, &m[..cut]);
+            let ser = h.serialize();
+            let mut h = D::deserialize(&ser).unwrap();
+            Digest::update(&mut h, &m[cut..]);
+            assert_eq!(h.finalize()[..], R::digest(&m)[..], "cut {cut}");
+            // After the core's 200 lane bytes: the buffer position, then the buffered bytes.
+            // A position of a whole block is invalid (an eager buffer holds less).
+            assert_eq!(usize::from(ser[200]), cut % bs, "cut {cut}");
+            let mut bad = ser.clone();
+            bad[200] = bs as u8;
+            assert!(D::deserialize(&bad).is_err(), "cut {cut}");
+        }
+    }
+    check::<Sha3_224, sha3_12::Sha3_224>();
+    check::<Sha3_256, sha3_12::Sha3_256>();
+    check::<Sha3_384, sha3_12::Sha3_384>();
+    check::<Sha3_512, sha3_12::Sha3_512>();
+}

@@ -14,8 +14,11 @@ use ::digest::block_api::{
     AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
     OutputSizeUser, Reset, UpdateCore,
 };
-use ::digest::consts::{U28, U32, U48, U64, U72, U104, U136, U144};
+use ::digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
+use ::digest::consts::{U28, U32, U48, U64, U72, U104, U136, U144, U200};
 use ::digest::{HashMarker, Output};
+
+use zeroize::Zeroize;
 
 use crate::backend::X1Backend;
 use crate::sponge::Sponge;
@@ -100,6 +103,36 @@ macro_rules! core {
         }
 
         impl zeroize::ZeroizeOnDrop for $core {}
+
+        impl SerializableState for $core {
+            /// The 25 lanes, little-endian (the core is always at a block boundary).
+            type SerializedStateSize = U200;
+
+            fn serialize(&self) -> SerializedState<Self> {
+                let mut res = SerializedState::<Self>::default();
+                for (c, l) in res.chunks_exact_mut(8).zip(self.0.lanes()) {
+                    c.copy_from_slice(&l.to_le_bytes());
+                }
+                res
+            }
+
+            /// Restores a state on the best backend of this CPU (every 200-byte string is a
+            /// state).
+            fn deserialize(
+                serialized: &SerializedState<Self>,
+            ) -> Result<Self, DeserializeStateError> {
+                let mut lanes = [0u64; 25];
+                for (l, c) in lanes.iter_mut().zip(serialized.chunks_exact(8)) {
+                    let mut b = [0u8; 8];
+                    b.copy_from_slice(c);
+                    *l = u64::from_le_bytes(b);
+                }
+                let mut core = Self::default();
+                core.0.set_lanes(&lanes);
+                lanes.zeroize();
+                Ok(core)
+            }
+        }
     };
 }
 

@@ -7,7 +7,9 @@
 //! The SHA-3 hashers are `digest::buffer_fixed!` around the block-level cores of
 //! [`block_api`] (so, unlike RustCrypto's `sha3` 0.12, they are `EagerHash` and
 //! `hmac::Hmac<Sha3_256>` works, not only `SimpleHmac`); the core absorbs each run of whole
-//! blocks in one backend call. The XOFs implement the traits directly on the crate's byte-
+//! blocks in one backend call. They also implement `FixedOutputReset`, `SerializableState` (the
+//! core's 25 lanes, then `digest`'s buffer; not the byte layout of `sha3` 0.12, whose state has
+//! no separate buffer) and `AssociatedOid`. The XOFs implement the traits directly on the crate's byte-
 //! granular sponge (no block buffer). All of them are types of their own beside the native
 //! hashers (`tessera_keccak::Sha3_256`, whose inherent `update` and `finalize` return other
 //! types than the trait methods of the same names), on the backend chosen at creation, and

@@ -8,6 +8,8 @@
 extern crate std;
 
 mod backend;
+#[cfg(feature = "digest")]
+pub mod digest;
 mod error;
 mod keccak;
 mod multi;

@@ -20,8 +20,9 @@ impl X1Op for Permute<'_> {
     }
 }
 
-/// The whole blocks of `data` absorbed by the backend's register-resident loop; returns the
-/// bytes consumed (an [`X1Op`]).
+/// Every whole block of `data` absorbed in one backend call: the backend's register-resident
+/// loop where it has one for this rate, then XOR and permute per block inside the same island
+/// for the rest; returns the bytes consumed (all the whole blocks; an [`X1Op`]).
 struct AbsorbBlocks<'a> {
     state: &'a mut [u64; 25],
     data: &'a [u8],
@@ -33,7 +34,15 @@ impl X1Op for AbsorbBlocks<'_> {
     type Out = usize;
     #[inline(always)]
     fn run<P: X1Perm>(self, t: P::Token) -> usize {
-        P::absorb_blocks(t, self.state, self.data, self.rate, self.rounds)
+        let done = P::absorb_blocks(t, self.state, self.data, self.rate, self.rounds);
+        let mut rest = self.data[done..].chunks_exact(self.rate);
+        for block in &mut rest {
+            for (l, c) in self.state.iter_mut().zip(block.chunks_exact(8)) {
+                *l ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+            }
+            P::permute(t, self.state, self.rounds);
+        }
+        self.data.len() - rest.remainder().len()
     }
 }
 
@@ -70,6 +79,20 @@ impl Sponge {
         }
     }
 
+    /// The lanes, for a caller that serializes a state at a block boundary (`pos == 0`).
+    #[cfg(feature = "digest")]
+    pub(crate) fn lanes(&self) -> &[u64; 25] {
+        debug_assert_eq!(self.pos, 0);
+        &self.state
+    }
+
+    /// Sets the lanes of a sponge at a block boundary (the inverse of [`Sponge::lanes`]).
+    #[cfg(feature = "digest")]
+    pub(crate) fn set_lanes(&mut self, lanes: &[u64; 25]) {
+        self.state = *lanes;
+        self.pos = 0;
+    }
+
     pub(crate) fn reset(&mut self) {
         self.state = [0; 25];
         self.pos = 0;
@@ -93,17 +116,16 @@ impl Sponge {
             }
         }
         if self.pos == 0 {
-            // Whole blocks: the backend's block loop, then a lane at a time.
-            let done = self.backend.run(AbsorbBlocks {
-                state: &mut self.state,
-                data,
-                rate: self.rate,
-                rounds: self.rounds,
-            });
-            data = &data[done..];
-            while data.len() >= self.rate {
-                self.xor_lanes(&mut data);
-                self.permute();
+            // Whole blocks: one backend call (its block loop, else XOR and permute per block
+            // in the same island).
+            if data.len() >= self.rate {
+                let done = self.backend.run(AbsorbBlocks {
+                    state: &mut self.state,
+                    data,
+                    rate: self.rate,
+                    rounds: self.rounds,
+                });
+                data = &data[done..];
             }
             // A final partial block (fewer than `rate` bytes: `pos` stays below `rate`).
             self.xor_lanes(&mut data);
@@ -168,6 +190,44 @@ impl Sponge {
                 self.pos += 1;
                 out = &mut core::mem::take(&mut out)[1..];
             }
+        }
+    }
+}
+
+/// The whole-block operation on a permutation without a block loop (as `aarch64_sha3`'s
+/// single-state row is) against the portable row's block loop: the in-island fallback loop
+/// absorbs every block.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::portable::PortableX1;
+
+    /// The reference permutation, without `absorb_blocks` (the trait's default: 0 bytes).
+    struct NoLoop;
+    impl X1Perm for NoLoop {
+        type Token = tessera_cpu::Portable;
+        fn permute(_: tessera_cpu::Portable, state: &mut [u64; 25], rounds: usize) {
+            crate::keccak::keccak_p(state, rounds);
+        }
+    }
+
+    #[test]
+    fn absorb_blocks_fallback_matches_block_loop() {
+        let data: [u8; 3 * 168 + 9] = core::array::from_fn(|i| (i as u8).wrapping_mul(83) ^ 0x3C);
+        for (rate, rounds) in [(168, 24), (136, 12), (72, 24)] {
+            let mut a = [5u64; 25];
+            let mut b = a;
+            let op = |state| AbsorbBlocks {
+                state,
+                data: &data,
+                rate,
+                rounds,
+            };
+            let na = op(&mut a).run::<NoLoop>(tessera_cpu::Portable);
+            let nb = op(&mut b).run::<PortableX1>(tessera_cpu::Portable);
+            assert_eq!(na, data.len() / rate * rate);
+            assert_eq!(na, nb);
+            assert_eq!(a, b, "rate {rate}");
         }
     }
 }

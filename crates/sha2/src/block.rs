@@ -118,3 +118,23 @@ impl<F: Family> Op<F> for Hmac<'_, F> {
         B::hmac(t, self.ipad, self.opad, self.msg, self.words, self.out)
     }
 }
+
+/// The end of a message for the `digest` cores: `data` (fewer than `F::BLOCK` bytes, the
+/// partial block) padded and compressed after `prefix` bytes, in one backend call. The stack
+/// copy of the tail is wiped (the input may be key-derived: `hmac::Hmac` over these cores).
+#[cfg(feature = "digest")]
+pub(crate) struct Finish<'a, F: Family> {
+    pub(crate) state: &'a mut State<F>,
+    pub(crate) data: &'a [u8],
+    pub(crate) prefix: u64,
+}
+
+#[cfg(feature = "digest")]
+impl<F: Family> Op<F> for Finish<'_, F> {
+    type Out = ();
+    #[inline(always)]
+    fn run<B: BlockFn<F>>(self, t: B::Token) {
+        let compress = |s: &mut State<F>, b: &[u8]| B::compress(t, s, b);
+        md::oneshot::<F, _, true>(compress, self.state, self.data, self.prefix)
+    }
+}

@@ -138,3 +138,16 @@ pub(crate) const IV512_256: [u64; 8] = [
     0x2b0199fc2c85b8aa,
     0x0eb72ddc81c52ca2,
 ];
+
+/// SHA-512/224 initial hash value (FIPS 180-4 5.3.6.1); only the `digest` hashers use it.
+#[cfg(feature = "digest")]
+pub(crate) const IV512_224: [u64; 8] = [
+    0x8c3d37c819544da2,
+    0x73e1996689dcd4d6,
+    0x1dfab7ae32ff9c82,
+    0x679dd514582f9fcf,
+    0x0f6d2b697bd44da8,
+    0x77e36f7304c48942,
+    0x3f9d85a86a1d36c8,
+    0x1112e6ad91d692a1,
+];

@@ -12,6 +12,8 @@ extern crate std;
 mod backend;
 mod block;
 mod consts;
+#[cfg(feature = "digest")]
+pub mod digest;
 mod engine;
 mod error;
 mod hash;

@@ -20,6 +20,10 @@
 
 #[cfg(feature = "kem")]
 mod kem_traits;
+#[cfg(feature = "pkcs8")]
+pub mod pkcs8;
+#[cfg(feature = "pkcs8")]
+pub use ::pkcs8 as pkcs8_traits;
 
 #[cfg(feature = "kem")]
 pub use ::kem::{

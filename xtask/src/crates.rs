@@ -157,6 +157,7 @@ pub const CRATES: &[Crate] = &[
     },
     Crate::primitive("tessera-chacha20poly1305"),
     Crate::primitive("tessera-mlkem"),
+    Crate::primitive("tessera-xwing"),
     // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the
     // arithmetic unit tests; the exhaustive Decompose check is skipped there).
     // Every x86 CPU of the matrix runs its suite: Nehalem and Westmere the portable

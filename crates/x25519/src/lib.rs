@@ -7,6 +7,11 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(feature = "kem")]
+pub use ::kem as kem_traits;
+#[cfg(feature = "pkcs8")]
+pub use ::pkcs8 as pkcs8_traits;
+
 // Layers, each file using only files of the layers before it: the test tap and the field trait
 // with its shapes (`tap`, `field`), the scalar's recodings (`scalar`), the representations and
 // the constant table (`fe51`, `table`, `fe64`), the inversion (`inverse`, and the test hooks'
@@ -24,7 +29,11 @@ mod field;
 #[cfg(tessera_test_hooks)]
 mod field_op;
 mod inverse;
+#[cfg(feature = "kem")]
+pub mod kem;
 mod ladder;
+#[cfg(feature = "pkcs8")]
+pub mod pkcs8;
 mod scalar;
 mod table;
 mod tap;

@@ -228,67 +228,40 @@ ml_kem!(/// ML-KEM-1024 (FIPS 203), KEM 0x0042: 64-byte seed private keys, `Nenc
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct XWing;
 
-/// The X-Wing combiner label `\./` `/^\`.
-const XWING_LABEL: [u8; 6] = [0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c];
-const XWING_PK_LEN: usize = ml_kem_768::EK_LEN + 32;
-const XWING_CT_LEN: usize = ml_kem_768::CT_LEN + 32;
+const XWING_PK_LEN: usize = tessera_xwing::ENCAPSULATION_KEY_SIZE;
+const XWING_CT_LEN: usize = tessera_xwing::CIPHERTEXT_SIZE;
 
-/// An X-Wing public key: an ML-KEM-768 encapsulation key (checked) and an X25519 key.
+/// An X-Wing public key: a `tessera_xwing::EncapsulationKey` (ML-KEM-768 key checked).
 #[derive(Clone, Debug, PartialEq)]
-pub struct XWingPublicKey {
-    ek: ml_kem_768::EncapsulationKey,
-    pk_x: [u8; 32],
-    bytes: [u8; XWING_PK_LEN],
-}
+pub struct XWingPublicKey(tessera_xwing::EncapsulationKey);
 
 impl XWingPublicKey {
     /// The key from its 1216 bytes: the length and the ML-KEM modulus check
     /// ([`Error::InvalidPublicKey`] for either).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let bytes: [u8; XWING_PK_LEN] = bytes.try_into().map_err(|_| Error::InvalidPublicKey)?;
-        let ek = ml_kem_768::EncapsulationKey::from_bytes(&bytes[..ml_kem_768::EK_LEN])
-            .map_err(|_| Error::InvalidPublicKey)?;
-        let mut pk_x = [0u8; 32];
-        pk_x.copy_from_slice(&bytes[ml_kem_768::EK_LEN..]);
-        Ok(Self { ek, pk_x, bytes })
+        tessera_xwing::EncapsulationKey::from_bytes(bytes)
+            .map(Self)
+            .map_err(|_| Error::InvalidPublicKey)
     }
     /// The encoded key `ek_M || pk_X`.
     pub fn as_bytes(&self) -> &[u8; XWING_PK_LEN] {
-        &self.bytes
+        self.0.as_bytes()
     }
 }
 
-/// An X-Wing private key: the 32-byte seed, with the expanded ML-KEM key, the X25519 secret
-/// and the public key cached. Wiped on drop (each clone on its own drop).
+/// An X-Wing private key: a `tessera_xwing::DecapsulationKey` (the 32-byte seed, with the
+/// expanded keys cached) and its public key. Wiped on drop (each clone on its own drop).
 #[derive(Clone)]
 pub struct XWingPrivateKey {
-    seed: Zeroizing<[u8; 32]>,
-    dk: ml_kem_768::DecapsulationKey,
-    sk_x: Zeroizing<[u8; 32]>,
+    dk: tessera_xwing::DecapsulationKey,
     pk: XWingPublicKey,
 }
 
 impl XWingPrivateKey {
     fn from_seed(seed: &[u8; 32]) -> Self {
-        let mut expanded = Zeroizing::new([0u8; 96]);
-        tessera_keccak::shake256(seed, &mut expanded[..]);
-        let mut d_z = Zeroizing::new([0u8; 64]);
-        d_z.copy_from_slice(&expanded[..64]);
-        let dk = ml_kem_768::DecapsulationKey::from_seed(&d_z);
-        let mut sk_x = Zeroizing::new([0u8; 32]);
-        sk_x.copy_from_slice(&expanded[64..]);
-        let mut pk_x = [0u8; 32];
-        tessera_x25519::x25519_base_into(&sk_x, &mut pk_x);
-        let ek = dk.encapsulation_key().clone();
-        let mut bytes = [0u8; XWING_PK_LEN];
-        bytes[..ml_kem_768::EK_LEN].copy_from_slice(&ek.to_bytes());
-        bytes[ml_kem_768::EK_LEN..].copy_from_slice(&pk_x);
-        Self {
-            seed: Zeroizing::new(*seed),
-            dk,
-            sk_x,
-            pk: XWingPublicKey { ek, pk_x, bytes },
-        }
+        let dk = tessera_xwing::DecapsulationKey::from_seed(seed);
+        let pk = XWingPublicKey(dk.encapsulation_key().clone());
+        Self { dk, pk }
     }
     /// The key from its 32-byte seed ([`Error::InvalidPrivateKey`] on another length).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
@@ -297,7 +270,7 @@ impl XWingPrivateKey {
     }
     /// The 32-byte seed.
     pub fn as_bytes(&self) -> &[u8; 32] {
-        &self.seed
+        self.dk.as_bytes()
     }
     /// The public key.
     pub fn public_key(&self) -> &XWingPublicKey {
@@ -311,37 +284,11 @@ impl core::fmt::Debug for XWingPrivateKey {
     }
 }
 
-/// `SHA3-256(ss_M || ss_X || ct_X || pk_X || XWingLabel)`.
-fn xwing_combine(ss_m: &[u8], ss_x: &[u8; 32], ct_x: &[u8], pk_x: &[u8; 32]) -> SharedSecret {
-    let mut h = tessera_keccak::Sha3_256::new();
-    h.update(ss_m)
-        .update(ss_x)
-        .update(ct_x)
-        .update(pk_x)
-        .update(&XWING_LABEL);
-    let mut ss = h.finalize();
-    let out = SharedSecret::new(&ss);
-    ss.zeroize();
-    out
-}
-
-/// The X25519 half of X-Wing's `Encaps` and the combiner, given the ML-KEM-768 half and the
-/// ephemeral X25519 scalar `ek_x`.
-fn xwing_encap(
-    pk: &XWingPublicKey,
-    ct_m: &ml_kem_768::Ciphertext,
-    ss_m: &ml_kem_768::SharedSecret,
-    ek_x: &[u8; 32],
+/// The HPKE view of an X-Wing encapsulation: the shared secret and the encapsulated key.
+fn xwing_out(
+    (ct, ss): (tessera_xwing::Ciphertext, tessera_xwing::SharedSecret),
 ) -> (SharedSecret, [u8; XWING_CT_LEN]) {
-    let mut ct_x = [0u8; 32];
-    tessera_x25519::x25519_base_into(ek_x, &mut ct_x);
-    let mut ss_x = Zeroizing::new([0u8; 32]);
-    tessera_x25519::x25519_into(ek_x, &pk.pk_x, &mut ss_x);
-    let ss = xwing_combine(ss_m.as_bytes(), &ss_x, &ct_x, &pk.pk_x);
-    let mut enc = [0u8; XWING_CT_LEN];
-    enc[..ml_kem_768::CT_LEN].copy_from_slice(ct_m.as_bytes());
-    enc[ml_kem_768::CT_LEN..].copy_from_slice(&ct_x);
-    (ss, enc)
+    (SharedSecret::new(ss.as_bytes()), *ct.as_bytes())
 }
 
 impl sealed::Sealed for XWing {}
@@ -380,7 +327,7 @@ impl Kem for XWing {
     }
 
     fn public_key_to_bytes(pk: &Self::PublicKey) -> &[u8] {
-        &pk.bytes
+        pk.as_bytes()
     }
 
     fn private_key_from_bytes(bytes: &[u8]) -> Result<Self::PrivateKey, Error> {
@@ -388,7 +335,7 @@ impl Kem for XWing {
     }
 
     fn private_key_to_bytes(sk: &Self::PrivateKey) -> &[u8] {
-        &sk.seed[..]
+        sk.as_bytes()
     }
 
     fn public_key(sk: &Self::PrivateKey) -> &Self::PublicKey {
@@ -399,11 +346,7 @@ impl Kem for XWing {
         pk: &Self::PublicKey,
         rng: &mut impl rand_core::CryptoRng,
     ) -> Result<(SharedSecret, Self::EncappedKey), Error> {
-        // The same draw order as `eseed = m || ek_x`.
-        let (ct_m, ss_m) = pk.ek.encapsulate(rng);
-        let mut ek_x = Zeroizing::new([0u8; 32]);
-        rng.fill_bytes(&mut ek_x[..]);
-        Ok(xwing_encap(pk, &ct_m, &ss_m, &ek_x))
+        Ok(xwing_out(pk.0.encapsulate(rng)))
     }
 
     #[cfg(tessera_test_hooks)]
@@ -414,12 +357,7 @@ impl Kem for XWing {
         let eseed: &[u8; 64] = randomness
             .try_into()
             .map_err(|_| Error::InvalidRandomnessLength)?;
-        let mut m = Zeroizing::new([0u8; 32]);
-        m.copy_from_slice(&eseed[..32]);
-        let mut ek_x = Zeroizing::new([0u8; 32]);
-        ek_x.copy_from_slice(&eseed[32..]);
-        let (ct_m, ss_m) = pk.ek.encapsulate_deterministic(&m);
-        Ok(xwing_encap(pk, &ct_m, &ss_m, &ek_x))
+        Ok(xwing_out(pk.0.encapsulate_deterministic(eseed)))
     }
 
     #[cfg(tessera_test_hooks)]
@@ -431,16 +369,8 @@ impl Kem for XWing {
     }
 
     fn decap(enc: &[u8], sk: &Self::PrivateKey) -> Result<SharedSecret, Error> {
-        if enc.len() != XWING_CT_LEN {
-            return Err(Error::InvalidEncappedKey);
-        }
-        let (ct_m, ct_x) = enc.split_at(ml_kem_768::CT_LEN);
-        let ct_m =
-            ml_kem_768::Ciphertext::from_bytes(ct_m).map_err(|_| Error::InvalidEncappedKey)?;
-        let ss_m = sk.dk.decapsulate(&ct_m);
-        let ct_x: [u8; 32] = ct_x.try_into().map_err(|_| Error::InvalidEncappedKey)?;
-        let mut ss_x = Zeroizing::new([0u8; 32]);
-        tessera_x25519::x25519_into(&sk.sk_x, &ct_x, &mut ss_x);
-        Ok(xwing_combine(ss_m.as_bytes(), &ss_x, &ct_x, &sk.pk.pk_x))
+        let ct =
+            tessera_xwing::Ciphertext::from_bytes(enc).map_err(|_| Error::InvalidEncappedKey)?;
+        Ok(SharedSecret::new(sk.dk.decapsulate(&ct).as_bytes()))
     }
 }

@@ -7,7 +7,7 @@
 //! This module is laid out as the root of RustCrypto's `aes-gcm` 0.11, so code written for it
 //! compiles with only the path changed (`aes_gcm::` becomes `tessera_aes_gcm::aead::`):
 //! the cipher types, the aliases [`Nonce`] and [`Tag`], the constants [`A_MAX`] and [`P_MAX`],
-//! the trait crate itself as [`aead`](::aead) (`tessera_aes_gcm::aead::aead::Aead` is
+//! the trait crate itself as [`aead`] (`tessera_aes_gcm::aead::aead::Aead` is
 //! `aes_gcm::aead::Aead`), and its traits and types at this level as well.
 //!
 //! Design: each type is a `#[repr(transparent)]` wrapper of the native type of the same name

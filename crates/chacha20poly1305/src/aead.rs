@@ -7,7 +7,7 @@
 //! This module is laid out as the root of RustCrypto's `chacha20poly1305` 0.11, so code written
 //! for it compiles with only the path changed (`chacha20poly1305::` becomes
 //! `tessera_chacha20poly1305::aead::`): the cipher types, the aliases [`Key`], [`Nonce`],
-//! [`XNonce`] and [`Tag`], [`consts`], the trait crate itself as [`aead`](::aead)
+//! [`XNonce`] and [`Tag`], [`consts`], the trait crate itself as [`aead`]
 //! (`tessera_chacha20poly1305::aead::aead::Aead` is `chacha20poly1305::aead::Aead`), and its
 //! traits at this level as well.
 //!

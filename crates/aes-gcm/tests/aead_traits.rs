@@ -465,3 +465,30 @@ fn debug_and_markers() {
         assert!(!s.contains(leak), "{s}");
     }
 }
+
+/// Key and nonce from a caller's rand_core 0.10 RNG through the re-exported `Generate`
+/// (`generate_from_rng`, `try_generate_from_rng`), as RustCrypto code does on `no_std`; the
+/// sealed message is RustCrypto's on the same key and nonce.
+#[test]
+fn drop_in_generate_from_rng() {
+    use aead::rand_core::UnwrapErr;
+    use getrandom::SysRng;
+    use tessera_aes_gcm::aead::{Aead, Aes256Gcm, Generate, KeyInit, Nonce, aead::Key};
+
+    let key = Key::<Aes256Gcm>::generate_from_rng(&mut UnwrapErr(SysRng));
+    let nonce = Nonce::try_generate_from_rng(&mut SysRng).unwrap();
+    let cipher = Aes256Gcm::new(&key);
+    let ct = cipher
+        .encrypt(&nonce, b"from a caller's rng".as_ref())
+        .unwrap();
+    let peer = aes_gcm_11::Aes256Gcm::new(&key);
+    assert_eq!(
+        ct,
+        peer.encrypt(&nonce, b"from a caller's rng".as_ref())
+            .unwrap()
+    );
+    assert_ne!(
+        key,
+        Key::<Aes256Gcm>::generate_from_rng(&mut UnwrapErr(SysRng))
+    );
+}

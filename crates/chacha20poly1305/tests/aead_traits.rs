@@ -478,3 +478,32 @@ fn debug_and_markers() {
         assert!(!s.contains(leak), "{s}");
     }
 }
+
+/// Key and nonce from a caller's rand_core 0.10 RNG through the re-exported `Generate`
+/// (`generate_from_rng`, `try_generate_from_rng`), as RustCrypto code does on `no_std`; the
+/// sealed message is RustCrypto's on the same key and nonce.
+#[test]
+fn drop_in_generate_from_rng() {
+    use aead::rand_core::UnwrapErr;
+    use getrandom::SysRng;
+    use tessera_chacha20poly1305::aead::{
+        Aead, Generate, KeyInit, XChaCha20Poly1305, XNonce, aead::Key,
+    };
+
+    let key = Key::<XChaCha20Poly1305>::generate_from_rng(&mut UnwrapErr(SysRng));
+    let nonce = XNonce::try_generate_from_rng(&mut SysRng).unwrap();
+    let cipher = XChaCha20Poly1305::new(&key);
+    let ct = cipher
+        .encrypt(&nonce, b"from a caller's rng".as_ref())
+        .unwrap();
+    let peer = chacha20poly1305_11::XChaCha20Poly1305::new(&key);
+    assert_eq!(
+        ct,
+        peer.encrypt(&nonce, b"from a caller's rng".as_ref())
+            .unwrap()
+    );
+    assert_ne!(
+        key,
+        Key::<XChaCha20Poly1305>::generate_from_rng(&mut UnwrapErr(SysRng))
+    );
+}

@@ -56,6 +56,7 @@ tessera_cpu::backends! {
 /// An expanded key in the layout of its backend (each variant wiped on drop). Stored inline (no
 /// allocation in the core), so the variants differ in size.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub(crate) enum Layout {
     Portable(portable::Key),
     #[cfg(target_arch = "x86_64")]
@@ -158,6 +159,7 @@ impl<const ENC: bool> GcmOp for CryptBlocks<'_, ENC> {
 }
 
 /// An expanded AES key and the backend it was expanded for.
+#[derive(Clone)]
 pub(crate) struct Key {
     backend: Backend,
     layout: Layout,

@@ -7,6 +7,7 @@ use crate::backend::{self, Backend};
 macro_rules! cipher {
     ($(#[$doc:meta])* $name:ident, $n:literal) => {
         $(#[$doc])*
+        #[derive(Clone)]
         pub struct $name {
             key: backend::Key,
         }
@@ -47,6 +48,8 @@ macro_rules! cipher {
                 self.key.decrypt_blocks(blocks);
             }
         }
+
+        impl zeroize::ZeroizeOnDrop for $name {}
 
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

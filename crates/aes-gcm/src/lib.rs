@@ -9,18 +9,18 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-mod aead;
 #[cfg(feature = "aead")]
-mod aead_traits;
+pub mod aead;
 mod aes;
 #[allow(unsafe_code)]
 mod backend;
 mod gcm;
 pub mod hazmat;
+mod native;
 #[doc(hidden)]
 pub mod testing;
 
-pub use crate::aead::{
+pub use crate::native::{
     Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, Error, MAX_AAD_LEN, MAX_MESSAGE_LEN, MAX_NONCE_LEN,
     TAG_LEN, Tag, check_lengths,
 };

@@ -1,334 +1,163 @@
-//! The AEADs: [`ChaCha20Poly1305`] (RFC 8439 section 2.8) and [`XChaCha20Poly1305`]
-//! (draft-irtf-cfrg-xchacha section 2.3: HChaCha20 subkey, then the same construction).
+//! The RustCrypto `aead` 0.6 face of this crate (feature `aead`): [`ChaCha20Poly1305`] and
+//! [`XChaCha20Poly1305`] implementing `KeySizeUser`, `KeyInit` (so `new_from_slice` refuses a
+//! wrong length), `AeadCore` (12- and 24-byte nonces, 16-byte postfix tag, as RustCrypto's
+//! `chacha20poly1305` 0.11 types) and `AeadInOut`; `aead`'s blanket impls then give the
+//! in-place `Buffer` methods and, with `alloc`, `Aead`.
+//!
+//! This module is laid out as the root of RustCrypto's `chacha20poly1305` 0.11, so code written
+//! for it compiles with only the path changed (`chacha20poly1305::` becomes
+//! `tessera_chacha20poly1305::aead::`): the cipher types, the aliases [`Key`], [`Nonce`],
+//! [`XNonce`] and [`Tag`], [`consts`], the trait crate itself as [`aead`]
+//! (`tessera_chacha20poly1305::aead::aead::Aead` is `chacha20poly1305::aead::Aead`), and its
+//! traits at this level as well.
+//!
+//! Design: each type is a `#[repr(transparent)]` wrapper of the native type of the same name
+//! (`tessera_chacha20poly1305::ChaCha20Poly1305`, ...) with no inherent methods, so `new`,
+//! `encrypt`, `decrypt` and `encrypt_in_place` in method-call syntax are the trait methods, as
+//! on RustCrypto's types. `KeyInit` builds the key exactly as the native `new` (the best backend
+//! of this CPU); `From` converts both ways at no cost, to reach the native API or to wrap a key
+//! made for a chosen backend. `AeadInOut` calls the native sealing and opening, which work in
+//! place: an in-place `InOutBuf` goes straight to them (no copy), and a buffer with separate
+//! input and output is copied once into the output, which is then sealed or opened in place.
+//! The length is checked before that copy. A wrong tag leaves the output zeroed (the native
+//! opening clears it), so no unauthenticated plaintext is released; every error is the opaque
+//! [`Error`]. `Clone` copies the key for the same backend; every copy wipes its key on drop
+//! (`ZeroizeOnDrop`). `Debug` names the type and its backend, never the key.
 
 #![forbid(unsafe_code)]
 
-use crate::backend::Backend;
-use crate::chacha;
-use crate::construction::Aead;
-use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
+use crate::native::check_len;
+use ::aead::TagPosition;
+use ::aead::array::Array;
+use ::aead::consts::{U12, U16, U24, U32};
+use ::aead::inout::InOutBuf;
 
-/// A Poly1305 authentication tag.
-pub type Tag = [u8; 16];
+/// The trait crate, as RustCrypto's `chacha20poly1305::aead`.
+pub use ::aead;
+#[cfg(feature = "alloc")]
+pub use ::aead::Aead;
+pub use ::aead::{
+    AeadCore, AeadInOut, Buffer, Error, Generate, KeyInit, KeySizeUser, Payload, consts,
+};
 
-/// Tag length in bytes.
-pub const TAG_LEN: usize = 16;
+/// Key type (32 bytes), as RustCrypto's `chacha20poly1305::Key`; both types use it.
+pub type Key = Array<u8, U32>;
 
-/// Longest plaintext / ciphertext in bytes: `2^32 - 1` blocks of 64 bytes after the Poly1305
-/// key block (RFC 8439 section 2.8; the same for XChaCha20, whose counter is also 32 bits).
-pub const MAX_MESSAGE_LEN: u64 = (1 << 38) - 64;
+/// Nonce of [`ChaCha20Poly1305`] (12 bytes), as RustCrypto's `chacha20poly1305::Nonce`.
+pub type Nonce = Array<u8, U12>;
 
-/// Errors of this crate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// The message is longer than [`MAX_MESSAGE_LEN`], or a hazmat keystream request would
-    /// run the 32-bit block counter past `2^32 - 1`.
-    MessageTooLong,
-    /// A ciphertext given to `decrypt` is shorter than the tag.
-    CiphertextTooShort,
-    /// The tag does not match: the ciphertext, nonce, additional data or key is wrong.
-    Authentication,
-}
+/// Nonce of [`XChaCha20Poly1305`] (24 bytes), as RustCrypto's `chacha20poly1305::XNonce`.
+pub type XNonce = Array<u8, U24>;
 
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            Error::MessageTooLong => "ChaCha20 message longer than the 32-bit block counter allows",
-            Error::CiphertextTooShort => {
-                "ChaCha20-Poly1305 ciphertext shorter than the 16-byte tag"
-            }
-            Error::Authentication => "ChaCha20-Poly1305 authentication failed",
-        })
-    }
-}
+/// Poly1305 tag (16 bytes), as RustCrypto's `chacha20poly1305::Tag`.
+pub type Tag = Array<u8, U16>;
 
-impl core::error::Error for Error {}
-
-#[inline]
-pub(crate) fn check_len(len: usize) -> Result<(), Error> {
-    if len as u64 > MAX_MESSAGE_LEN {
-        Err(Error::MessageTooLong)
-    } else {
-        Ok(())
-    }
-}
-
-/// The shared body of both AEADs: a key's words and its backend.
-struct Inner {
-    backend: Backend,
-    key: [u32; 8],
-}
-
-impl Inner {
-    fn seal(
-        &self,
-        key: &[u32; 8],
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        check_len(buf.len())?;
-        Ok(self.backend.run(Aead::<true> {
-            key,
-            nonce,
-            aad,
-            buf,
-        }))
-    }
-
-    fn open(
-        &self,
-        key: &[u32; 8],
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &Tag,
-    ) -> Result<(), Error> {
-        check_len(buf.len())?;
-        // On failure `expected` is the valid tag for this (forged) ciphertext: wiped on every
-        // path.
-        let expected = zeroize::Zeroizing::new(self.backend.run(Aead::<false> {
-            key,
-            nonce,
-            aad,
-            buf,
-        }));
-        // Two 64-bit comparisons (`subtle`'s slice comparison makes a `Choice`, with its
-        // optimization barrier, per byte).
-        let w =
-            |b: &[u8; 16], i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap());
-        let ok = w(&expected, 0).ct_eq(&w(tag, 0)) & w(&expected, 1).ct_eq(&w(tag, 1));
-        // The comparison's result is public by design (see `tessera_cpu::public_bool`).
-        if tessera_cpu::public_bool(ok.into()) {
-            Ok(())
-        } else {
-            buf.zeroize();
-            Err(Error::Authentication)
-        }
-    }
-}
-
-impl Drop for Inner {
-    fn drop(&mut self) {
-        self.key.zeroize();
-    }
-}
-
-macro_rules! aead {
-    ($(#[$doc:meta])* $name:ident, $nlen:literal, $derive:path) => {
+macro_rules! aead_type {
+    ($(#[$doc:meta])* $name:ident, $nonce_size:ty) => {
         $(#[$doc])*
-        pub struct $name(Inner);
+        #[derive(Clone)]
+        #[repr(transparent)]
+        pub struct $name(crate::$name);
 
-        impl $name {
-            /// Key length in bytes.
-            pub const KEY_LEN: usize = 32;
-            /// Nonce length in bytes.
-            pub const NONCE_LEN: usize = $nlen;
-
-            /// A key for the best backend of this CPU.
-            pub fn new(key: &[u8; 32]) -> Self {
-                Self::new_with_backend(Backend::detect(), key)
-            }
-
-            /// A key for a given backend (from `Backend::all_available`; tests and benches).
-            pub fn new_with_backend(backend: Backend, key: &[u8; 32]) -> Self {
-                Self(Inner { backend, key: chacha::key_words(key) })
-            }
-
-            /// The backend this key runs on.
+        impl From<crate::$name> for $name {
+            /// Wraps a native key (for example one made for a chosen backend).
             #[inline]
-            pub fn backend(&self) -> Backend {
-                self.0.backend
-            }
-
-            /// Encrypts `buf` in place and returns the tag. A nonce must never repeat under
-            /// one key. A message longer than [`MAX_MESSAGE_LEN`] is an error before anything
-            /// is written.
-            #[inline]
-            pub fn encrypt_in_place_detached(
-                &self,
-                nonce: &[u8; $nlen],
-                aad: &[u8],
-                buf: &mut [u8],
-            ) -> Result<Tag, Error> {
-                let (key, n) = $derive(&self.0.key, nonce);
-                self.0.seal(&key, &n, aad, buf)
-            }
-
-            /// Decrypts `buf` in place after checking `tag` in constant time. A length error
-            /// leaves `buf` untouched; a wrong tag clears `buf` before the error returns, so
-            /// no unauthenticated plaintext is released.
-            #[inline]
-            pub fn decrypt_in_place_detached(
-                &self,
-                nonce: &[u8; $nlen],
-                aad: &[u8],
-                buf: &mut [u8],
-                tag: &Tag,
-            ) -> Result<(), Error> {
-                let (key, n) = $derive(&self.0.key, nonce);
-                self.0.open(&key, &n, aad, buf, tag)
-            }
-
-            /// Encrypts `plaintext` and returns `ciphertext || tag`.
-            #[cfg(feature = "alloc")]
-            pub fn encrypt(
-                &self,
-                nonce: &[u8; $nlen],
-                aad: &[u8],
-                plaintext: &[u8],
-            ) -> Result<alloc::vec::Vec<u8>, Error> {
-                check_len(plaintext.len())?;
-                let mut out = alloc::vec::Vec::with_capacity(plaintext.len() + TAG_LEN);
-                out.extend_from_slice(plaintext);
-                let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
-                out.extend_from_slice(&tag);
-                Ok(out)
-            }
-
-            /// Checks and decrypts `ciphertext || tag`; returns the plaintext. A ciphertext
-            /// longer than [`MAX_MESSAGE_LEN`] is an error before anything is allocated.
-            #[cfg(feature = "alloc")]
-            pub fn decrypt(
-                &self,
-                nonce: &[u8; $nlen],
-                aad: &[u8],
-                ciphertext_and_tag: &[u8],
-            ) -> Result<alloc::vec::Vec<u8>, Error> {
-                let Some(ct_len) = ciphertext_and_tag.len().checked_sub(TAG_LEN) else {
-                    return Err(Error::CiphertextTooShort);
-                };
-                // Before the copy: an over-long ciphertext is refused without allocating.
-                check_len(ct_len)?;
-                let (ct, tag) = ciphertext_and_tag.split_at(ct_len);
-                let tag: Tag = tag.try_into().unwrap();
-                let mut out = alloc::vec::Vec::from(ct);
-                self.decrypt_in_place_detached(nonce, aad, &mut out, &tag)?;
-                Ok(out)
+            fn from(key: crate::$name) -> Self {
+                Self(key)
             }
         }
+
+        impl From<$name> for crate::$name {
+            /// The native key inside, for the native API.
+            #[inline]
+            fn from(key: $name) -> Self {
+                key.0
+            }
+        }
+
+        impl zeroize::ZeroizeOnDrop for $name {}
 
         impl core::fmt::Debug for $name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("backend", &self.backend().name())
-                    .finish_non_exhaustive()
+                core::fmt::Debug::fmt(&self.0, f)
+            }
+        }
+
+        impl KeySizeUser for $name {
+            type KeySize = U32;
+        }
+
+        impl KeyInit for $name {
+            /// A key for the best backend of this CPU (as the native `new`).
+            #[inline]
+            fn new(key: &Key) -> Self {
+                Self(crate::$name::new(&key.0))
+            }
+        }
+
+        impl AeadCore for $name {
+            type NonceSize = $nonce_size;
+            type TagSize = U16;
+            const TAG_POSITION: TagPosition = TagPosition::Postfix;
+        }
+
+        impl AeadInOut for $name {
+            #[inline]
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &::aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+            ) -> ::aead::Result<Tag> {
+                check_len(buffer.len()).map_err(|_| Error)?;
+                let buf = buffer.into_out_with_copied_in();
+                match self.0.encrypt_in_place_detached(&nonce.0, associated_data, buf) {
+                    Ok(tag) => Ok(Tag::from(tag)),
+                    Err(_) => Err(Error),
+                }
+            }
+
+            #[inline]
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &::aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+                tag: &Tag,
+            ) -> ::aead::Result<()> {
+                check_len(buffer.len()).map_err(|_| Error)?;
+                let buf = buffer.into_out_with_copied_in();
+                self.0
+                    .decrypt_in_place_detached(&nonce.0, associated_data, buf, &tag.0)
+                    .map_err(|_| Error)
             }
         }
     };
 }
 
-/// The key words to run with: the key itself for the IETF construction.
-#[inline(always)]
-fn ietf(key: &[u32; 8], nonce: &[u8; 12]) -> (KeyCopy, [u8; 12]) {
-    (KeyCopy(*key), *nonce)
-}
-
-/// XChaCha20: the HChaCha20 subkey of the first 16 nonce bytes, and the nonce
-/// `0^4 || nonce[16..24]` (draft-irtf-cfrg-xchacha section 2.3).
-#[inline(always)]
-fn xchacha(key: &[u32; 8], nonce: &[u8; 24]) -> (KeyCopy, [u8; 12]) {
-    let mut kb = [0u8; 32];
-    for (b, w) in kb.chunks_exact_mut(4).zip(key) {
-        b.copy_from_slice(&w.to_le_bytes());
-    }
-    let mut sub = chacha::hchacha20(&kb, nonce[..16].try_into().unwrap());
-    kb.zeroize();
-    let k = KeyCopy(chacha::key_words(&sub));
-    sub.zeroize();
-    let mut n = [0u8; 12];
-    n[4..].copy_from_slice(&nonce[16..]);
-    (k, n)
-}
-
-/// A per-call copy of key words, wiped on drop.
-struct KeyCopy([u32; 8]);
-
-impl core::ops::Deref for KeyCopy {
-    type Target = [u32; 8];
-    fn deref(&self) -> &[u32; 8] {
-        &self.0
-    }
-}
-
-impl Drop for KeyCopy {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-aead!(
-    /// ChaCha20-Poly1305 (RFC 8439 section 2.8): 32-byte key, 12-byte nonce, 16-byte tag.
-    ///
-    /// ```
-    /// use tessera_chacha20poly1305::{ChaCha20Poly1305, Error};
-    /// let aead = ChaCha20Poly1305::new(&[7u8; 32]);
-    /// let nonce = [1u8; 12];
-    /// let mut buf = *b"hello, world";
-    /// let tag = aead.encrypt_in_place_detached(&nonce, b"header", &mut buf).unwrap();
-    /// aead.decrypt_in_place_detached(&nonce, b"header", &mut buf, &tag).unwrap();
-    /// assert_eq!(&buf, b"hello, world");
-    /// let mut bad = tag;
-    /// bad[0] ^= 1;
-    /// let r = aead.decrypt_in_place_detached(&nonce, b"header", &mut buf, &bad);
-    /// assert_eq!(r, Err(Error::Authentication));
-    /// assert_eq!(buf, [0u8; 12]); // cleared
-    /// ```
-    ChaCha20Poly1305, 12, ietf
-);
-aead!(
-    /// XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha): 32-byte key, 24-byte nonce (random
-    /// nonces are safe), 16-byte tag.
+aead_type!(
+    /// ChaCha20-Poly1305 (RFC 8439) through the `aead` traits: 32-byte key, 12-byte nonce,
+    /// 16-byte tag (as RustCrypto's `chacha20poly1305::ChaCha20Poly1305`).
     ///
     /// ```
     /// # #[cfg(feature = "alloc")] {
-    /// use tessera_chacha20poly1305::XChaCha20Poly1305;
-    /// let aead = XChaCha20Poly1305::new(&[9u8; 32]);
-    /// let sealed = aead.encrypt(&[3u8; 24], b"aad", b"message").unwrap();
-    /// assert_eq!(sealed.len(), 7 + 16);
-    /// assert_eq!(aead.decrypt(&[3u8; 24], b"aad", &sealed).unwrap(), b"message");
+    /// use tessera_chacha20poly1305::aead::{Aead, ChaCha20Poly1305, Key, KeyInit, Nonce};
+    ///
+    /// let key = Key::from([0x42; 32]);
+    /// let cipher = ChaCha20Poly1305::new(&key);
+    /// let nonce = Nonce::from([7; 12]); // MUST be unique per message
+    /// let ciphertext = cipher.encrypt(&nonce, b"plaintext message".as_ref()).unwrap();
+    /// let plaintext = cipher.decrypt(&nonce, ciphertext.as_ref()).unwrap();
+    /// assert_eq!(&plaintext, b"plaintext message");
     /// # }
     /// ```
-    XChaCha20Poly1305, 24, xchacha
+    ChaCha20Poly1305,
+    U12
 );
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// RFC 8439 section 2.8.2 on the portable path (small enough for Miri): tag, round trip,
-    /// a flipped tag bit clears the buffer.
-    #[test]
-    fn rfc8439_2_8_2_portable() {
-        let key: [u8; 32] = core::array::from_fn(|i| 0x80 + i as u8);
-        let nonce = [7, 0, 0, 0, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47];
-        let aad = [
-            0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
-        ];
-        let pt = *b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
-        let a = ChaCha20Poly1305::new_with_backend(Backend::Portable, &key);
-        let mut buf = pt;
-        let tag = a.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
-        assert_eq!(buf[..4], [0xd3, 0x1a, 0x8d, 0x34]);
-        assert_eq!(
-            tag,
-            [
-                0x1a, 0xe1, 0x0b, 0x59, 0x4f, 0x09, 0xe2, 0x6a, 0x7e, 0x90, 0x2e, 0xcb, 0xd0, 0x60,
-                0x06, 0x91
-            ]
-        );
-        let mut bad = tag;
-        bad[15] ^= 0x80;
-        let mut b2 = buf;
-        assert_eq!(
-            a.decrypt_in_place_detached(&nonce, &aad, &mut b2, &bad),
-            Err(Error::Authentication)
-        );
-        assert!(b2.iter().all(|&x| x == 0));
-        a.decrypt_in_place_detached(&nonce, &aad, &mut buf, &tag)
-            .unwrap();
-        assert_eq!(buf, pt);
-    }
-}
+aead_type!(
+    /// XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha) through the `aead` traits: 32-byte key,
+    /// 24-byte nonce (random nonces are safe), 16-byte tag (as RustCrypto's
+    /// `chacha20poly1305::XChaCha20Poly1305`).
+    XChaCha20Poly1305,
+    U24
+);

@@ -8,14 +8,14 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-mod aead;
 #[cfg(feature = "aead")]
-mod aead_traits;
+pub mod aead;
 #[allow(unsafe_code)]
 mod backend;
 mod chacha;
 mod construction;
 pub mod hazmat;
+mod native;
 mod poly1305;
 #[doc(hidden)]
 pub mod testing;
@@ -23,4 +23,6 @@ pub mod testing;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 mod wide;
 
-pub use crate::aead::{ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, Tag, XChaCha20Poly1305};
+pub use crate::native::{
+    ChaCha20Poly1305, Error, MAX_MESSAGE_LEN, TAG_LEN, Tag, XChaCha20Poly1305,
+};

@@ -13,6 +13,7 @@ use tessera_cpu::Aarch64AesPmull;
 use zeroize::Zeroize;
 
 /// Round keys and `R(H^i x^-1)` for `i = 1..=8`.
+#[derive(Clone)]
 pub(crate) struct Key {
     rk: [[u8; 16]; 15],
     nr: usize,

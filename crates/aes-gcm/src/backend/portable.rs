@@ -12,6 +12,7 @@ use ghash::Hkey;
 use zeroize::Zeroize;
 
 /// Expanded key: bitsliced round keys and the powers of the GHASH key `H` (each wiped on drop).
+#[derive(Clone)]
 pub(crate) struct Key {
     aes: aes::Key,
     h: Hkey,

@@ -12,6 +12,7 @@ use zeroize::Zeroize;
 
 /// Round keys and `R(H^i x^-1)` for `i = 1..=32` (raw register bytes). Shared with the VAES
 /// backend, which uses all 32 powers; this one uses the first eight.
+#[derive(Clone)]
 pub(crate) struct Key {
     rk: [[u8; 16]; 15],
     pub(super) nr: usize,

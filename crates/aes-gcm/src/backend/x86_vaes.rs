@@ -62,6 +62,7 @@ tessera_cpu::with_features! { X86VaesClmul;
 /// key: zeroized on drop): broadcast round keys and the `H` powers paired for the lanes of a
 /// 32-block group. About 2 KiB; building them per operation cost about as much as a 1 KiB
 /// message's GHASH.
+#[derive(Clone)]
 pub(crate) struct Wide {
     rk: [__m256i; 15],
     /// `hv[g][j]` = `(H^(32-16g-2j), H^(31-16g-2j))` (low lane, high lane): `hv[0]` holds the
@@ -428,6 +429,7 @@ impl GcmOps for Ops<'_> {
 
 /// The key layout of both VAES rows: the AES-NI key (all thirty-two `H` powers used) and the
 /// 256-bit tables.
+#[derive(Clone)]
 pub(crate) struct VaesKey {
     pub(super) ni: Key,
     pub(super) wide: Wide,

@@ -11,6 +11,7 @@ use crate::aes::sbox::{Planes as State, inv_sub_bytes, not_sbox_constant, sub_by
 use zeroize::Zeroize;
 
 /// Bitsliced round keys: inner keys in fixsliced form, the S-box constant folded in.
+#[derive(Clone)]
 pub(crate) struct Key {
     rk: [State; 15],
     nr: usize,

@@ -42,6 +42,7 @@ impl HPow {
 }
 
 /// `H^1..=H^AGG`, `pw[k] = H^(k+1)`.
+#[derive(Clone)]
 pub(super) struct Hkey {
     pw: [HPow; AGG],
 }

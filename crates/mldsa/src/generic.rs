@@ -116,6 +116,12 @@ impl<P: ParameterSet> VerifyingKey<P> {
         self.verify_mu(&mu, sig)
     }
 
+    /// [`Self::verify`] as a `bool` (the shape of RustCrypto `ml-dsa`'s
+    /// `verify_with_context`): `true` only for a valid signature of `msg` under `ctx`.
+    pub fn verify_with_context(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> bool {
+        self.verify(msg, ctx, sig).is_ok()
+    }
+
     /// HashML-DSA.Verify (Algorithm 5) of `digest = PH(msg)`; a digest of the wrong
     /// length for `ph` is [`Error::InvalidDigestLength`].
     pub fn verify_prehashed(

@@ -1,0 +1,210 @@
+//! The RustCrypto `signature` 3 traits (feature `signature`) against RustCrypto `ml-dsa` 0.1:
+//! code generic over `Signer` / `Verifier` / `Keypair` / `SignatureEncoding` runs on both and
+//! gives byte-identical deterministic signatures; each side verifies the other's signatures
+//! (deterministic and hedged, with and without context, keys exchanged as bytes); bad
+//! signatures are a `signature::Error`, never a panic.
+//!
+//! Not built under Miri or with `--cfg tessera_backend="portable"` (the peer is not a
+//! dev-dependency there, see Cargo.toml).
+#![cfg(all(feature = "signature", not(any(miri, tessera_backend = "portable"))))]
+
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use tessera_mldsa::signature::{
+    self, Keypair, MultipartSigner, MultipartVerifier, RandomizedMultipartSigner,
+    RandomizedSigner, SignatureEncoding, Signer, Verifier,
+};
+
+/// Signs `msg` through the traits only, checks the signature verifies (and not on another
+/// message, and not once a byte is flipped), re-decodes it from its encoding, and returns the
+/// encoding. The same code runs on Tessera and on `ml-dsa`.
+fn generic_round_trip<K, S>(sk: &K, msg: &[u8]) -> Vec<u8>
+where
+    K: Signer<S> + Keypair,
+    K::VerifyingKey: Verifier<S>,
+    S: SignatureEncoding,
+{
+    let sig: S = sk.try_sign(msg).expect("sign");
+    let vk = sk.verifying_key();
+    assert!(vk.verify(msg, &sig).is_ok());
+    let mut other = msg.to_vec();
+    other.push(1);
+    assert!(vk.verify(&other, &sig).is_err());
+
+    let bytes = sig.to_bytes().as_ref().to_vec();
+    assert_eq!(bytes.len(), sig.encoded_len());
+    let Ok(back) = S::try_from(&bytes[..]) else {
+        panic!("decode of an encoded signature failed")
+    };
+    assert!(vk.verify(msg, &back).is_ok());
+
+    let mut bad = bytes.clone();
+    bad[bytes.len() / 2] ^= 0x10;
+    if let Ok(bad) = S::try_from(&bad[..]) {
+        assert!(vk.verify(msg, &bad).is_err());
+    }
+    // A truncated encoding does not decode.
+    assert!(S::try_from(&bytes[..bytes.len() - 1]).is_err());
+    bytes
+}
+
+/// A generator that always fails.
+struct FailingRng;
+
+#[derive(Debug)]
+struct RngDown;
+impl core::fmt::Display for RngDown {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("rng down")
+    }
+}
+impl core::error::Error for RngDown {}
+
+impl rand_core::TryRng for FailingRng {
+    type Error = RngDown;
+    fn try_next_u32(&mut self) -> Result<u32, RngDown> {
+        Err(RngDown)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, RngDown> {
+        Err(RngDown)
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), RngDown> {
+        Err(RngDown)
+    }
+}
+impl rand_core::TryCryptoRng for FailingRng {}
+
+macro_rules! interop {
+    ($prop:ident, $fixed:ident, $m:ident, $rc:ident) => {
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+            #[test]
+            fn $prop(
+                seed in any::<[u8; 32]>(),
+                msg in proptest::collection::vec(any::<u8>(), 0..300),
+                split in any::<prop::sample::Index>(),
+                ctx in proptest::collection::vec(any::<u8>(), 1..=255),
+                rng_seed in any::<u64>(),
+            ) {
+                use tessera_mldsa::$m::{Signature, SigningKey, VerifyingKey};
+                type RcSig = ml_dsa::Signature<ml_dsa::$rc>;
+                let mut rng = StdRng::seed_from_u64(rng_seed);
+
+                let t_sk = SigningKey::from_seed(&seed);
+                let r_sk = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
+                let t_vk = t_sk.verifying_key();
+                let r_vk = r_sk.verifying_key();
+                prop_assert_eq!(&t_vk.to_bytes()[..], &r_vk.encode()[..]);
+
+                // The same generic code on both: byte-identical deterministic signatures.
+                let t_bytes = generic_round_trip::<_, Signature>(&t_sk, &msg);
+                let r_bytes = generic_round_trip::<_, RcSig>(&r_sk, &msg);
+                prop_assert_eq!(&t_bytes, &r_bytes);
+
+                // Keys exchanged as bytes; each verifies the other's signatures.
+                let t_from_r = VerifyingKey::from_bytes(&r_vk.encode()).unwrap();
+                let r_from_t = ml_dsa::VerifyingKey::<ml_dsa::$rc>::decode(
+                    &t_vk.to_bytes()[..].try_into().unwrap(),
+                );
+                let t_sig = Signature::try_from(&t_bytes[..]).unwrap();
+                let r_sig = RcSig::try_from(&r_bytes[..]).unwrap();
+                prop_assert!(Verifier::verify(&r_from_t, &msg, &RcSig::try_from(&t_bytes[..]).unwrap()).is_ok());
+                prop_assert!(Verifier::verify(&t_from_r, &msg, &Signature::try_from(&r_bytes[..]).unwrap()).is_ok());
+                prop_assert!(Verifier::verify(&r_vk, &msg, &r_sig).is_ok());
+                prop_assert!(Verifier::verify(t_vk, &msg, &t_sig).is_ok());
+
+                // Hedged through RandomizedSigner, both directions.
+                let t_hedged: Signature = t_sk.try_sign_with_rng(&mut rng, &msg).unwrap();
+                prop_assert!(Verifier::verify(&r_vk, &msg, &RcSig::try_from(&t_hedged.to_bytes()[..]).unwrap()).is_ok());
+                let r_hedged: RcSig = r_sk.expanded_key().try_sign_with_rng(&mut rng, &msg).unwrap();
+                prop_assert!(Verifier::verify(t_vk, &msg, &Signature::try_from(&r_hedged.to_bytes()[..]).unwrap()).is_ok());
+
+                // Contexts (inherent methods, as in ml-dsa): deterministic byte-identical,
+                // hedged cross-verified, and a context signature fails the empty context.
+                let t_ctx = t_sk.sign_deterministic(&msg, &ctx).unwrap();
+                let r_ctx = r_sk.expanded_key().sign_deterministic(&msg, &ctx).unwrap();
+                prop_assert_eq!(&t_ctx.to_bytes()[..], &r_ctx.encode()[..]);
+                prop_assert!(r_vk.verify_with_context(&msg, &ctx, &RcSig::try_from(&t_ctx.to_bytes()[..]).unwrap()));
+                let t_ctx_h = t_sk.sign_randomized(&msg, &ctx, &mut rng).unwrap();
+                prop_assert!(r_vk.verify_with_context(&msg, &ctx, &RcSig::try_from(&t_ctx_h.to_bytes()[..]).unwrap()));
+                let r_ctx_h = r_sk.expanded_key().sign_randomized(&msg, &ctx, &mut rng).unwrap();
+                let r_ctx_h = Signature::try_from(&r_ctx_h.encode()[..]).unwrap();
+                prop_assert_eq!(t_vk.verify(&msg, &ctx, &r_ctx_h), Ok(()));
+                prop_assert!(Verifier::verify(t_vk, &msg, &r_ctx_h).is_err());
+                prop_assert!(Verifier::verify(t_vk, &msg, &t_ctx).is_err());
+
+                // Multipart: the parts sign as their concatenation, as in ml-dsa.
+                let (a, b) = msg.split_at(split.index(msg.len() + 1));
+                let t_multi: Signature = t_sk.try_multipart_sign(&[a, b]).unwrap();
+                prop_assert_eq!(&t_multi.to_bytes()[..], &t_bytes[..]);
+                let r_multi: RcSig = r_sk.try_multipart_sign(&[a, b]).unwrap();
+                prop_assert_eq!(&r_multi.encode()[..], &t_bytes[..]);
+                prop_assert!(t_vk.multipart_verify(&[a, b], &r_sig_as_ours::<Signature>(&r_multi.encode()[..])).is_ok());
+                prop_assert!(r_vk.multipart_verify(&[a, b], &r_sig).is_ok());
+                let t_multi_h: Signature = t_sk.try_multipart_sign_with_rng(&mut rng, &[a, b]).unwrap();
+                prop_assert!(Verifier::verify(&r_vk, &msg, &RcSig::try_from(&t_multi_h.to_bytes()[..]).unwrap()).is_ok());
+            }
+        }
+
+        #[test]
+        fn $fixed() {
+            use tessera_mldsa::$m::{SIG_LEN, Signature, SigningKey};
+            let sk = SigningKey::from_seed(&[3; 32]);
+            let vk = sk.verifying_key();
+            // Keypair gives the key's own verifying key.
+            assert_eq!(Keypair::verifying_key(&sk), *vk);
+
+            // Signatures that are not ML-DSA signatures of the message: typed errors.
+            for fill in [0x00u8, 0xff, 0x5a] {
+                let sig = Signature::try_from(&[fill; SIG_LEN][..]).unwrap();
+                let e: signature::Error = Verifier::verify(vk, b"m", &sig).unwrap_err();
+                #[cfg(feature = "alloc")]
+                assert_eq!(
+                    core::error::Error::source(&e)
+                        .and_then(|s| s.downcast_ref::<tessera_mldsa::Error>()),
+                    Some(&tessera_mldsa::Error::Verification)
+                );
+                let _ = e;
+            }
+            assert_eq!(
+                Signature::try_from(&[0u8; SIG_LEN + 1][..]),
+                Err(tessera_mldsa::Error::InvalidLength)
+            );
+            let sig: Signature = Signer::sign(&sk, b"m");
+            assert_eq!(sig.encoded_len(), SIG_LEN);
+            assert_eq!(SignatureEncoding::to_bytes(&sig), *sig.as_bytes());
+
+            // A failing generator: an error, never a panic or a signature.
+            let e = RandomizedSigner::<Signature>::try_sign_with_rng(&sk, &mut FailingRng, b"m")
+                .unwrap_err();
+            #[cfg(feature = "alloc")]
+            assert_eq!(
+                core::error::Error::source(&e).and_then(|s| s.downcast_ref::<tessera_mldsa::Error>()),
+                Some(&tessera_mldsa::Error::Rng)
+            );
+            let _ = e;
+            assert_eq!(
+                sk.sign_randomized(b"m", b"", &mut FailingRng).unwrap_err(),
+                tessera_mldsa::Error::Rng
+            );
+            // A context over 255 bytes through the inherent API.
+            assert_eq!(
+                sk.sign_randomized(b"m", &[0; 256], &mut StdRng::seed_from_u64(1)).unwrap_err(),
+                tessera_mldsa::Error::ContextTooLong
+            );
+        }
+    };
+}
+
+/// A signature decoded from bytes (helper for the multipart check).
+fn r_sig_as_ours<S: SignatureEncoding>(bytes: &[u8]) -> S {
+    match S::try_from(bytes) {
+        Ok(s) => s,
+        Err(_) => panic!("signature bytes do not decode"),
+    }
+}
+
+interop!(interop_44, fixed_44, ml_dsa_44, MlDsa44);
+interop!(interop_65, fixed_65, ml_dsa_65, MlDsa65);
+interop!(interop_87, fixed_87, ml_dsa_87, MlDsa87);

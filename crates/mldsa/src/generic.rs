@@ -451,7 +451,6 @@ impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
     }
 }
 
-
 impl<P: ParameterSet> core::fmt::Debug for Signature<P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_tuple("Signature").field(&self.0.as_ref()).finish()

@@ -37,7 +37,9 @@ use pkcs8::spki::{
 use pkcs8::{KeyError, PrivateKeyInfoRef};
 use subtle::ConstantTimeEq;
 
-use crate::generic::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey};
+use crate::generic::{
+    MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey,
+};
 use crate::params::SEED_LEN;
 
 /// id-ml-dsa-44, -65, -87 by the last arc of `P`.
@@ -77,13 +79,15 @@ impl<P: ParameterSet> AssociatedAlgorithmIdentifier for Signature<P> {
 /// The signature algorithm this key signs with (id-ml-dsa-*, parameters absent).
 impl<P: ParameterSet> SignatureAlgorithmIdentifier for SigningKey<P> {
     type Params = AnyRef<'static>;
-    const SIGNATURE_ALGORITHM_IDENTIFIER: AlgorithmIdentifier<AnyRef<'static>> = algorithm_of::<P>();
+    const SIGNATURE_ALGORITHM_IDENTIFIER: AlgorithmIdentifier<AnyRef<'static>> =
+        algorithm_of::<P>();
 }
 
 /// The signature algorithm this key verifies (id-ml-dsa-*, parameters absent).
 impl<P: ParameterSet> SignatureAlgorithmIdentifier for VerifyingKey<P> {
     type Params = AnyRef<'static>;
-    const SIGNATURE_ALGORITHM_IDENTIFIER: AlgorithmIdentifier<AnyRef<'static>> = algorithm_of::<P>();
+    const SIGNATURE_ALGORITHM_IDENTIFIER: AlgorithmIdentifier<AnyRef<'static>> =
+        algorithm_of::<P>();
 }
 
 /// The signature as an X.509 signatureValue BIT STRING (no unused bits).

@@ -12,8 +12,8 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tessera_mldsa::signature::{
-    self, Keypair, MultipartSigner, MultipartVerifier, RandomizedMultipartSigner,
-    RandomizedSigner, SignatureEncoding, Signer, Verifier,
+    self, Keypair, MultipartSigner, MultipartVerifier, RandomizedMultipartSigner, RandomizedSigner,
+    SignatureEncoding, Signer, Verifier,
 };
 
 /// Signs `msg` through the traits only, checks the signature verifies (and not on another

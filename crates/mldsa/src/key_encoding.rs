@@ -219,6 +219,6 @@ impl<P: ParameterSet> spki::EncodePublicKey for VerifyingKey<P> {
             algorithm: algorithm_of::<P>(),
             subject_public_key: pkcs8::der::asn1::BitStringRef::new(0, pk.as_ref())?,
         };
-        Ok(pkcs8::der::Document::try_from(info)?)
+        pkcs8::der::Document::try_from(info)
     }
 }

@@ -148,6 +148,17 @@ impl<P: ParameterSet> VerifyingKey<P> {
         Ok(mu)
     }
 
+    /// SHAKE256 (on the key's Keccak backend) holding `tr || 0 || 0`: the pure ML-DSA message
+    /// prefix with the empty context, for a message absorbed piece by piece; the first 64
+    /// bytes of its output are mu.
+    #[cfg_attr(not(feature = "signature"), allow(dead_code))]
+    pub(crate) fn mu_shake(&self) -> tessera_keccak::Shake256 {
+        let mut s =
+            tessera_keccak::Shake256::new_with_backend(self.backend.run(crate::ops::HashBackend));
+        s.update(P::Dims::tr(&self.st)).update(&[0, 0]);
+        s
+    }
+
     /// Verification from an externally computed mu (ML-DSA.Verify_internal from
     /// line 7 of Algorithm 8 on).
     pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
@@ -325,7 +336,7 @@ impl<P: ParameterSet> SigningKey<P> {
         }
     }
 
-    fn sign_mu_try_rng<R: rand_core::TryCryptoRng + ?Sized>(
+    pub(crate) fn sign_mu_try_rng<R: rand_core::TryCryptoRng + ?Sized>(
         &self,
         mu: &[u8; 64],
         rng: &mut R,

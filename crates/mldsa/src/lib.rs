@@ -41,6 +41,8 @@ pub use sets::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
 pub use signature;
 #[cfg(feature = "signature")]
 pub use signature::{Keypair, KeypairRef, SignatureEncoding, Signer, Verifier};
+#[cfg(feature = "signature")]
+pub use signer::MuHasher;
 
 /// The `pkcs8` crate (version 0.11, with `spki` 0.8 and `der` 0.8 re-exported inside) these
 /// types implement, re-exported so callers name the same version.

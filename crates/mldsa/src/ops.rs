@@ -46,6 +46,18 @@ impl DsaOp for Hash2<'_> {
     }
 }
 
+/// The single-state Keccak backend this backend hashes with (for hashing done outside an
+/// operation, a message absorbed piece by piece).
+pub(crate) struct HashBackend;
+
+impl DsaOp for HashBackend {
+    type Out = tessera_keccak::X1Backend;
+    #[inline(always)]
+    fn run<U: Unit>(self, t: U::Token) -> tessera_keccak::X1Backend {
+        U::hashes(t).x1
+    }
+}
+
 /// ML-DSA.KeyGen_internal (see [`dsa::keygen`]).
 pub(crate) struct KeyGen<'a, P, const K: usize, const L: usize> {
     pub(crate) xi: &'a [u8; 32],

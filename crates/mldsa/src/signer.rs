@@ -8,6 +8,10 @@
 //! - [`Verifier`] and [`MultipartVerifier`] on [`VerifyingKey`]: empty context.
 //! - [`KeypairRef`] (hence [`signature::Keypair`]) on [`SigningKey`].
 //! - [`SignatureEncoding`] on [`Signature`] (`Repr` = `[u8; SIG_LEN]`).
+//! - [`DigestSigner`], [`RandomizedDigestSigner`] and [`DigestVerifier`] over [`MuHasher`]
+//!   (where `ml-dsa` uses `shake::Shake256`): the closure absorbs the message into SHAKE256
+//!   already holding `tr || 0 || 0` (empty context), and mu is its first 64 output bytes; the
+//!   same signatures as [`Signer`] on the concatenated message.
 //!
 //! A context string goes through the inherent methods (`sign_deterministic`, `sign`,
 //! `sign_randomized`, `verify`), as with `ml-dsa`. Every method runs on the key's dispatched
@@ -18,8 +22,9 @@
 
 use signature::rand_core::TryCryptoRng;
 use signature::{
-    KeypairRef, MultipartSigner, MultipartVerifier, RandomizedMultipartSigner, RandomizedSigner,
-    SignatureEncoding, Signer, Verifier,
+    DigestSigner, DigestVerifier, KeypairRef, MultipartSigner, MultipartVerifier,
+    RandomizedDigestSigner, RandomizedMultipartSigner, RandomizedSigner, SignatureEncoding, Signer,
+    Verifier,
 };
 
 use crate::Error;
@@ -110,6 +115,72 @@ impl<P: ParameterSet> SignatureEncoding for Signature<P> {
 
     fn encoded_len(&self) -> usize {
         P::SIG_LEN
+    }
+}
+
+/// The message hasher of the `Digest*` trait impls: SHAKE256 on the key's Keccak backend
+/// holding `tr || 0 || 0` (pure ML-DSA, empty context). The signer's or verifier's closure
+/// absorbs the message with [`signature::digest::Update`]; the first 64 output bytes are mu.
+/// It has the role of `shake::Shake256` in RustCrypto `ml-dsa`'s impls.
+#[derive(Clone, Debug)]
+pub struct MuHasher(tessera_keccak::Shake256);
+
+impl signature::digest::Update for MuHasher {
+    fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+}
+
+impl MuHasher {
+    fn new<P: ParameterSet>(vk: &VerifyingKey<P>) -> Self {
+        MuHasher(vk.mu_shake())
+    }
+
+    fn mu(&self) -> [u8; 64] {
+        let mut mu = [0u8; 64];
+        self.0.finalize_xof().read(&mut mu);
+        mu
+    }
+}
+
+/// Deterministic pure ML-DSA, empty context, of the message the closure absorbs.
+impl<P: ParameterSet> DigestSigner<MuHasher, Signature<P>> for SigningKey<P> {
+    fn try_sign_digest<F: Fn(&mut MuHasher) -> Result<(), signature::Error>>(
+        &self,
+        f: F,
+    ) -> Result<Signature<P>, signature::Error> {
+        let mut h = MuHasher::new(self.verifying_key());
+        f(&mut h)?;
+        Ok(self.sign_mu(&h.mu(), &[0; 32])?)
+    }
+}
+
+/// Hedged pure ML-DSA, empty context, of the message the closure absorbs.
+impl<P: ParameterSet> RandomizedDigestSigner<MuHasher, Signature<P>> for SigningKey<P> {
+    fn try_sign_digest_with_rng<
+        R: TryCryptoRng + ?Sized,
+        F: Fn(&mut MuHasher) -> Result<(), signature::Error>,
+    >(
+        &self,
+        rng: &mut R,
+        f: F,
+    ) -> Result<Signature<P>, signature::Error> {
+        let mut h = MuHasher::new(self.verifying_key());
+        f(&mut h)?;
+        Ok(self.sign_mu_try_rng(&h.mu(), rng)?)
+    }
+}
+
+/// Pure ML-DSA verification, empty context, of the message the closure absorbs.
+impl<P: ParameterSet> DigestVerifier<MuHasher, Signature<P>> for VerifyingKey<P> {
+    fn verify_digest<F: Fn(&mut MuHasher) -> Result<(), signature::Error>>(
+        &self,
+        f: F,
+        signature: &Signature<P>,
+    ) -> Result<(), signature::Error> {
+        let mut h = MuHasher::new(self);
+        f(&mut h)?;
+        Ok(self.verify_mu(&h.mu(), signature)?)
     }
 }
 

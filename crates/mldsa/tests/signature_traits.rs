@@ -236,3 +236,86 @@ fn every_backend() {
     }
     assert!(n >= 1);
 }
+
+/// Signs and verifies through `DigestSigner` / `DigestVerifier` with the message absorbed in
+/// two pieces; the same code on Tessera (`MuHasher`) and `ml-dsa` (`shake::Shake256`).
+fn generic_digest<K, D, S>(sk: &K, a: &[u8], b: &[u8]) -> Vec<u8>
+where
+    D: signature::digest::Update,
+    K: signature::DigestSigner<D, S> + Keypair,
+    K::VerifyingKey: signature::DigestVerifier<D, S>,
+    S: SignatureEncoding,
+{
+    use signature::DigestVerifier;
+    let absorb = |d: &mut D| {
+        d.update(a);
+        d.update(b);
+        Ok(())
+    };
+    let sig = sk.try_sign_digest(absorb).unwrap();
+    let vk = sk.verifying_key();
+    assert!(vk.verify_digest(absorb, &sig).is_ok());
+    assert!(
+        vk.verify_digest(
+            |d: &mut D| {
+                d.update(a);
+                Ok(())
+            },
+            &sig
+        )
+        .is_err()
+            || b.is_empty()
+    );
+    // A closure error is passed on.
+    assert!(
+        vk.verify_digest(|_: &mut D| Err(signature::Error::new()), &sig)
+            .is_err()
+    );
+    sig.to_bytes().as_ref().to_vec()
+}
+
+macro_rules! digest_interop {
+    ($name:ident, $m:ident, $rc:ident) => {
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
+            #[test]
+            fn $name(
+                seed in any::<[u8; 32]>(),
+                a in proptest::collection::vec(any::<u8>(), 0..200),
+                b in proptest::collection::vec(any::<u8>(), 1..200),
+                rng_seed in any::<u64>(),
+            ) {
+                use tessera_mldsa::$m::{Signature, SigningKey};
+                use signature::{RandomizedDigestSigner, DigestVerifier};
+                let t_sk = SigningKey::from_seed(&seed);
+                let r_sk = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
+                let t = generic_digest::<_, tessera_mldsa::MuHasher, Signature>(&t_sk, &a, &b);
+                let r = generic_digest::<_, _, ml_dsa::Signature<ml_dsa::$rc>>(&r_sk, &a, &b);
+                prop_assert_eq!(&t, &r);
+                // The same signature as Signer on the concatenation.
+                let whole = [&a[..], &b[..]].concat();
+                let s: Signature = Signer::sign(&t_sk, &whole);
+                prop_assert_eq!(&s.to_bytes()[..], &t[..]);
+                // Hedged digest signing verifies on ml-dsa.
+                let mut rng = StdRng::seed_from_u64(rng_seed);
+                let h: Signature = t_sk
+                    .try_sign_digest_with_rng(&mut rng, |d: &mut tessera_mldsa::MuHasher| {
+                        signature::digest::Update::update(d, &whole);
+                        Ok(())
+                    })
+                    .unwrap();
+                let rs = ml_dsa::Signature::<ml_dsa::$rc>::try_from(&h.to_bytes()[..]).unwrap();
+                prop_assert!(Verifier::verify(&r_sk.verifying_key(), &whole, &rs).is_ok());
+                let ok = t_sk.verifying_key().verify_digest(|d: &mut tessera_mldsa::MuHasher| {
+                    signature::digest::Update::update(d, &whole);
+                    Ok(())
+                }, &h);
+                prop_assert!(ok.is_ok());
+            }
+        }
+    };
+}
+
+digest_interop!(digest_interop_44, ml_dsa_44, MlDsa44);
+digest_interop!(digest_interop_65, ml_dsa_65, MlDsa65);
+digest_interop!(digest_interop_87, ml_dsa_87, MlDsa87);

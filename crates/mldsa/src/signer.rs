@@ -7,6 +7,7 @@
 //!   `TryCryptoRng` (a generator failure is a `signature::Error`), empty context.
 //! - [`Verifier`] and [`MultipartVerifier`] on [`VerifyingKey`]: empty context.
 //! - [`KeypairRef`] (hence [`signature::Keypair`]) on [`SigningKey`].
+//! - `crypto-common`'s `KeyInit` on [`SigningKey`] (the key is the 32-byte seed xi).
 //! - [`SignatureEncoding`] on [`Signature`] (`Repr` = `[u8; SIG_LEN]`).
 //! - [`DigestSigner`], [`RandomizedDigestSigner`] and [`DigestVerifier`] over [`MuHasher`]
 //!   (where `ml-dsa` uses `shake::Shake256`): the closure absorbs the message into SHAKE256
@@ -181,6 +182,18 @@ impl<P: ParameterSet> DigestVerifier<MuHasher, Signature<P>> for VerifyingKey<P>
         let mut h = MuHasher::new(self);
         f(&mut h)?;
         Ok(self.verify_mu(&h.mu(), signature)?)
+    }
+}
+
+/// The seed xi is the key (32 bytes), as `ml-dsa`'s `KeyInit`.
+impl<P: ParameterSet> signature::digest::common::KeySizeUser for SigningKey<P> {
+    type KeySize = signature::digest::consts::U32;
+}
+
+/// [`SigningKey::from_seed`] (ML-DSA.KeyGen_internal from xi).
+impl<P: ParameterSet> signature::digest::common::KeyInit for SigningKey<P> {
+    fn new(seed: &signature::digest::common::Key<Self>) -> Self {
+        SigningKey::from_seed(&(*seed).into())
     }
 }
 

@@ -93,6 +93,12 @@ macro_rules! interop {
 
                 let t_sk = SigningKey::from_seed(&seed);
                 let r_sk = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
+                // KeyInit (the seed is the key) on both.
+                let t_new = <SigningKey as signature::digest::common::KeyInit>::new(&seed.into());
+                let r_new = <ml_dsa::SigningKey<ml_dsa::$rc> as signature::digest::common::KeyInit>::new(&seed.into());
+                prop_assert_eq!(t_new.verifying_key(), t_sk.verifying_key());
+                prop_assert!(r_new == r_sk);
+                prop_assert!(<SigningKey as signature::digest::common::KeyInit>::new_from_slice(&seed[1..]).is_err());
                 let t_vk = t_sk.verifying_key();
                 let r_vk = r_sk.verifying_key();
                 prop_assert_eq!(&t_vk.to_bytes()[..], &r_vk.encode()[..]);

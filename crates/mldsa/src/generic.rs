@@ -43,6 +43,12 @@ impl<P: ParameterSet> PartialEq for VerifyingKey<P> {
 }
 impl<P: ParameterSet> Eq for VerifyingKey<P> {}
 
+impl<P: ParameterSet> core::hash::Hash for VerifyingKey<P> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.bytes.hash(state);
+    }
+}
+
 impl<P: ParameterSet> core::fmt::Debug for VerifyingKey<P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("VerifyingKey").finish_non_exhaustive()
@@ -110,6 +116,12 @@ impl<P: ParameterSet> VerifyingKey<P> {
         self.verify_mu(&mu, sig)
     }
 
+    /// [`Self::verify`] as a `bool` (the shape of RustCrypto `ml-dsa`'s
+    /// `verify_with_context`): `true` only for a valid signature of `msg` under `ctx`.
+    pub fn verify_with_context(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> bool {
+        self.verify(msg, ctx, sig).is_ok()
+    }
+
     /// HashML-DSA.Verify (Algorithm 5) of `digest = PH(msg)`; a digest of the wrong
     /// length for `ph` is [`Error::InvalidDigestLength`].
     pub fn verify_prehashed(
@@ -121,6 +133,30 @@ impl<P: ParameterSet> VerifyingKey<P> {
     ) -> Result<(), Error> {
         let mu = self.mu_prehashed(ph, digest, ctx)?;
         self.verify_mu(&mu, sig)
+    }
+
+    /// mu of the pure ML-DSA message `0 || |ctx| || ctx || msg[0] || msg[1] || ...`: a
+    /// message given in parts (the `Multipart*` traits).
+    pub(crate) fn compute_mu_parts(&self, msg: &[&[u8]], ctx: &[u8]) -> Result<[u8; 64], Error> {
+        let n = u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong)?;
+        let mut mu = [0u8; 64];
+        self.backend.run(crate::ops::Hash2 {
+            head: &[P::Dims::tr(&self.st), &[0, n], ctx],
+            tail: msg,
+            out: &mut mu,
+        });
+        Ok(mu)
+    }
+
+    /// SHAKE256 (on the key's Keccak backend) holding `tr || 0 || 0`: the pure ML-DSA message
+    /// prefix with the empty context, for a message absorbed piece by piece; the first 64
+    /// bytes of its output are mu.
+    #[cfg_attr(not(feature = "signature"), allow(dead_code))]
+    pub(crate) fn mu_shake(&self) -> tessera_keccak::Shake256 {
+        let mut s =
+            tessera_keccak::Shake256::new_with_backend(self.backend.run(crate::ops::HashBackend));
+        s.update(P::Dims::tr(&self.st)).update(&[0, 0]);
+        s
     }
 
     /// Verification from an externally computed mu (ML-DSA.Verify_internal from
@@ -273,6 +309,47 @@ impl<P: ParameterSet> SigningKey<P> {
         self.sign_mu_rng(&mu, rng)
     }
 
+    /// ML-DSA.Sign (Algorithm 2), hedged, with `rnd` from a fallible `rng`: as
+    /// [`Self::sign`], and [`Error::Rng`] if the generator fails.
+    pub fn sign_randomized<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        msg: &[u8],
+        ctx: &[u8],
+        rng: &mut R,
+    ) -> Result<Signature<P>, Error> {
+        let mu = self.vk.compute_mu(msg, ctx)?;
+        self.sign_mu_try_rng(&mu, rng)
+    }
+
+    /// ML-DSA.Sign of a message given in parts, hedged with `rng` (`None`: deterministic).
+    #[cfg_attr(not(feature = "signature"), allow(dead_code))]
+    pub(crate) fn sign_parts<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        msg: &[&[u8]],
+        ctx: &[u8],
+        rng: Option<&mut R>,
+    ) -> Result<Signature<P>, Error> {
+        let mu = self.vk.compute_mu_parts(msg, ctx)?;
+        match rng {
+            Some(rng) => self.sign_mu_try_rng(&mu, rng),
+            None => self.sign_mu(&mu, &[0; 32]),
+        }
+    }
+
+    pub(crate) fn sign_mu_try_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        mu: &[u8; 64],
+        rng: &mut R,
+    ) -> Result<Signature<P>, Error> {
+        let mut rnd = [0u8; 32];
+        let r = match rng.try_fill_bytes(&mut rnd) {
+            Ok(()) => self.sign_mu(mu, &rnd),
+            Err(_) => Err(Error::Rng),
+        };
+        rnd.zeroize();
+        r
+    }
+
     /// ML-DSA.Sign, deterministic variant (rnd = 0^32).
     pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature<P>, Error> {
         let mu = self.vk.compute_mu(msg, ctx)?;
@@ -348,6 +425,12 @@ impl<P: ParameterSet> SigningKey<P> {
     }
 }
 
+impl<P: ParameterSet> AsRef<VerifyingKey<P>> for SigningKey<P> {
+    fn as_ref(&self) -> &VerifyingKey<P> {
+        &self.vk
+    }
+}
+
 /// An ML-DSA signature of parameter set `P` (sigEncode). Parsing checks the length only; the
 /// hint encoding is checked by verification (FIPS 204 HintBitUnpack).
 pub struct Signature<P: ParameterSet>(P::SigBytes);
@@ -364,6 +447,20 @@ impl<P: ParameterSet> PartialEq for Signature<P> {
     }
 }
 impl<P: ParameterSet> Eq for Signature<P> {}
+
+impl<P: ParameterSet> core::hash::Hash for Signature<P> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+/// [`Signature::from_bytes`]: the length is checked ([`Error::InvalidLength`]).
+impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
+    type Error = Error;
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_bytes(bytes)
+    }
+}
 
 impl<P: ParameterSet> core::fmt::Debug for Signature<P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

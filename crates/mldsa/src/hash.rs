@@ -15,6 +15,16 @@ pub(crate) fn h(x1: X1Backend, parts: &[&[u8]], out: &mut [u8]) {
     s.finalize_xof().read(out);
 }
 
+/// H over the concatenation of `head` then `tail` (a message in parts after its prefix).
+#[inline(always)]
+pub(crate) fn h2(x1: X1Backend, head: &[&[u8]], tail: &[&[u8]], out: &mut [u8]) {
+    let mut s = Shake256::new_with_backend(x1);
+    for p in head.iter().chain(tail) {
+        s.update(p);
+    }
+    s.finalize_xof().read(out);
+}
+
 /// The Keccak backends an ML-DSA backend hashes with, decided with it (so a forced-portable
 /// ML-DSA hashes on portable Keccak everywhere).
 #[derive(Clone, Copy)]

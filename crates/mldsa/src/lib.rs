@@ -7,6 +7,9 @@
 // was a timing leak in another ML-DSA implementation).
 #![deny(clippy::integer_division_remainder_used)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 // The test hooks keep their state in `std` (never in a user's build); unit tests use it too.
 #[cfg(any(test, tessera_test_hooks))]
 extern crate std;
@@ -16,10 +19,14 @@ mod dims;
 mod dsa;
 pub mod generic;
 mod hash;
+#[cfg(feature = "pkcs8")]
+mod key_encoding;
 mod ops;
 mod params;
 mod poly;
 mod sets;
+#[cfg(feature = "signature")]
+mod signer;
 /// Test-facing entry points (tests, benches, constant-time harnesses); not part of the API.
 #[doc(hidden)]
 pub mod testing;
@@ -27,6 +34,24 @@ mod unit;
 mod xof4;
 
 pub use sets::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
+
+/// The `signature` crate (version 3) these types implement, re-exported so callers name the
+/// same version.
+#[cfg(feature = "signature")]
+pub use signature;
+#[cfg(feature = "signature")]
+pub use signature::{Keypair, KeypairRef, SignatureEncoding, Signer, Verifier};
+#[cfg(feature = "signature")]
+pub use signer::MuHasher;
+
+/// The `pkcs8` crate (version 0.11, with `spki` 0.8 and `der` 0.8 re-exported inside) these
+/// types implement, re-exported so callers name the same version.
+#[cfg(feature = "pkcs8")]
+pub use pkcs8;
+#[cfg(feature = "pkcs8")]
+pub use pkcs8::{DecodePrivateKey, spki::DecodePublicKey};
+#[cfg(all(feature = "pkcs8", feature = "alloc"))]
+pub use pkcs8::{EncodePrivateKey, spki::EncodePublicKey};
 
 /// The pre-hash functions of HashML-DSA (FIPS 204 section 5.4), each with its OID. The caller
 /// hashes the message and passes the digest (`sign_prehashed`, `verify_prehashed`); the
@@ -111,6 +136,8 @@ pub enum Error {
     /// The signing loop rejected its maximum number of candidates
     /// (`testing::MAX_SIGN_ITERATIONS`; probability below 2^-256).
     SigningLoopBound,
+    /// The random number generator failed (a `TryCryptoRng` returned an error).
+    Rng,
 }
 
 impl core::fmt::Display for Error {
@@ -122,6 +149,7 @@ impl core::fmt::Display for Error {
             Error::InvalidDigestLength => "HashML-DSA digest of the wrong length",
             Error::Verification => "ML-DSA signature verification failed",
             Error::SigningLoopBound => "ML-DSA signing loop bound reached",
+            Error::Rng => "random number generator failure",
         })
     }
 }

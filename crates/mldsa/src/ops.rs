@@ -27,6 +27,37 @@ impl DsaOp for Hash<'_> {
     }
 }
 
+/// H of the concatenation of `head` then `tail` into `out` (a message given in parts, after
+/// its prefix), on the backend's single-state Keccak.
+pub(crate) struct Hash2<'a> {
+    /// The strings hashed first, in order.
+    pub(crate) head: &'a [&'a [u8]],
+    /// The strings hashed after them, in order.
+    pub(crate) tail: &'a [&'a [u8]],
+    /// The output (its length is the output length).
+    pub(crate) out: &'a mut [u8],
+}
+
+impl DsaOp for Hash2<'_> {
+    type Out = ();
+    #[inline(always)]
+    fn run<U: Unit>(self, t: U::Token) {
+        crate::hash::h2(U::hashes(t).x1, self.head, self.tail, self.out)
+    }
+}
+
+/// The single-state Keccak backend this backend hashes with (for hashing done outside an
+/// operation, a message absorbed piece by piece).
+pub(crate) struct HashBackend;
+
+impl DsaOp for HashBackend {
+    type Out = tessera_keccak::X1Backend;
+    #[inline(always)]
+    fn run<U: Unit>(self, t: U::Token) -> tessera_keccak::X1Backend {
+        U::hashes(t).x1
+    }
+}
+
 /// ML-DSA.KeyGen_internal (see [`dsa::keygen`]).
 pub(crate) struct KeyGen<'a, P, const K: usize, const L: usize> {
     pub(crate) xi: &'a [u8; 32],

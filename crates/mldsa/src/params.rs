@@ -39,7 +39,17 @@ mod sealed {
 /// A byte array of a parameter set (`[u8; N]`, the only implementation): what the generic
 /// keys and signatures store and return.
 pub trait Bytes:
-    sealed::Sealed + Copy + Eq + AsRef<[u8]> + AsMut<[u8]> + Zeroize + for<'a> TryFrom<&'a [u8]>
+    sealed::Sealed
+    + Copy
+    + Eq
+    + core::hash::Hash
+    + Send
+    + Sync
+    + 'static
+    + AsRef<[u8]>
+    + AsMut<[u8]>
+    + Zeroize
+    + for<'a> TryFrom<&'a [u8]>
 {
     /// The all-zero array.
     fn zeroed() -> Self;
@@ -60,6 +70,10 @@ pub(crate) trait Set: Sized {
     type Dims: Dims;
     /// The algorithms' parameters: a [`Table`].
     type Params: Params;
+    /// The last arc of the set's OID id-ml-dsa-* (2.16.840.1.101.3.4.3.17 / 18 / 19, NIST
+    /// signature algorithms; FIPS 204, RFC 9881).
+    #[cfg_attr(not(feature = "pkcs8"), allow(dead_code))]
+    const OID_ARC: u8;
 }
 
 /// The algorithms' parameters of `P`.
@@ -77,7 +91,7 @@ pub trait ParameterSet: Set {
     /// An expanded signing key (skEncode): `[u8; SK_LEN]`.
     type SkBytes: Bytes;
     /// A signature (sigEncode): `[u8; SIG_LEN]`.
-    type SigBytes: Bytes;
+    type SigBytes: Bytes + From<crate::generic::Signature<Self>>;
     /// Length of an encoded verifying key (pkEncode).
     const PK_LEN: usize = 32 + 320 * Of::<Self>::K;
     /// Length of an expanded signing key (skEncode).

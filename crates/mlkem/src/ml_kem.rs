@@ -51,7 +51,7 @@
 //! `Encapsulate`, `TryKeyInit` (modulus-checked), `KeyExport` and `KeySizeUser` on
 //! [`EncapsulationKey`]; `Decapsulate` (hence `TryDecapsulate`), `Decapsulator`, `Generate`,
 //! `KeyInit` / `KeyExport` (the 64-byte seed), `KeySizeUser`, [`ExpandedKeyEncoding`] and
-//! `From<Seed>` on [`DecapsulationKey`]; with feature `pkcs8` the traits of [`pkcs8`](self::pkcs8).
+//! `From<Seed>` on [`DecapsulationKey`]; with feature `pkcs8` the traits of its module `pkcs8`.
 //!
 //! Differences from `ml-kem`: `EncapsulationKey::encapsulate_deterministic` (its `hazmat`
 //! feature) is absent (FIPS 203 section 3.3 keeps `m` internal); `ParameterSet` is Tessera's

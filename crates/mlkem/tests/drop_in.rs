@@ -3,7 +3,10 @@
 //! through its `pkcs8` module), stamped out twice from one text by `ml_kem_code!`, once with the
 //! root `ml_kem` and once with `tessera_mlkem::ml_kem`: only the path differs. The two copies
 //! run on the same seeds and exchange their outputs: each decapsulates the other's ciphertexts,
-//! imports the other's keys and documents, and the values compared come from the peer.
+//! imports the other's keys and documents, and the values compared come from the peer. The
+//! documentation example's own form (`generate_keypair()` / `encapsulate()` on the OS generator,
+//! `kem`'s `getrandom` feature, on in this crate's dev-dependencies) is stamped out the same way
+//! by `ml_kem_doc_example!` and its keys are crossed likewise.
 #![cfg(all(feature = "kem", not(any(miri, tessera_backend = "portable"))))]
 
 /// The same `ml-kem` code over the crate root `$root` (`ml_kem` or `tessera_mlkem::ml_kem`).
@@ -99,6 +102,57 @@ macro_rules! ml_kem_code {
             (der, spki, dk2.to_bytes().to_vec(), ek2.to_bytes().to_vec())
         }
     };
+}
+
+/// `ml-kem`'s documentation example verbatim (its `getrandom` form), with the path given.
+macro_rules! ml_kem_doc_example {
+    ($($root:tt)+) => {
+        use $($root)+::{
+            MlKem768,
+            kem::{Decapsulate, Encapsulate, Kem},
+        };
+
+        /// The example, returning the encoded encapsulation key and the seed of its key pair.
+        pub fn doc_example() -> (Vec<u8>, Vec<u8>) {
+            // Generate a decapsulation/encapsulation keypair
+            let (dk, ek) = MlKem768::generate_keypair();
+
+            // Encapsulate a shared key to the holder of the decapsulation key, receive the shared
+            // secret `k_send` and the encapsulated form `ct`.
+            let (ct, k_send) = ek.encapsulate();
+
+            // Decapsulate the shared key
+            let k_recv = dk.decapsulate(&ct);
+
+            // We've now established a shared key
+            assert_eq!(k_send, k_recv);
+
+            use $($root)+::KeyExport;
+            (ek.to_bytes().to_vec(), dk.to_bytes().to_vec())
+        }
+    };
+}
+
+mod peer_doc {
+    ml_kem_doc_example!(ml_kem);
+}
+
+mod tessera_doc {
+    ml_kem_doc_example!(tessera_mlkem::ml_kem);
+}
+
+/// The verbatim example runs on both (OS randomness), and the keys it makes work on the other.
+#[test]
+fn doc_example_verbatim() {
+    let (t_ek, t_seed) = tessera_doc::doc_example();
+    let (p_ek, p_seed) = peer_doc::doc_example();
+    assert_ne!(t_seed, p_seed);
+    for (ek, seed) in [(&t_ek, &t_seed), (&p_ek, &p_seed)] {
+        let (ct, k) = peer::encapsulate(ek, [1; 32]);
+        assert_eq!(tessera::decapsulate(seed, &ct), k);
+        let (ct, k) = tessera::encapsulate(ek, [2; 32]);
+        assert_eq!(peer::decapsulate(seed, &ct), k);
+    }
 }
 
 mod peer {

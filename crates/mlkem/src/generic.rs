@@ -15,13 +15,9 @@ use crate::parameter_set::{DimsOf, EkState, SHat};
 
 pub use crate::parameter_set::{Bytes, ParameterSet};
 
-#[cfg(feature = "kem")]
-mod kem_traits;
 #[cfg(feature = "pkcs8")]
 mod key_encoding;
 
-#[cfg(feature = "kem")]
-pub use kem_traits::{Seed, SharedKey32};
 #[cfg(feature = "pkcs8")]
 pub use key_encoding::KeyEncodingError;
 
@@ -33,9 +29,9 @@ pub const SHARED_SECRET_LEN: usize = 32;
 /// An ML-KEM encapsulation key of the parameter set `P`, parsed: it keeps t-hat, the expanded
 /// matrix A-hat (NTT form) and H(ek), so repeated encapsulations do not redo ExpandA.
 pub struct EncapsulationKey<P: ParameterSet> {
-    bytes: P::EkBytes,
-    st: EkState<P>,
-    backend: Backend,
+    pub(crate) bytes: P::EkBytes,
+    pub(crate) st: EkState<P>,
+    pub(crate) backend: Backend,
 }
 
 impl<P: ParameterSet> Clone for EncapsulationKey<P> {
@@ -112,27 +108,50 @@ impl<P: ParameterSet> EncapsulationKey<P> {
 
     fn encaps_internal(&self, m: &[u8; 32]) -> (Ciphertext<P>, SharedSecret) {
         let mut ct = P::CtBytes::zeroed();
-        let k = DimsOf::<P>::encaps(self.backend, &self.st, m, ct.as_mut());
+        let k = self.encaps_into(m, ct.as_mut());
         (Ciphertext(ct), SharedSecret(k))
+    }
+
+    /// ML-KEM.Encaps_internal writing the ciphertext into `ct` (`CT_LEN` bytes, the caller's
+    /// buffer: both key types' encapsulations end here).
+    pub(crate) fn encaps_into(&self, m: &[u8; 32], ct: &mut [u8]) -> [u8; SHARED_SECRET_LEN] {
+        DimsOf::<P>::encaps(self.backend, &self.st, m, ct)
     }
 }
 
-/// An ML-KEM decapsulation key of the parameter set `P`: s-hat, the encapsulation key (with
-/// A-hat and H(ek)), z, and the seed when built from one. Wiped on drop.
+/// An ML-KEM decapsulation key of the parameter set `P`: the encapsulation key (with A-hat and
+/// H(ek)) and the secret part s-hat, z, and the seed when built from one. The secret part is
+/// wiped on drop.
 ///
 /// `Clone` is kept, as RustCrypto `ml-kem`'s decapsulation key has it (a key held
 /// by several owners, e.g. threads); each copy is wiped on its own drop.
 pub struct DecapsulationKey<P: ParameterSet> {
-    ek: EncapsulationKey<P>,
-    s_hat: SHat<P>,
-    z: [u8; 32],
-    seed: Option<[u8; SEED_LEN]>,
+    pub(crate) ek: EncapsulationKey<P>,
+    pub(crate) sk: DkSecret<P>,
 }
 
 impl<P: ParameterSet> Clone for DecapsulationKey<P> {
     fn clone(&self) -> Self {
         DecapsulationKey {
             ek: self.ek.clone(),
+            sk: self.sk.clone(),
+        }
+    }
+}
+
+/// The secret part of a decapsulation key: s-hat, z and the seed `d || z` when the key was built
+/// from one; wiped on drop. Both decapsulation key types (this module's and the trait-facing
+/// [`crate::ml_kem::DecapsulationKey`]) hold one next to their encapsulation key, and every
+/// operation on a decapsulation key is written once here, taking the (native) encapsulation key.
+pub(crate) struct DkSecret<P: ParameterSet> {
+    pub(crate) s_hat: SHat<P>,
+    pub(crate) z: [u8; 32],
+    pub(crate) seed: Option<[u8; SEED_LEN]>,
+}
+
+impl<P: ParameterSet> Clone for DkSecret<P> {
+    fn clone(&self) -> Self {
+        DkSecret {
             s_hat: self.s_hat.clone(),
             z: self.z,
             seed: self.seed,
@@ -140,7 +159,7 @@ impl<P: ParameterSet> Clone for DecapsulationKey<P> {
     }
 }
 
-impl<P: ParameterSet> Drop for DecapsulationKey<P> {
+impl<P: ParameterSet> Drop for DkSecret<P> {
     fn drop(&mut self) {
         self.s_hat.zeroize();
         self.z.zeroize();
@@ -150,17 +169,70 @@ impl<P: ParameterSet> Drop for DecapsulationKey<P> {
     }
 }
 
+impl<P: ParameterSet> DkSecret<P> {
+    /// `k`, the module rank.
+    const K: usize = DimsOf::<P>::K;
+
+    /// ML-KEM.KeyGen_internal (FIPS 203 Algorithm 16) from the seed `d || z`.
+    pub(crate) fn keygen(backend: Backend, seed: &[u8; SEED_LEN]) -> (EncapsulationKey<P>, Self) {
+        let mut d = [0u8; 32];
+        d.copy_from_slice(&seed[..32]);
+        let mut ek = EncapsulationKey::<P> {
+            bytes: P::EkBytes::zeroed(),
+            st: DimsOf::<P>::EK_STATE_ZERO,
+            backend,
+        };
+        let mut sk = Self {
+            s_hat: DimsOf::<P>::S_HAT_ZERO,
+            z: [0; 32],
+            seed: Some(*seed),
+        };
+        sk.z.copy_from_slice(&seed[32..]);
+        DimsOf::<P>::keygen(backend, &d, ek.bytes.as_mut(), &mut ek.st, &mut sk.s_hat);
+        d.zeroize();
+        (ek, sk)
+    }
+
+    /// The expanded FIPS 203 encoding `dk_pke || ek || H(ek) || z`.
+    pub(crate) fn to_expanded_bytes(&self, ek: &EncapsulationKey<P>) -> P::DkBytes {
+        let k = Self::K;
+        let mut out = P::DkBytes::zeroed();
+        let o = out.as_mut();
+        DimsOf::<P>::encode_s(ek.backend, &self.s_hat, &mut o[..384 * k]);
+        o[384 * k..768 * k + 32].copy_from_slice(ek.bytes.as_ref());
+        o[768 * k + 32..768 * k + 64].copy_from_slice(DimsOf::<P>::h(&ek.st));
+        o[768 * k + 64..].copy_from_slice(&self.z);
+        out
+    }
+
+    /// ML-KEM.Decaps (FIPS 203 Algorithm 21) of a `CT_LEN`-byte ciphertext.
+    pub(crate) fn decaps(&self, ek: &EncapsulationKey<P>, ct: &[u8]) -> [u8; SHARED_SECRET_LEN] {
+        DimsOf::<P>::decaps(ek.backend, &ek.st, &self.s_hat, &self.z, ct)
+    }
+
+    /// Constant-time equality of two keys `(a_ek, self)` and `(b_ek, b)`: through the expanded
+    /// encoding (wiped afterwards), so the seed is left out.
+    pub(crate) fn ct_eq_keys(
+        &self,
+        a_ek: &EncapsulationKey<P>,
+        b: &Self,
+        b_ek: &EncapsulationKey<P>,
+    ) -> subtle::Choice {
+        let mut a = self.to_expanded_bytes(a_ek);
+        let mut b = b.to_expanded_bytes(b_ek);
+        let eq = a.as_ref().ct_eq(b.as_ref());
+        a.as_mut().zeroize();
+        b.as_mut().zeroize();
+        eq
+    }
+}
+
 /// Constant time in the secret parts: compares s-hat, z and the encapsulation key (through
 /// the expanded encoding, wiped afterwards); the seed is left out, so a key parsed from the
 /// expanded form equals the one generated from its seed (as RustCrypto `ml-kem`'s equality).
 impl<P: ParameterSet> ConstantTimeEq for DecapsulationKey<P> {
     fn ct_eq(&self, other: &Self) -> subtle::Choice {
-        let mut a = self.to_expanded_bytes();
-        let mut b = other.to_expanded_bytes();
-        let eq = a.as_ref().ct_eq(b.as_ref());
-        a.as_mut().zeroize();
-        b.as_mut().zeroize();
-        eq
+        self.sk.ct_eq_keys(&self.ek, &other.sk, &other.ek)
     }
 }
 
@@ -189,28 +261,8 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// As [`Self::from_seed`] on an explicit backend (tests and benches).
     #[doc(hidden)]
     pub fn from_seed_with_backend(backend: Backend, seed: &[u8; SEED_LEN]) -> Self {
-        let mut d = [0u8; 32];
-        d.copy_from_slice(&seed[..32]);
-        let mut dk = Self {
-            ek: EncapsulationKey::<P> {
-                bytes: P::EkBytes::zeroed(),
-                st: DimsOf::<P>::EK_STATE_ZERO,
-                backend,
-            },
-            s_hat: DimsOf::<P>::S_HAT_ZERO,
-            z: [0; 32],
-            seed: Some(*seed),
-        };
-        dk.z.copy_from_slice(&seed[32..]);
-        DimsOf::<P>::keygen(
-            backend,
-            &d,
-            dk.ek.bytes.as_mut(),
-            &mut dk.ek.st,
-            &mut dk.s_hat,
-        );
-        d.zeroize();
-        dk
+        let (ek, sk) = DkSecret::keygen(backend, seed);
+        Self { ek, sk }
     }
 
     /// ML-KEM.KeyGen (FIPS 203 Algorithm 19): a fresh seed from `rng`.
@@ -238,7 +290,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// The seed `d || z` this key was generated from; `None` for a key parsed from
     /// the expanded encoding.
     pub fn seed(&self) -> Option<&[u8; SEED_LEN]> {
-        self.seed.as_ref()
+        self.sk.seed.as_ref()
     }
 
     /// The matching encapsulation key.
@@ -269,40 +321,26 @@ impl<P: ParameterSet> DecapsulationKey<P> {
         if !bool::from(DimsOf::<P>::h(&ek.st).ct_eq(h)) {
             return Err(Error::InvalidKey);
         }
-        let mut dk = Self {
-            ek,
+        let mut sk = DkSecret {
             s_hat: DimsOf::<P>::S_HAT_ZERO,
             z: [0; 32],
             seed: None,
         };
-        dk.z.copy_from_slice(z);
-        DimsOf::<P>::decode_s(backend, dk_pke, &mut dk.s_hat);
-        Ok(dk)
+        sk.z.copy_from_slice(z);
+        DimsOf::<P>::decode_s(backend, dk_pke, &mut sk.s_hat);
+        Ok(Self { ek, sk })
     }
 
     /// The expanded FIPS 203 encoding `dk_pke || ek || H(ek) || z`.
     pub fn to_expanded_bytes(&self) -> P::DkBytes {
-        let k = Self::K;
-        let mut out = P::DkBytes::zeroed();
-        let o = out.as_mut();
-        DimsOf::<P>::encode_s(self.ek.backend, &self.s_hat, &mut o[..384 * k]);
-        o[384 * k..768 * k + 32].copy_from_slice(self.ek.bytes.as_ref());
-        o[768 * k + 32..768 * k + 64].copy_from_slice(DimsOf::<P>::h(&self.ek.st));
-        o[768 * k + 64..].copy_from_slice(&self.z);
-        out
+        self.sk.to_expanded_bytes(&self.ek)
     }
 
     /// ML-KEM.Decaps (FIPS 203 Algorithm 21) with implicit rejection: an invalid
     /// ciphertext gives the pseudorandom key J(z || c), never an error; constant
     /// time in the key and the ciphertext's validity.
     pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
-        SharedSecret(DimsOf::<P>::decaps(
-            self.ek.backend,
-            &self.ek.st,
-            &self.s_hat,
-            &self.z,
-            ct.0.as_ref(),
-        ))
+        SharedSecret(self.sk.decaps(&self.ek, ct.0.as_ref()))
     }
 }
 

@@ -13,6 +13,8 @@ extern crate std;
 mod backend;
 mod dims;
 pub mod generic;
+#[cfg(feature = "kem")]
+pub mod ml_kem;
 mod mlkem;
 mod ops;
 mod parameter_set;
@@ -24,16 +26,6 @@ mod unit;
 mod xof4;
 
 pub use params::{MlKem512, MlKem768, MlKem1024, ml_kem_512, ml_kem_768, ml_kem_1024};
-
-#[cfg(feature = "kem")]
-pub use generic::{Seed, SharedKey32 as SharedKey};
-/// The RustCrypto `kem` crate and its traits (feature `kem`), re-exported as RustCrypto `ml-kem`
-/// does, so `use tessera_mlkem::{Decapsulate, Encapsulate, Kem, ...}` reads as it does there.
-#[cfg(feature = "kem")]
-pub use kem::{
-    self, Decapsulate, Decapsulator, Encapsulate, FromSeed, Generate, InvalidKey, Kem, Key,
-    KeyExport, KeyInit, KeySizeUser, TryDecapsulate, TryKeyInit,
-};
 
 #[cfg(feature = "pkcs8")]
 pub use generic::KeyEncodingError;

@@ -3,7 +3,9 @@
 //! two through their seed and byte encodings, each decapsulating the other's ciphertexts (also
 //! modified ones: implicit rejection agrees), every Tessera backend; `TryKeyInit` runs the
 //! modulus check; `Generate` passes a generator's error through; proptest: `FromSeed` gives the
-//! same keys as `ml-kem` on random seeds.
+//! same keys as `ml-kem` on random seeds. The Tessera side is the trait-facing API of
+//! `tessera_mlkem::ml_kem`; keys built on an explicit backend come from the native types through
+//! `From`.
 #![cfg(all(feature = "kem", not(any(miri, tessera_backend = "portable"))))]
 
 use core::convert::Infallible;
@@ -15,7 +17,8 @@ use kem::{
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tessera_mlkem::generic::{DecapsulationKey, EncapsulationKey, ParameterSet};
+use tessera_mlkem::generic;
+use tessera_mlkem::ml_kem::{DecapsulationKey, EncapsulationKey, ExpandedKeyEncoding};
 use tessera_mlkem::testing::Backend;
 use tessera_mlkem::{MlKem512, MlKem768, MlKem1024};
 use tessera_testkit::backends::available;
@@ -92,7 +95,7 @@ where
 
 fn cross_all<T, R>(rng: &mut StdRng)
 where
-    T: Kem<DecapsulationKey = DecapsulationKey<T>> + ParameterSet,
+    T: Kem<DecapsulationKey = DecapsulationKey<T>> + generic::ParameterSet,
     R: Kem,
     DecapsulationKey<T>: Decapsulate + KeyExport + KeyInit,
     R::DecapsulationKey: Decapsulate + KeyExport + KeyInit,
@@ -101,7 +104,9 @@ where
     for be in available::<Backend>() {
         let mut seed = [0u8; 64];
         rand::Rng::fill_bytes(rng, &mut seed);
-        let dk = DecapsulationKey::<T>::from_seed_with_backend(be, &seed);
+        let dk = DecapsulationKey::<T>::from(
+            generic::DecapsulationKey::<T>::from_seed_with_backend(be, &seed),
+        );
         cross::<T, R>(&dk, rng);
     }
     let (dk, _) = T::generate_keypair_from_rng(rng);
@@ -124,8 +129,9 @@ fn encapsulate_trait_on_every_backend() {
     let mut rng = StdRng::from_seed([3; 32]);
     let (peer_dk, peer_ek) = ml_kem::MlKem768::generate_keypair_from_rng(&mut rng);
     for be in available::<Backend>() {
-        let ek =
-            EncapsulationKey::<MlKem768>::from_bytes_with_backend(be, &peer_ek.to_bytes()).unwrap();
+        let ek = EncapsulationKey::<MlKem768>::from(
+            generic::EncapsulationKey::from_bytes_with_backend(be, &peer_ek.to_bytes()).unwrap(),
+        );
         let (ct, k) = ek.encapsulate_with_rng(&mut rng);
         assert_eq!(
             peer_dk.decapsulate_slice(ct.as_slice()).unwrap().as_slice(),
@@ -197,7 +203,9 @@ impl rand_core::TryCryptoRng for Failing {}
 #[test]
 fn generate_passes_rng_errors_through() {
     assert!(DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut Failing { left: 0 }).is_err());
-    assert!(DecapsulationKey::<MlKem768>::try_generate(&mut Failing { left: 63 }).is_err());
+    assert!(
+        DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut Failing { left: 63 }).is_err()
+    );
     // With enough bytes: the key of the seed [7; 64], as `ml-kem` derives it.
     let dk =
         DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut Failing { left: 64 }).unwrap();
@@ -206,7 +214,7 @@ fn generate_passes_rng_errors_through() {
         dk.encapsulation_key().to_bytes().as_slice(),
         peer.encapsulation_key().to_bytes().as_slice()
     );
-    assert_eq!(KeyExport::to_bytes(&dk).as_slice(), &[7u8; 64]);
+    assert_eq!(dk.to_bytes().as_slice(), &[7u8; 64]);
     let _: Result<_, Infallible> = DecapsulationKey::<MlKem512>::try_generate_from_rng(
         &mut rand_core::UnwrapErr(StdRng::from_seed([5; 32])),
     );
@@ -214,26 +222,25 @@ fn generate_passes_rng_errors_through() {
 
 #[test]
 fn decapsulation_key_equality_ignores_the_seed() {
-    let dk = DecapsulationKey::<MlKem768>::from_seed(&[9; 64]);
+    let dk = DecapsulationKey::<MlKem768>::from_seed([9; 64].into());
     let expanded =
         DecapsulationKey::<MlKem768>::from_expanded_bytes(&dk.to_expanded_bytes()).unwrap();
     assert!(dk == expanded);
     let mut other = [9; 64];
     other[63] ^= 1; // z only
-    assert!(dk != DecapsulationKey::<MlKem768>::from_seed(&other));
+    assert!(dk != DecapsulationKey::<MlKem768>::from_seed(other.into()));
     other = [9; 64];
     other[0] ^= 1; // d
-    assert!(dk != DecapsulationKey::<MlKem768>::from_seed(&other));
+    assert!(dk != DecapsulationKey::<MlKem768>::from_seed(other.into()));
 }
 
 #[test]
 #[should_panic(expected = "without a seed")]
 fn key_export_of_expanded_key_panics_as_ml_kem_does() {
-    let dk = DecapsulationKey::<MlKem512>::from_seed(&[9; 64]);
-    let expanded =
-        DecapsulationKey::<MlKem512>::from_expanded_bytes(&dk.to_expanded_bytes()).unwrap();
+    let dk = DecapsulationKey::<MlKem512>::from_seed([9; 64].into());
+    let expanded = DecapsulationKey::<MlKem512>::from_expanded(&dk.to_expanded_bytes()).unwrap();
     assert!(expanded.to_seed().is_none());
-    let _ = KeyExport::to_bytes(&expanded);
+    let _ = expanded.to_bytes();
 }
 
 fn from_seed_matches<T: FromSeed, R: FromSeed>(
@@ -268,7 +275,42 @@ proptest! {
         from_seed_matches::<MlKem1024, ml_kem::MlKem1024>(&seed, &mut rng)?;
         // The trait's seed export returns the seed.
         let dk = <DecapsulationKey<MlKem768> as KeyInit>::new(&seed.into());
-        prop_assert_eq!(KeyExport::to_bytes(&dk).to_vec(), seed.to_vec());
+        prop_assert_eq!(dk.to_bytes().to_vec(), seed.to_vec());
         prop_assert_eq!(dk.to_seed().unwrap().to_vec(), seed.to_vec());
     }
+}
+
+/// `From` between the native and the trait-facing types keeps the key: the converted keys
+/// decapsulate the same ciphertexts (of RustCrypto `ml-kem`) and export the same bytes; `Debug`
+/// of a decapsulation key shows none of it.
+#[test]
+fn native_conversions_keep_the_key() {
+    let mut rng = StdRng::from_seed([6; 32]);
+    let seed = [0x5a; 64];
+    let native = generic::DecapsulationKey::<MlKem1024>::from_seed(&seed);
+    let ek_bytes = native.encapsulation_key().to_bytes();
+    let peer = ml_kem::DecapsulationKey::<ml_kem::MlKem1024>::from_seed(seed.into());
+    let (ct, k) = peer.encapsulation_key().encapsulate_with_rng(&mut rng);
+
+    let dk = DecapsulationKey::<MlKem1024>::from(native);
+    assert_eq!(dk.decapsulate(&ct), k);
+    assert_eq!(dk.encapsulation_key().to_bytes().as_slice(), &ek_bytes[..]);
+    assert_eq!(
+        dk.encapsulation_key().as_ref().to_bytes(),
+        ek_bytes,
+        "AsRef reaches the native key"
+    );
+    let debug = format!("{dk:?}");
+    assert!(!debug.contains("90") && !debug.contains("5a"), "{debug}");
+
+    let back = generic::DecapsulationKey::<MlKem1024>::from(dk);
+    assert_eq!(back.seed(), Some(&seed));
+    let native_ct = generic::Ciphertext::<MlKem1024>::from_bytes(ct.as_slice()).unwrap();
+    assert_eq!(back.decapsulate(&native_ct).as_bytes(), k.as_slice());
+
+    let ek = EncapsulationKey::<MlKem1024>::from(back.encapsulation_key().clone());
+    let (ct, k) = ek.encapsulate_with_rng(&mut rng);
+    assert_eq!(peer.decapsulate(&ct), k);
+    let native_ek = generic::EncapsulationKey::<MlKem1024>::from(ek);
+    assert_eq!(native_ek.to_bytes(), ek_bytes);
 }

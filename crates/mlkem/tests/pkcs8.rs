@@ -2,7 +2,8 @@
 //! RustCrypto `ml-kem`'s package (decode, derived public key equals the `.pub` one, byte-identical
 //! re-encoding), round trips with `ml-kem`'s `pkcs8` support in both directions, the both and
 //! expanded-only private key forms built from `ml-kem`'s expanded key (a peer's, not ours), and
-//! bad encodings rejected with their typed errors.
+//! bad encodings rejected with their typed errors. The keys are the trait-facing types of
+//! `tessera_mlkem::ml_kem`; the native types' typed parsers are checked to agree.
 #![cfg(all(
     feature = "pkcs8",
     feature = "alloc",
@@ -16,7 +17,8 @@ use ml_kem::kem::{Kem, KeyExport};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tessera_mlkem::KeyEncodingError;
-use tessera_mlkem::generic::{DecapsulationKey, EncapsulationKey, ParameterSet};
+use tessera_mlkem::ml_kem::ExpandedKeyEncoding as TesseraExpanded;
+use tessera_mlkem::ml_kem::{DecapsulationKey, EncapsulationKey, ParameterSet};
 use tessera_mlkem::pkcs8::der::asn1::{AnyRef, BitStringRef, OctetStringRef};
 use tessera_mlkem::pkcs8::der::{Encode, Tag};
 use tessera_mlkem::pkcs8::spki::{self, AlgorithmIdentifierRef};
@@ -37,6 +39,7 @@ fn example(name: &str) -> String {
 }
 
 fn lamps_example<P: ParameterSet + AssociatedOid>(label: &str) {
+    use tessera_mlkem::generic;
     let priv_pem = example(&format!("ML-KEM-{label}-seed.priv"));
     let pub_pem = example(&format!("ML-KEM-{label}.pub"));
     let dk = DecapsulationKey::<P>::from_pkcs8_pem(&priv_pem).unwrap();
@@ -44,14 +47,19 @@ fn lamps_example<P: ParameterSet + AssociatedOid>(label: &str) {
     assert_eq!(dk.encapsulation_key(), &ek);
     // The examples' seed is 00 01 .. 3f.
     let seed: Vec<u8> = (0u8..64).collect();
-    assert_eq!(&dk.seed().unwrap()[..], &seed[..]);
+    assert_eq!(&dk.to_seed().unwrap()[..], &seed[..]);
     assert_eq!(*dk.to_pkcs8_pem(LineEnding::LF).unwrap(), priv_pem);
     assert_eq!(ek.to_public_key_pem(LineEnding::LF).unwrap(), pub_pem);
     // DER: the typed entry points agree with the traits.
     let der = dk.to_pkcs8_der().unwrap();
     let dk2 = DecapsulationKey::<P>::try_from_pkcs8_der(der.as_bytes()).unwrap();
     assert_eq!(dk2.encapsulation_key(), &ek);
+    // The native types' typed parsers give the same keys.
+    let native = generic::DecapsulationKey::<P>::try_from_pkcs8_der(der.as_bytes()).unwrap();
+    assert!(DecapsulationKey::from(native) == dk);
     let spki = ek.to_public_key_der().unwrap();
+    let native = generic::EncapsulationKey::<P>::try_from_spki_der(spki.as_bytes()).unwrap();
+    assert_eq!(EncapsulationKey::from(native), ek);
     assert_eq!(
         EncapsulationKey::<P>::try_from_spki_der(spki.as_bytes()).unwrap(),
         ek
@@ -69,6 +77,7 @@ fn lamps_examples() {
 fn peer_round_trip<P, K>(rng: &mut StdRng)
 where
     P: ParameterSet + AssociatedOid,
+    EncapsulationKey<P>: KeyExport,
     K: Kem,
     K::DecapsulationKey: EncodePrivateKey + DecodePrivateKey + KeyExport,
     K::EncapsulationKey: EncodePublicKey + DecodePublicKey,
@@ -77,16 +86,16 @@ where
     let (peer_dk, peer_ek) = K::generate_keypair_from_rng(rng);
     let der = peer_dk.to_pkcs8_der().unwrap();
     let dk = DecapsulationKey::<P>::from_pkcs8_der(der.as_bytes()).unwrap();
-    assert_eq!(&dk.seed().unwrap()[..], peer_dk.to_bytes().as_slice());
+    assert_eq!(&dk.to_seed().unwrap()[..], peer_dk.to_bytes().as_slice());
     assert_eq!(dk.to_pkcs8_der().unwrap().as_bytes(), der.as_bytes());
     let spki = peer_ek.to_public_key_der().unwrap();
     let ek = EncapsulationKey::<P>::from_public_key_der(spki.as_bytes()).unwrap();
-    assert_eq!(ek.to_bytes().as_ref(), peer_ek.to_bytes().as_slice());
+    assert_eq!(ek.to_bytes().as_slice(), peer_ek.to_bytes().as_slice());
     assert_eq!(ek.to_public_key_der().unwrap().as_bytes(), spki.as_bytes());
     // Tessera -> ml-kem
     let mut seed = [0u8; 64];
     rand::Rng::fill_bytes(rng, &mut seed);
-    let dk = DecapsulationKey::<P>::from_seed(&seed);
+    let dk = DecapsulationKey::<P>::from_seed(seed.into());
     let der = dk.to_pkcs8_der().unwrap();
     let peer_dk = K::DecapsulationKey::from_pkcs8_der(der.as_bytes()).unwrap();
     assert_eq!(peer_dk.to_bytes().as_slice(), &seed[..]);
@@ -98,7 +107,7 @@ where
     let peer_ek = K::EncapsulationKey::from_public_key_pem(&pem).unwrap();
     assert_eq!(
         peer_ek.to_bytes().as_slice(),
-        dk.encapsulation_key().to_bytes().as_ref()
+        dk.encapsulation_key().to_bytes().as_slice()
     );
     assert_eq!(peer_ek.to_public_key_pem(LineEnding::LF).unwrap(), pem);
 }
@@ -169,6 +178,8 @@ fn key_error<T: std::fmt::Debug>(
 fn private_key_forms<P, Other, K>(seed: [u8; 64])
 where
     P: ParameterSet + AssociatedOid,
+    EncapsulationKey<P>: KeyExport,
+    DecapsulationKey<P>: TesseraExpanded,
     Other: AssociatedOid,
     K: Kem,
     K::DecapsulationKey: ExpandedKeyEncoding + From<ml_kem::Seed>,
@@ -176,9 +187,9 @@ where
     let oid = P::OID;
     let peer = K::DecapsulationKey::from(seed.into());
     let expanded = peer.to_expanded_bytes().to_vec();
-    let reference = DecapsulationKey::<P>::from_seed(&seed);
+    let reference = DecapsulationKey::<P>::from_seed(seed.into());
     let ek_bytes = reference.encapsulation_key().to_bytes();
-    let ek_bytes = ek_bytes.as_ref();
+    let ek_bytes = ek_bytes.as_slice();
 
     let seed_form = tlv(0x80, &seed);
     let expanded_form = tlv(0x04, &expanded);
@@ -187,11 +198,11 @@ where
     // Seed form.
     let dk =
         DecapsulationKey::<P>::try_from_pkcs8_der(&pkcs8_doc(oid, None, &seed_form, None)).unwrap();
-    assert_eq!(dk.encapsulation_key().to_bytes().as_ref(), ek_bytes);
+    assert_eq!(dk.encapsulation_key().to_bytes().as_slice(), ek_bytes);
     // Both, consistent: accepted, the same key (its expanded form is the peer's).
     let doc = pkcs8_doc(oid, None, &both(&seed, &expanded), None);
     let dk = DecapsulationKey::<P>::try_from_pkcs8_der(&doc).unwrap();
-    assert_eq!(dk.to_expanded_bytes().as_ref(), &expanded[..]);
+    assert_eq!(dk.to_expanded_bytes().as_slice(), &expanded[..]);
     assert!(DecapsulationKey::<P>::from_pkcs8_der(&doc).is_ok());
     // Both, inconsistent: any byte of the expanded key changed (in dk_pke, ek, H(ek), z).
     for pos in [
@@ -323,16 +334,21 @@ where
     ));
     assert!(DecapsulationKey::<P>::from_pkcs8_der(&trailing).is_err());
     // A key without a seed (from the expanded encoding) has no PKCS#8 form.
-    let no_seed = DecapsulationKey::<P>::from_expanded_bytes(&expanded).unwrap();
+    let no_seed =
+        DecapsulationKey::<P>::from_expanded_bytes(expanded.as_slice().try_into().unwrap())
+            .unwrap();
     assert!(no_seed.to_pkcs8_der().is_err());
 }
 
 /// SPKI: OID, parameters, BIT STRING, lengths, the modulus check, truncation, trailing bytes.
-fn spki_forms<P: ParameterSet + AssociatedOid, Other: AssociatedOid>(seed: [u8; 64]) {
+fn spki_forms<P: ParameterSet + AssociatedOid, Other: AssociatedOid>(seed: [u8; 64])
+where
+    EncapsulationKey<P>: KeyExport,
+{
     let oid = P::OID;
-    let dk = DecapsulationKey::<P>::from_seed(&seed);
+    let dk = DecapsulationKey::<P>::from_seed(seed.into());
     let ek = dk.encapsulation_key().to_bytes();
-    let ek = ek.as_ref();
+    let ek = ek.as_slice();
     assert!(EncapsulationKey::<P>::try_from_spki_der(&spki_doc(oid, None, ek, 0)).is_ok());
     let doc = spki_doc(Other::OID, None, ek, 0);
     assert_eq!(

@@ -20,9 +20,12 @@
 //! consistency check asks. A public key in a version-2 `OneAsymmetricKey` must equal the
 //! derived one. The encapsulation key of an SPKI passes the FIPS 203 section 7.2 modulus check.
 //!
-//! The `DecodePrivateKey` / `DecodePublicKey` traits report errors as `pkcs8::Error` /
-//! `spki::Error`; [`DecapsulationKey::try_from_pkcs8_der`] and
-//! [`EncapsulationKey::try_from_spki_der`] give the typed [`KeyEncodingError`].
+//! This module holds the parsers with the typed [`KeyEncodingError`]
+//! ([`DecapsulationKey::try_from_pkcs8_der`], [`EncapsulationKey::try_from_spki_der`], ...) on
+//! the native types, and the OIDs of the markers. The `pkcs8` / `spki` traits
+//! (`DecodePrivateKey`, `EncodePrivateKey`, ... which report `pkcs8::Error` / `spki::Error`) are
+//! implemented on the trait-facing key types of [`crate::ml_kem`] (with the same parsers under
+//! them, also available there with the typed error).
 #![forbid(unsafe_code)]
 
 use pkcs8::der::asn1::{AnyRef, OctetStringRef};
@@ -139,22 +142,6 @@ oid!(MlKem512, "2.16.840.1.101.3.4.4.1");
 oid!(MlKem768, "2.16.840.1.101.3.4.4.2");
 oid!(MlKem1024, "2.16.840.1.101.3.4.4.3");
 
-impl<P: ParameterSet + AssociatedOid> AssociatedAlgorithmIdentifier for EncapsulationKey<P> {
-    type Params = AnyRef<'static>;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifierRef<'static> = AlgorithmIdentifier {
-        oid: P::OID,
-        parameters: None,
-    };
-}
-
-impl<P: ParameterSet + AssociatedOid> AssociatedAlgorithmIdentifier for DecapsulationKey<P> {
-    type Params = AnyRef<'static>;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifierRef<'static> = AlgorithmIdentifier {
-        oid: P::OID,
-        parameters: None,
-    };
-}
-
 /// The algorithm identifier must be `P`'s OID without parameters.
 fn check_algorithm<P: AssociatedOid>(
     alg: &AlgorithmIdentifierRef<'_>,
@@ -191,13 +178,6 @@ impl<P: ParameterSet + AssociatedOid> EncapsulationKey<P> {
             crate::Error::InvalidLength => KeyEncodingError::InvalidLength,
             crate::Error::InvalidKey => KeyEncodingError::InvalidKey,
         })
-    }
-}
-
-impl<P: ParameterSet + AssociatedOid> TryFrom<SubjectPublicKeyInfoRef<'_>> for EncapsulationKey<P> {
-    type Error = spki::Error;
-    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
-        Ok(Self::try_from_spki(spki)?)
     }
 }
 
@@ -258,54 +238,4 @@ fn seed_of(bytes: &[u8]) -> Result<&[u8; SEED_LEN], KeyEncodingError> {
     bytes
         .try_into()
         .map_err(|_| KeyEncodingError::InvalidLength)
-}
-
-impl<P: ParameterSet + AssociatedOid> TryFrom<PrivateKeyInfoRef<'_>> for DecapsulationKey<P> {
-    type Error = pkcs8::Error;
-    fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
-        Ok(Self::try_from_private_key_info(info)?)
-    }
-}
-
-#[cfg(feature = "alloc")]
-mod encode {
-    use pkcs8::der::asn1::{BitStringRef, OctetStringRef};
-    use pkcs8::der::zeroize::Zeroizing;
-    use pkcs8::spki::AssociatedAlgorithmIdentifier;
-    use pkcs8::{
-        AssociatedOid, Document, EncodePrivateKey, EncodePublicKey, KeyError, PrivateKeyInfoRef,
-        SecretDocument, SubjectPublicKeyInfoRef, spki,
-    };
-
-    use super::super::{DecapsulationKey, EncapsulationKey, ParameterSet, SEED_LEN};
-
-    /// The SPKI with the encoded key as its BIT STRING.
-    impl<P: ParameterSet + AssociatedOid> EncodePublicKey for EncapsulationKey<P> {
-        fn to_public_key_der(&self) -> spki::Result<Document> {
-            let spki = SubjectPublicKeyInfoRef {
-                algorithm: Self::ALGORITHM_IDENTIFIER,
-                subject_public_key: BitStringRef::new(0, self.bytes.as_ref())?,
-            };
-            Document::try_from(&spki)
-        }
-    }
-
-    /// The seed form `[0] IMPLICIT OCTET STRING (SIZE (64))` in a version-1 `PrivateKeyInfo`.
-    /// A key without a seed (parsed from the expanded encoding) has no such form:
-    /// `KeyMalformed(Invalid)`.
-    impl<P: ParameterSet + AssociatedOid> EncodePrivateKey for DecapsulationKey<P> {
-        fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
-            let seed = self.seed.as_ref().ok_or(KeyError::Invalid)?;
-            // Tag [0] primitive, length 64, the seed.
-            let mut choice = Zeroizing::new([0u8; SEED_LEN + 2]);
-            choice[0] = 0x80;
-            choice[1] = SEED_LEN as u8;
-            choice[2..].copy_from_slice(seed);
-            let info = PrivateKeyInfoRef::new(
-                Self::ALGORITHM_IDENTIFIER,
-                OctetStringRef::new(&choice[..])?,
-            );
-            Ok(SecretDocument::encode_msg(&info)?)
-        }
-    }
 }

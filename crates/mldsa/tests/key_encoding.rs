@@ -14,12 +14,12 @@
 ))]
 
 use proptest::prelude::*;
-use tessera_mldsa::pkcs8::der::ErrorKind;
-use tessera_mldsa::pkcs8::{self, KeyError, spki};
 use tessera_mldsa::ml_dsa::pkcs8::{
     DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey,
 };
 use tessera_mldsa::ml_dsa::{self as T, Keypair};
+use tessera_mldsa::pkcs8::der::ErrorKind;
+use tessera_mldsa::pkcs8::{self, KeyError, spki};
 
 /// A DER TLV with a definite length (short or long form).
 fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {

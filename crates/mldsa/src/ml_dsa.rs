@@ -303,7 +303,7 @@ impl<P: ParameterSet> SigningKey<P> {
 
     /// A copy of the seed xi (key material; treat it with care).
     pub fn to_seed(&self) -> Seed {
-        self.as_seed().clone()
+        *self.as_seed()
     }
 
     /// ML-DSA.Sign, deterministic variant (rnd = 0^32), with context `ctx` (at most 255

@@ -66,13 +66,18 @@ impl<P: ParameterSet> VerifyingKey<P> {
     #[doc(hidden)]
     pub fn from_bytes_with_backend(backend: Backend, bytes: &[u8]) -> Result<Self, Error> {
         let bytes: P::PkBytes = bytes.try_into().map_err(|_| Error::InvalidLength)?;
+        Ok(Self::from_array(backend, bytes))
+    }
+
+    /// pkDecode of an array of the right length (infallible).
+    pub(crate) fn from_array(backend: Backend, bytes: P::PkBytes) -> Self {
         let mut vk = Self {
             bytes,
             st: P::Dims::VK_ZERO,
             backend,
         };
         P::Dims::parse_pk(backend, vk.bytes.as_ref(), &mut vk.st);
-        Ok(vk)
+        vk
     }
 
     /// The encoded key.
@@ -188,17 +193,79 @@ impl<P: ParameterSet> VerifyingKey<P> {
 // in the workspace needs one (build another from the seed or the expanded
 // encoding if you must).
 pub struct SigningKey<P: ParameterSet> {
-    vk: VerifyingKey<P>,
+    pub(crate) vk: VerifyingKey<P>,
+    pub(crate) sec: SkSecret<P>,
+}
+
+/// The secret part of a signing key (the signing state, the expanded encoding, the seed),
+/// wiped on drop; a signing key is it and its verifying key. The RustCrypto-facing signing key
+/// of [`crate::ml_dsa`] holds the same part next to its own verifying key type.
+pub(crate) struct SkSecret<P: ParameterSet> {
     st: SkOf<P>,
     bytes: P::SkBytes,
     seed: Option<[u8; SEED_LEN]>,
 }
 
-impl<P: ParameterSet> Drop for SigningKey<P> {
+impl<P: ParameterSet> Drop for SkSecret<P> {
     fn drop(&mut self) {
         self.bytes.zeroize();
         if let Some(s) = self.seed.as_mut() {
             s.zeroize();
+        }
+    }
+}
+
+impl<P: ParameterSet> SkSecret<P> {
+    /// The seed xi, if the key was built from one.
+    pub(crate) fn seed(&self) -> Option<&[u8; SEED_LEN]> {
+        self.seed.as_ref()
+    }
+
+    /// Signing from mu and rnd on the verifying key `vk` of this secret (its backend).
+    pub(crate) fn sign_mu(
+        &self,
+        vk: &VerifyingKey<P>,
+        mu: &[u8; 64],
+        rnd: &[u8; 32],
+    ) -> Result<Signature<P>, Error> {
+        let mut sig = P::SigBytes::zeroed();
+        if P::Dims::sign::<P::Params>(vk.backend, &vk.st, &self.st, mu, rnd, sig.as_mut()) {
+            Ok(Signature(sig))
+        } else {
+            Err(Error::SigningLoopBound)
+        }
+    }
+
+    /// Hedged signing from mu with `rnd` from a fallible generator ([`Error::Rng`]).
+    pub(crate) fn sign_mu_try_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        vk: &VerifyingKey<P>,
+        mu: &[u8; 64],
+        rng: &mut R,
+    ) -> Result<Signature<P>, Error> {
+        let mut rnd = [0u8; 32];
+        let r = match rng.try_fill_bytes(&mut rnd) {
+            Ok(()) => self.sign_mu(vk, mu, &rnd),
+            Err(_) => Err(Error::Rng),
+        };
+        rnd.zeroize();
+        r
+    }
+
+    /// Signing of a message given in parts with context `ctx`, hedged with `rng` (`None`:
+    /// deterministic).
+    #[cfg_attr(not(feature = "signature"), allow(dead_code))]
+    pub(crate) fn sign_parts<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        vk: &VerifyingKey<P>,
+        msg: &[&[u8]],
+        ctx: &[u8],
+        rng: Option<&mut R>,
+    ) -> Result<Signature<P>, Error> {
+        let mu = vk.compute_mu_parts(msg, ctx)?;
+        match rng {
+            Some(rng) => self.sign_mu_try_rng(vk, &mu, rng),
+            None => self.sign_mu(vk, &mu, &[0; 32]),
         }
     }
 }
@@ -224,17 +291,19 @@ impl<P: ParameterSet> SigningKey<P> {
                 st: P::Dims::VK_ZERO,
                 backend,
             },
-            st: P::Dims::SK_ZERO,
-            bytes: P::SkBytes::zeroed(),
-            seed: Some(*xi),
+            sec: SkSecret {
+                st: P::Dims::SK_ZERO,
+                bytes: P::SkBytes::zeroed(),
+                seed: Some(*xi),
+            },
         };
         P::Dims::keygen::<P::Params>(
             backend,
             xi,
             sk.vk.bytes.as_mut(),
-            sk.bytes.as_mut(),
+            sk.sec.bytes.as_mut(),
             &mut sk.vk.st,
-            &mut sk.st,
+            &mut sk.sec.st,
         );
         sk
     }
@@ -251,7 +320,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// The seed xi this key was generated from; `None` for a key parsed from the
     /// expanded encoding.
     pub fn seed(&self) -> Option<&[u8; SEED_LEN]> {
-        self.seed.as_ref()
+        self.sec.seed()
     }
 
     /// The matching verifying key.
@@ -276,16 +345,18 @@ impl<P: ParameterSet> SigningKey<P> {
                 st: P::Dims::VK_ZERO,
                 backend,
             },
-            st: P::Dims::SK_ZERO,
-            bytes,
-            seed: None,
+            sec: SkSecret {
+                st: P::Dims::SK_ZERO,
+                bytes,
+                seed: None,
+            },
         };
         if !P::Dims::parse_sk::<P::Params>(
             backend,
-            sk.bytes.as_ref(),
+            sk.sec.bytes.as_ref(),
             sk.vk.bytes.as_mut(),
             &mut sk.vk.st,
-            &mut sk.st,
+            &mut sk.sec.st,
         ) {
             return Err(Error::InvalidKey);
         }
@@ -294,7 +365,7 @@ impl<P: ParameterSet> SigningKey<P> {
 
     /// The expanded encoding (skEncode, Algorithm 24).
     pub fn to_expanded_bytes(&self) -> P::SkBytes {
-        self.bytes
+        self.sec.bytes
     }
 
     /// ML-DSA.Sign (FIPS 204 Algorithm 2), hedged: `rnd` from `rng`. `ctx` is at
@@ -321,33 +392,12 @@ impl<P: ParameterSet> SigningKey<P> {
         self.sign_mu_try_rng(&mu, rng)
     }
 
-    /// ML-DSA.Sign of a message given in parts, hedged with `rng` (`None`: deterministic).
-    #[cfg_attr(not(feature = "signature"), allow(dead_code))]
-    pub(crate) fn sign_parts<R: rand_core::TryCryptoRng + ?Sized>(
-        &self,
-        msg: &[&[u8]],
-        ctx: &[u8],
-        rng: Option<&mut R>,
-    ) -> Result<Signature<P>, Error> {
-        let mu = self.vk.compute_mu_parts(msg, ctx)?;
-        match rng {
-            Some(rng) => self.sign_mu_try_rng(&mu, rng),
-            None => self.sign_mu(&mu, &[0; 32]),
-        }
-    }
-
     pub(crate) fn sign_mu_try_rng<R: rand_core::TryCryptoRng + ?Sized>(
         &self,
         mu: &[u8; 64],
         rng: &mut R,
     ) -> Result<Signature<P>, Error> {
-        let mut rnd = [0u8; 32];
-        let r = match rng.try_fill_bytes(&mut rnd) {
-            Ok(()) => self.sign_mu(mu, &rnd),
-            Err(_) => Err(Error::Rng),
-        };
-        rnd.zeroize();
-        r
+        self.sec.sign_mu_try_rng(&self.vk, mu, rng)
     }
 
     /// ML-DSA.Sign, deterministic variant (rnd = 0^32).
@@ -397,19 +447,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// [`Error::SigningLoopBound`] if the rejection loop ran out of iterations
     /// (probability below 2^-256).
     pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Result<Signature<P>, Error> {
-        let mut sig = P::SigBytes::zeroed();
-        if P::Dims::sign::<P::Params>(
-            self.vk.backend,
-            &self.vk.st,
-            &self.st,
-            mu,
-            rnd,
-            sig.as_mut(),
-        ) {
-            Ok(Signature(sig))
-        } else {
-            Err(Error::SigningLoopBound)
-        }
+        self.sec.sign_mu(&self.vk, mu, rnd)
     }
 
     /// ML-DSA.Sign_internal (Algorithm 7) of the formatted message `m_prime`

@@ -1,4 +1,4 @@
-//! PKCS#8 private keys and SPKI public keys (feature `pkcs8`; encoding with `alloc`, PEM with
+//! PKCS#8 private keys and SPKI public keys on the types of [`crate::ml_dsa`] (feature `pkcs8`; encoding with `alloc`, PEM with
 //! `pem`) as RFC 9881 (X.509 algorithm identifiers for ML-DSA) defines them:
 //!
 //! - AlgorithmIdentifier: id-ml-dsa-44 / 65 / 87 (2.16.840.1.101.3.4.3.17 / 18 / 19), parameters
@@ -24,8 +24,6 @@
 //! | public key of the wrong length or with unused bits | `KeyMalformed` |
 //! | malformed DER, trailing bytes (outside or inside the privateKey OCTET STRING) | `Asn1` |
 //!
-//! Encoding a key parsed from the expanded encoding (no seed) fails with
-//! `KeyMalformed(Invalid)`: the seed form cannot be written without the seed.
 #![forbid(unsafe_code)]
 
 use pkcs8::der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef};
@@ -37,9 +35,8 @@ use pkcs8::spki::{
 use pkcs8::{KeyError, PrivateKeyInfoRef};
 use subtle::ConstantTimeEq;
 
-use crate::generic::{
-    MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey,
-};
+use crate::generic::{self, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
+use crate::ml_dsa::{Signature, SigningKey, VerifyingKey};
 use crate::params::SEED_LEN;
 
 /// id-ml-dsa-44, -65, -87 by the last arc of `P`.
@@ -94,7 +91,7 @@ impl<P: ParameterSet> SignatureAlgorithmIdentifier for VerifyingKey<P> {
 #[cfg(feature = "alloc")]
 impl<P: ParameterSet> spki::SignatureBitStringEncoding for Signature<P> {
     fn to_bitstring(&self) -> pkcs8::der::Result<pkcs8::der::asn1::BitString> {
-        pkcs8::der::asn1::BitString::new(0, alloc::vec::Vec::from(self.as_bytes().as_ref()))
+        pkcs8::der::asn1::BitString::new(0, alloc::vec::Vec::from(self.encode().as_ref()))
     }
 }
 
@@ -121,7 +118,8 @@ impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
                 return Err(KeyError::Invalid.into());
             }
         }
-        Ok(sk)
+        // The parser builds keys from their seed only.
+        SigningKey::try_from(sk).map_err(|_| KeyError::Invalid.into())
     }
 }
 
@@ -135,7 +133,7 @@ fn seed_of(bytes: &[u8]) -> pkcs8::Result<&[u8; SEED_LEN]> {
 }
 
 /// `ML-DSA-PrivateKey` (the contents of the privateKey OCTET STRING), DER, nothing after it.
-fn parse_private_key<P: ParameterSet>(der: &[u8]) -> pkcs8::Result<SigningKey<P>> {
+fn parse_private_key<P: ParameterSet>(der: &[u8]) -> pkcs8::Result<generic::SigningKey<P>> {
     let mut r = SliceReader::new(der)?;
     let header = Header::decode(&mut r)?;
     let body = r.read_slice(header.length())?;
@@ -145,13 +143,13 @@ fn parse_private_key<P: ParameterSet>(der: &[u8]) -> pkcs8::Result<SigningKey<P>
         number: TagNumber(0),
     };
     match header.tag() {
-        t if t == seed_tag => Ok(SigningKey::from_seed(seed_of(body)?)),
+        t if t == seed_tag => Ok(generic::SigningKey::from_seed(seed_of(body)?)),
         Tag::Sequence => {
             let mut r = SliceReader::new(body)?;
             let seed = <&OctetStringRef>::decode(&mut r)?;
             let expanded = <&OctetStringRef>::decode(&mut r)?;
             r.finish()?;
-            let sk = SigningKey::<P>::from_seed(seed_of(seed.as_bytes())?);
+            let sk = generic::SigningKey::<P>::from_seed(seed_of(seed.as_bytes())?);
             let ours = sk.to_expanded_bytes();
             let theirs = expanded.as_bytes();
             // Lengths are public; the contents are compared in constant time.
@@ -169,12 +167,11 @@ fn parse_private_key<P: ParameterSet>(der: &[u8]) -> pkcs8::Result<SigningKey<P>
     }
 }
 
-/// Encoding as a PKCS#8 v1 `PrivateKeyInfo` with the seed form of RFC 9881; a key without a
-/// seed (parsed from the expanded encoding) is `KeyMalformed(Invalid)`.
+/// Encoding as a PKCS#8 v1 `PrivateKeyInfo` with the seed form of RFC 9881.
 #[cfg(feature = "alloc")]
 impl<P: ParameterSet> pkcs8::EncodePrivateKey for SigningKey<P> {
     fn to_pkcs8_der(&self) -> pkcs8::Result<pkcs8::der::SecretDocument> {
-        let seed = self.seed().ok_or(KeyError::Invalid)?;
+        let seed: &[u8; SEED_LEN] = self.as_seed().into();
         // [0] IMPLICIT OCTET STRING (SIZE (32)): tag 0x80, length 32, the seed; on the stack
         // and wiped after use (the document itself is a zeroizing SecretDocument).
         let mut inner = [0u8; 2 + SEED_LEN];
@@ -206,7 +203,9 @@ impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for VerifyingKey<P> {
             .subject_public_key
             .as_bytes()
             .ok_or(spki::Error::KeyMalformed)?;
-        VerifyingKey::from_bytes(pk).map_err(|_| spki::Error::KeyMalformed)
+        generic::VerifyingKey::from_bytes(pk)
+            .map(VerifyingKey::from)
+            .map_err(|_| spki::Error::KeyMalformed)
     }
 }
 
@@ -214,7 +213,7 @@ impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for VerifyingKey<P> {
 #[cfg(feature = "alloc")]
 impl<P: ParameterSet> spki::EncodePublicKey for VerifyingKey<P> {
     fn to_public_key_der(&self) -> spki::Result<pkcs8::der::Document> {
-        let pk = self.to_bytes();
+        let pk = self.encode();
         let info = SubjectPublicKeyInfoRef {
             algorithm: algorithm_of::<P>(),
             subject_public_key: pkcs8::der::asn1::BitStringRef::new(0, pk.as_ref())?,

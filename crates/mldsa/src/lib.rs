@@ -21,6 +21,8 @@ pub mod generic;
 mod hash;
 #[cfg(feature = "pkcs8")]
 mod key_encoding;
+#[cfg(feature = "signature")]
+pub mod ml_dsa;
 mod ops;
 mod params;
 mod poly;
@@ -35,23 +37,17 @@ mod xof4;
 
 pub use sets::{ml_dsa_44, ml_dsa_65, ml_dsa_87};
 
-/// The `signature` crate (version 3) these types implement, re-exported so callers name the
-/// same version.
+/// The `signature` crate (version 3) the [`ml_dsa`] types implement, re-exported so callers
+/// name the same version.
 #[cfg(feature = "signature")]
 pub use signature;
 #[cfg(feature = "signature")]
-pub use signature::{Keypair, KeypairRef, SignatureEncoding, Signer, Verifier};
-#[cfg(feature = "signature")]
 pub use signer::MuHasher;
 
-/// The `pkcs8` crate (version 0.11, with `spki` 0.8 and `der` 0.8 re-exported inside) these
-/// types implement, re-exported so callers name the same version.
+/// The `pkcs8` crate (version 0.11, with `spki` 0.8 and `der` 0.8 re-exported inside) the
+/// [`ml_dsa`] types implement, re-exported so callers name the same version.
 #[cfg(feature = "pkcs8")]
 pub use pkcs8;
-#[cfg(feature = "pkcs8")]
-pub use pkcs8::{DecodePrivateKey, spki::DecodePublicKey};
-#[cfg(all(feature = "pkcs8", feature = "alloc"))]
-pub use pkcs8::{EncodePrivateKey, spki::EncodePublicKey};
 
 /// The pre-hash functions of HashML-DSA (FIPS 204 section 5.4), each with its OID. The caller
 /// hashes the message and passes the digest (`sign_prehashed`, `verify_prehashed`); the

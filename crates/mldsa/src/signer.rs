@@ -1,5 +1,6 @@
-//! The RustCrypto `signature` 3 traits on the generic types (feature `signature`), with the
-//! trait set of RustCrypto `ml-dsa` 0.1 so code written against it runs on these types:
+//! The RustCrypto `signature` 3 traits on the types of [`crate::ml_dsa`] (feature
+//! `signature`), with the trait set of RustCrypto `ml-dsa` 0.1 so code written against it runs
+//! on these types:
 //!
 //! - [`Signer`] and [`MultipartSigner`] on [`SigningKey`]: pure ML-DSA, deterministic variant
 //!   (rnd = 0^32), empty context, as `ml-dsa` signs; byte-identical to its signatures.
@@ -7,29 +8,27 @@
 //!   `TryCryptoRng` (a generator failure is a `signature::Error`), empty context.
 //! - [`Verifier`] and [`MultipartVerifier`] on [`VerifyingKey`]: empty context.
 //! - [`KeypairRef`] (hence [`signature::Keypair`]) on [`SigningKey`].
-//! - `crypto-common`'s `KeyInit` on [`SigningKey`] (the key is the 32-byte seed xi).
-//! - [`SignatureEncoding`] on [`Signature`] (`Repr` = `[u8; SIG_LEN]`).
 //! - [`DigestSigner`], [`RandomizedDigestSigner`] and [`DigestVerifier`] over [`MuHasher`]
 //!   (where `ml-dsa` uses `shake::Shake256`): the closure absorbs the message into SHAKE256
 //!   already holding `tr || 0 || 0` (empty context), and mu is its first 64 output bytes; the
 //!   same signatures as [`Signer`] on the concatenated message.
 //!
-//! A context string goes through the inherent methods (`sign_deterministic`, `sign`,
-//! `sign_randomized`, `verify`), as with `ml-dsa`. Every method runs on the key's dispatched
-//! backend; a message in parts is hashed part by part (no copy). Failures (a signature that
-//! does not verify, a generator error) are a `signature::Error` whose source is this crate's
-//! [`Error`] when `alloc` is on.
+//! A context string goes through the inherent methods (`sign_deterministic`,
+//! `sign_randomized`, `verify_with_context`), as with `ml-dsa`. Every method runs on the key's
+//! dispatched backend; a message in parts is hashed part by part (no copy). Failures (a
+//! signature that does not verify, a generator error) are a `signature::Error` whose source is
+//! this crate's [`Error`] when `alloc` is on.
 #![forbid(unsafe_code)]
 
 use signature::rand_core::TryCryptoRng;
 use signature::{
     DigestSigner, DigestVerifier, KeypairRef, MultipartSigner, MultipartVerifier,
-    RandomizedDigestSigner, RandomizedMultipartSigner, RandomizedSigner, SignatureEncoding, Signer,
-    Verifier,
+    RandomizedDigestSigner, RandomizedMultipartSigner, RandomizedSigner, Signer, Verifier,
 };
 
 use crate::Error;
-use crate::generic::{ParameterSet, Signature, SigningKey, VerifyingKey};
+use crate::generic::ParameterSet;
+use crate::ml_dsa::{NoRng, Signature, SigningKey, VerifyingKey};
 
 impl From<Error> for signature::Error {
     fn from(e: Error) -> Self {
@@ -56,7 +55,7 @@ impl<P: ParameterSet> Signer<Signature<P>> for SigningKey<P> {
 /// Deterministic pure ML-DSA with the empty context of the concatenated parts.
 impl<P: ParameterSet> MultipartSigner<Signature<P>> for SigningKey<P> {
     fn try_multipart_sign(&self, msg: &[&[u8]]) -> Result<Signature<P>, signature::Error> {
-        Ok(self.sign_parts::<NoRng>(msg, &[], None)?)
+        Ok(self.sign_parts::<NoRng>(msg, None)?)
     }
 }
 
@@ -78,11 +77,11 @@ impl<P: ParameterSet> RandomizedMultipartSigner<Signature<P>> for SigningKey<P> 
         rng: &mut R,
         msg: &[&[u8]],
     ) -> Result<Signature<P>, signature::Error> {
-        Ok(self.sign_parts(msg, &[], Some(rng))?)
+        Ok(self.sign_parts(msg, Some(rng))?)
     }
 }
 
-/// Pure ML-DSA verification with the empty context; contexts via [`VerifyingKey::verify`].
+/// Pure ML-DSA verification with the empty context; contexts via [`VerifyingKey::verify_with_context`].
 impl<P: ParameterSet> Verifier<Signature<P>> for VerifyingKey<P> {
     fn verify(&self, msg: &[u8], signature: &Signature<P>) -> Result<(), signature::Error> {
         self.multipart_verify(&[msg], signature)
@@ -96,27 +95,15 @@ impl<P: ParameterSet> MultipartVerifier<Signature<P>> for VerifyingKey<P> {
         msg: &[&[u8]],
         signature: &Signature<P>,
     ) -> Result<(), signature::Error> {
-        let mu = self.compute_mu_parts(msg, &[])?;
-        Ok(self.verify_mu(&mu, signature)?)
+        let vk = self.native();
+        let mu = vk.compute_mu_parts(msg, &[])?;
+        Ok(vk.verify_mu(&mu, signature.native())?)
     }
 }
 
 /// The signing key holds its verifying key; [`signature::Keypair`] clones it.
 impl<P: ParameterSet> KeypairRef for SigningKey<P> {
     type VerifyingKey = VerifyingKey<P>;
-}
-
-/// `Repr` is the encoded signature `[u8; SIG_LEN]`.
-impl<P: ParameterSet> SignatureEncoding for Signature<P> {
-    type Repr = P::SigBytes;
-
-    fn to_bytes(&self) -> P::SigBytes {
-        *self.as_bytes()
-    }
-
-    fn encoded_len(&self) -> usize {
-        P::SIG_LEN
-    }
 }
 
 /// The message hasher of the `Digest*` trait impls: SHAKE256 on the key's Keccak backend
@@ -133,7 +120,7 @@ impl signature::digest::Update for MuHasher {
 }
 
 impl MuHasher {
-    fn new<P: ParameterSet>(vk: &VerifyingKey<P>) -> Self {
+    fn new<P: ParameterSet>(vk: &crate::generic::VerifyingKey<P>) -> Self {
         MuHasher(vk.mu_shake())
     }
 
@@ -150,9 +137,9 @@ impl<P: ParameterSet> DigestSigner<MuHasher, Signature<P>> for SigningKey<P> {
         &self,
         f: F,
     ) -> Result<Signature<P>, signature::Error> {
-        let mut h = MuHasher::new(self.verifying_key());
+        let mut h = MuHasher::new(self.native_vk());
         f(&mut h)?;
-        Ok(self.sign_mu(&h.mu(), &[0; 32])?)
+        Ok(self.sign_mu::<NoRng>(&h.mu(), None)?)
     }
 }
 
@@ -166,9 +153,9 @@ impl<P: ParameterSet> RandomizedDigestSigner<MuHasher, Signature<P>> for Signing
         rng: &mut R,
         f: F,
     ) -> Result<Signature<P>, signature::Error> {
-        let mut h = MuHasher::new(self.verifying_key());
+        let mut h = MuHasher::new(self.native_vk());
         f(&mut h)?;
-        Ok(self.sign_mu_try_rng(&h.mu(), rng)?)
+        Ok(self.sign_mu(&h.mu(), Some(rng))?)
     }
 }
 
@@ -179,23 +166,8 @@ impl<P: ParameterSet> DigestVerifier<MuHasher, Signature<P>> for VerifyingKey<P>
         f: F,
         signature: &Signature<P>,
     ) -> Result<(), signature::Error> {
-        let mut h = MuHasher::new(self);
+        let mut h = MuHasher::new(self.native());
         f(&mut h)?;
-        Ok(self.verify_mu(&h.mu(), signature)?)
+        Ok(self.native().verify_mu(&h.mu(), signature.native())?)
     }
 }
-
-/// The seed xi is the key (32 bytes), as `ml-dsa`'s `KeyInit`.
-impl<P: ParameterSet> signature::digest::common::KeySizeUser for SigningKey<P> {
-    type KeySize = signature::digest::consts::U32;
-}
-
-/// [`SigningKey::from_seed`] (ML-DSA.KeyGen_internal from xi).
-impl<P: ParameterSet> signature::digest::common::KeyInit for SigningKey<P> {
-    fn new(seed: &signature::digest::common::Key<Self>) -> Self {
-        SigningKey::from_seed(&(*seed).into())
-    }
-}
-
-/// The generator type of the deterministic path (never called).
-type NoRng = dyn TryCryptoRng<Error = core::convert::Infallible>;

@@ -1,4 +1,5 @@
-//! PKCS#8 / SPKI (features `pkcs8` + `alloc`; the LAMPS PEM examples with `pem`): the RFC 9881
+//! PKCS#8 / SPKI on the types of `tessera_mldsa::ml_dsa` (features `pkcs8` + `alloc`; the
+//! LAMPS PEM examples with `pem`): the RFC 9881
 //! examples shipped in RustCrypto `ml-dsa` 0.1's package, byte-identical round trips with
 //! `ml-dsa`'s pkcs8 support in both directions, the `both` and expanded-only private key forms
 //! (built here from `ml-dsa`'s expanded key), and malformed encodings rejected with typed
@@ -13,9 +14,12 @@
 ))]
 
 use proptest::prelude::*;
+use tessera_mldsa::ml_dsa::pkcs8::{
+    DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey,
+};
+use tessera_mldsa::ml_dsa::{self as T, Keypair};
 use tessera_mldsa::pkcs8::der::ErrorKind;
 use tessera_mldsa::pkcs8::{self, KeyError, spki};
-use tessera_mldsa::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
 
 /// A DER TLV with a definite length (short or long form).
 fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
@@ -74,15 +78,16 @@ macro_rules! encodings {
             /// decodes the other's, and the keys agree.
             #[test]
             fn $prop(seed in any::<[u8; 32]>()) {
-                use tessera_mldsa::$m::{SigningKey, VerifyingKey};
-                let ours = SigningKey::from_seed(&seed);
+                type SigningKey = T::SigningKey<T::$rc>;
+                type VerifyingKey = T::VerifyingKey<T::$rc>;
+                let ours = SigningKey::from_seed(&seed.into());
                 let theirs = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
 
                 let our_der = ours.to_pkcs8_der().unwrap();
                 let their_der = theirs.to_pkcs8_der().unwrap();
                 prop_assert_eq!(our_der.as_bytes(), their_der.as_bytes());
                 let back = SigningKey::from_pkcs8_der(their_der.as_bytes()).unwrap();
-                prop_assert_eq!(back.seed(), Some(&seed));
+                prop_assert_eq!(&back.to_seed()[..], &seed[..]);
                 let theirs_back = ml_dsa::SigningKey::<ml_dsa::$rc>::from_pkcs8_der(our_der.as_bytes()).unwrap();
                 prop_assert_eq!(&theirs_back.to_seed()[..], &seed[..]);
 
@@ -90,16 +95,17 @@ macro_rules! encodings {
                 let their_spki = ml_dsa::signature::Keypair::verifying_key(&theirs).to_public_key_der().unwrap();
                 prop_assert_eq!(our_spki.as_bytes(), their_spki.as_bytes());
                 let vk = VerifyingKey::from_public_key_der(their_spki.as_bytes()).unwrap();
-                prop_assert_eq!(&vk, ours.verifying_key());
+                prop_assert_eq!(&vk, &ours.verifying_key());
                 let their_vk = ml_dsa::VerifyingKey::<ml_dsa::$rc>::from_public_key_der(our_spki.as_bytes()).unwrap();
-                prop_assert_eq!(&their_vk.encode()[..], &ours.verifying_key().to_bytes()[..]);
+                prop_assert_eq!(&their_vk.encode()[..], &ours.verifying_key().encode()[..]);
             }
         }
 
         /// The private key forms of RFC 9881 and malformed private keys.
         #[test]
         fn $forms() {
-            use tessera_mldsa::$m::{SK_LEN, SigningKey};
+            use tessera_mldsa::$m::SK_LEN;
+            type SigningKey = T::SigningKey<T::$rc>;
             let seed = [0x42u8; 32];
             let theirs = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
             #[allow(deprecated)]
@@ -112,7 +118,7 @@ macro_rules! encodings {
                 b.extend(tlv(0x04, e));
                 tlv(0x30, &b)
             };
-            let parse = |der: &[u8]| SigningKey::from_pkcs8_der(der).map(|k| k.verifying_key().to_bytes().to_vec());
+            let parse = |der: &[u8]| SigningKey::from_pkcs8_der(der).map(|k| k.verifying_key().encode().to_vec());
 
             // Seed form (the hand-built DER equals ml-dsa's encoding).
             let der = pkcs8_der($arc, None, &seed_form, None);
@@ -201,25 +207,27 @@ macro_rules! encodings {
             assert!(parse(&[]).is_err());
             assert!(parse(&der[..der.len() - 1]).is_err());
 
-            // A key without its seed cannot be written in the seed form.
-            let no_seed = SigningKey::from_expanded_bytes(&expanded).unwrap();
+            // A native key without its seed has no trait-facing (seed-form) counterpart.
+            let no_seed = tessera_mldsa::$m::SigningKey::from_expanded_bytes(&expanded).unwrap();
             assert_eq!(
-                no_seed.to_pkcs8_der().err(),
-                Some(pkcs8::Error::KeyMalformed(KeyError::Invalid))
+                SigningKey::try_from(no_seed).err(),
+                Some(tessera_mldsa::Error::InvalidKey)
             );
         }
 
         /// Malformed SPKIs.
         #[test]
         fn $spki_bad() {
-            use tessera_mldsa::$m::{PK_LEN, SigningKey, VerifyingKey};
-            let sk = SigningKey::from_seed(&[9; 32]);
-            let pk = sk.verifying_key().to_bytes();
+            use tessera_mldsa::$m::PK_LEN;
+            type SigningKey = T::SigningKey<T::$rc>;
+            type VerifyingKey = T::VerifyingKey<T::$rc>;
+            let sk = SigningKey::from_seed(&[9; 32].into());
+            let pk = sk.verifying_key().encode();
             let mut bits = vec![0u8];
             bits.extend_from_slice(&pk);
             let good = spki_der($arc, None, &bits);
             assert_eq!(good, sk.verifying_key().to_public_key_der().unwrap().as_bytes());
-            assert_eq!(VerifyingKey::from_public_key_der(&good).as_ref(), Ok(sk.verifying_key()));
+            assert_eq!(VerifyingKey::from_public_key_der(&good), Ok(sk.verifying_key()));
 
             assert!(matches!(
                 VerifyingKey::from_public_key_der(&spki_der($other, None, &bits)),
@@ -289,7 +297,7 @@ encodings!(
 fn lamps_examples() {
     use tessera_mldsa::pkcs8::LineEnding;
     fn check<P: tessera_mldsa::generic::ParameterSet>(name: &str) {
-        use tessera_mldsa::generic::{SigningKey, VerifyingKey};
+        use tessera_mldsa::ml_dsa::{SigningKey, VerifyingKey};
         let file = |f: &str| {
             String::from_utf8(tessera_testkit::registry::package_file(
                 "ml-dsa",
@@ -302,7 +310,7 @@ fn lamps_examples() {
         let pub_pem = file(&format!("{name}.pub"));
         let sk = SigningKey::<P>::from_pkcs8_pem(&priv_pem).unwrap();
         let vk = VerifyingKey::<P>::from_public_key_pem(&pub_pem).unwrap();
-        assert_eq!(sk.verifying_key(), &vk, "{name}: derived public key");
+        assert_eq!(sk.verifying_key(), vk, "{name}: derived public key");
         assert_eq!(
             *sk.to_pkcs8_pem(LineEnding::LF).unwrap(),
             priv_pem,
@@ -315,14 +323,14 @@ fn lamps_examples() {
         );
         // The example seed is 00 01 .. 1f.
         let expected_seed: [u8; 32] = core::array::from_fn(|i| i as u8);
-        assert_eq!(sk.seed(), Some(&expected_seed), "{name}");
+        assert_eq!(sk.to_seed(), expected_seed, "{name}");
         // DER round trip through the PEM's document.
         let der = sk.to_pkcs8_der().unwrap();
         let again = SigningKey::<P>::from_pkcs8_der(der.as_bytes()).unwrap();
         assert_eq!(again.to_pkcs8_der().unwrap().as_bytes(), der.as_bytes());
         // Another set does not accept the example.
         assert!(
-            SigningKey::<tessera_mldsa::generic::MlDsa44>::from_pkcs8_pem(&priv_pem).is_ok()
+            SigningKey::<tessera_mldsa::ml_dsa::MlDsa44>::from_pkcs8_pem(&priv_pem).is_ok()
                 == (name == "ML-DSA-44")
         );
     }

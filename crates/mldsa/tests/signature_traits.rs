@@ -1,4 +1,5 @@
-//! The RustCrypto `signature` 3 traits (feature `signature`) against RustCrypto `ml-dsa` 0.1:
+//! The RustCrypto `signature` 3 traits (feature `signature`) on the types of
+//! `tessera_mldsa::ml_dsa` against RustCrypto `ml-dsa` 0.1:
 //! code generic over `Signer` / `Verifier` / `Keypair` / `SignatureEncoding` runs on both and
 //! gives byte-identical deterministic signatures; each side verifies the other's signatures
 //! (deterministic and hedged, with and without context, keys exchanged as bytes); bad
@@ -11,6 +12,7 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use tessera_mldsa::ml_dsa as T;
 use tessera_mldsa::signature::{
     self, Keypair, MultipartSigner, MultipartVerifier, RandomizedMultipartSigner, RandomizedSigner,
     SignatureEncoding, Signer, Verifier,
@@ -47,6 +49,16 @@ where
     // A truncated encoding does not decode.
     assert!(S::try_from(&bytes[..bytes.len() - 1]).is_err());
     bytes
+}
+
+/// With `alloc`, the source of a `signature::Error` is this crate's error `want`.
+fn assert_source(e: &signature::Error, want: tessera_mldsa::Error) {
+    #[cfg(feature = "alloc")]
+    assert_eq!(
+        core::error::Error::source(e).and_then(|s| s.downcast_ref::<tessera_mldsa::Error>()),
+        Some(&want)
+    );
+    let _ = (e, want);
 }
 
 /// A generator that always fails.
@@ -87,11 +99,13 @@ macro_rules! interop {
                 ctx in proptest::collection::vec(any::<u8>(), 1..=255),
                 rng_seed in any::<u64>(),
             ) {
-                use tessera_mldsa::$m::{Signature, SigningKey, VerifyingKey};
+                type SigningKey = T::SigningKey<T::$rc>;
+                type VerifyingKey = T::VerifyingKey<T::$rc>;
+                type Signature = T::Signature<T::$rc>;
                 type RcSig = ml_dsa::Signature<ml_dsa::$rc>;
                 let mut rng = StdRng::seed_from_u64(rng_seed);
 
-                let t_sk = SigningKey::from_seed(&seed);
+                let t_sk = SigningKey::from_seed(&seed.into());
                 let r_sk = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
                 // KeyInit (the seed is the key) on both.
                 let t_new = <SigningKey as signature::digest::common::KeyInit>::new(&seed.into());
@@ -101,7 +115,16 @@ macro_rules! interop {
                 prop_assert!(<SigningKey as signature::digest::common::KeyInit>::new_from_slice(&seed[1..]).is_err());
                 let t_vk = t_sk.verifying_key();
                 let r_vk = r_sk.verifying_key();
-                prop_assert_eq!(&t_vk.to_bytes()[..], &r_vk.encode()[..]);
+                prop_assert_eq!(&t_vk.encode()[..], &r_vk.encode()[..]);
+                // The seed back (KeyExport and the inherent accessors).
+                prop_assert_eq!(&t_sk.to_seed()[..], &seed[..]);
+                prop_assert_eq!(&t_sk.as_seed()[..], &r_sk.as_seed()[..]);
+                prop_assert_eq!(&T::KeyExport::to_bytes(&t_sk)[..], &seed[..]);
+                // KeyInit / KeyExport of the verifying key (the encoded key), as ml-dsa's.
+                prop_assert_eq!(&T::KeyExport::to_bytes(&t_vk)[..], &ml_dsa::KeyExport::to_bytes(&r_vk)[..]);
+                let t_vk2 = <VerifyingKey as T::KeyInit>::new_from_slice(&r_vk.encode()[..]).unwrap();
+                prop_assert_eq!(&t_vk2, &t_vk);
+                prop_assert!(<VerifyingKey as T::KeyInit>::new_from_slice(&r_vk.encode()[1..]).is_err());
 
                 // The same generic code on both: byte-identical deterministic signatures.
                 let t_bytes = generic_round_trip::<_, Signature>(&t_sk, &msg);
@@ -109,22 +132,23 @@ macro_rules! interop {
                 prop_assert_eq!(&t_bytes, &r_bytes);
 
                 // Keys exchanged as bytes; each verifies the other's signatures.
-                let t_from_r = VerifyingKey::from_bytes(&r_vk.encode()).unwrap();
+                let t_from_r = VerifyingKey::decode(&r_vk.encode()[..].try_into().unwrap());
                 let r_from_t = ml_dsa::VerifyingKey::<ml_dsa::$rc>::decode(
-                    &t_vk.to_bytes()[..].try_into().unwrap(),
+                    &t_vk.encode()[..].try_into().unwrap(),
                 );
+                prop_assert_eq!(&Signature::decode(&t_bytes[..].try_into().unwrap()).unwrap().encode()[..], &t_bytes[..]);
                 let t_sig = Signature::try_from(&t_bytes[..]).unwrap();
                 let r_sig = RcSig::try_from(&r_bytes[..]).unwrap();
                 prop_assert!(Verifier::verify(&r_from_t, &msg, &RcSig::try_from(&t_bytes[..]).unwrap()).is_ok());
                 prop_assert!(Verifier::verify(&t_from_r, &msg, &Signature::try_from(&r_bytes[..]).unwrap()).is_ok());
                 prop_assert!(Verifier::verify(&r_vk, &msg, &r_sig).is_ok());
-                prop_assert!(Verifier::verify(t_vk, &msg, &t_sig).is_ok());
+                prop_assert!(Verifier::verify(&t_vk, &msg, &t_sig).is_ok());
 
                 // Hedged through RandomizedSigner, both directions.
                 let t_hedged: Signature = t_sk.try_sign_with_rng(&mut rng, &msg).unwrap();
                 prop_assert!(Verifier::verify(&r_vk, &msg, &RcSig::try_from(&t_hedged.to_bytes()[..]).unwrap()).is_ok());
                 let r_hedged: RcSig = r_sk.expanded_key().try_sign_with_rng(&mut rng, &msg).unwrap();
-                prop_assert!(Verifier::verify(t_vk, &msg, &Signature::try_from(&r_hedged.to_bytes()[..]).unwrap()).is_ok());
+                prop_assert!(Verifier::verify(&t_vk, &msg, &Signature::try_from(&r_hedged.to_bytes()[..]).unwrap()).is_ok());
 
                 // Contexts (inherent methods, as in ml-dsa): deterministic byte-identical,
                 // hedged cross-verified, and a context signature fails the empty context.
@@ -136,9 +160,10 @@ macro_rules! interop {
                 prop_assert!(r_vk.verify_with_context(&msg, &ctx, &RcSig::try_from(&t_ctx_h.to_bytes()[..]).unwrap()));
                 let r_ctx_h = r_sk.expanded_key().sign_randomized(&msg, &ctx, &mut rng).unwrap();
                 let r_ctx_h = Signature::try_from(&r_ctx_h.encode()[..]).unwrap();
-                prop_assert_eq!(t_vk.verify(&msg, &ctx, &r_ctx_h), Ok(()));
-                prop_assert!(Verifier::verify(t_vk, &msg, &r_ctx_h).is_err());
-                prop_assert!(Verifier::verify(t_vk, &msg, &t_ctx).is_err());
+                prop_assert!(t_vk.verify_with_context(&msg, &ctx, &r_ctx_h));
+                prop_assert!(!t_vk.verify_with_context(&msg, &ctx[1..], &r_ctx_h));
+                prop_assert!(Verifier::verify(&t_vk, &msg, &r_ctx_h).is_err());
+                prop_assert!(Verifier::verify(&t_vk, &msg, &t_ctx).is_err());
 
                 // Multipart: the parts sign as their concatenation, as in ml-dsa.
                 let (a, b) = msg.split_at(split.index(msg.len() + 1));
@@ -155,9 +180,13 @@ macro_rules! interop {
 
         #[test]
         fn $fixed() {
-            use tessera_mldsa::$m::{SIG_LEN, Signature, SigningKey};
-            let sk = SigningKey::from_seed(&[3; 32]);
-            let vk = sk.verifying_key();
+            use tessera_mldsa::$m::SIG_LEN;
+            type SigningKey = T::SigningKey<T::$rc>;
+            type VerifyingKey = T::VerifyingKey<T::$rc>;
+            type Signature = T::Signature<T::$rc>;
+            let sk = SigningKey::from_seed(&[3; 32].into());
+            // KeypairRef: the key lends its verifying key.
+            let vk: &VerifyingKey = sk.as_ref();
             // Keypair gives the key's own verifying key.
             assert_eq!(Keypair::verifying_key(&sk), *vk);
 
@@ -165,40 +194,38 @@ macro_rules! interop {
             for fill in [0x00u8, 0xff, 0x5a] {
                 let sig = Signature::try_from(&[fill; SIG_LEN][..]).unwrap();
                 let e: signature::Error = Verifier::verify(vk, b"m", &sig).unwrap_err();
-                #[cfg(feature = "alloc")]
-                assert_eq!(
-                    core::error::Error::source(&e)
-                        .and_then(|s| s.downcast_ref::<tessera_mldsa::Error>()),
-                    Some(&tessera_mldsa::Error::Verification)
-                );
-                let _ = e;
+                assert_source(&e, tessera_mldsa::Error::Verification);
+                assert!(!vk.verify_with_context(b"m", b"", &sig));
             }
-            assert_eq!(
-                Signature::try_from(&[0u8; SIG_LEN + 1][..]),
-                Err(tessera_mldsa::Error::InvalidLength)
-            );
+            let e = Signature::try_from(&[0u8; SIG_LEN + 1][..]).unwrap_err();
+            assert_source(&e, tessera_mldsa::Error::InvalidLength);
             let sig: Signature = Signer::sign(&sk, b"m");
             assert_eq!(sig.encoded_len(), SIG_LEN);
-            assert_eq!(SignatureEncoding::to_bytes(&sig), *sig.as_bytes());
+            assert_eq!(SignatureEncoding::to_bytes(&sig), sig.encode());
+            assert_eq!(Signature::decode(&sig.encode()), Some(sig.clone()));
+            // mu from the native API, verified through verify_mu.
+            let mu = AsRef::<tessera_mldsa::generic::VerifyingKey<T::$rc>>::as_ref(vk)
+                .compute_mu(b"m", b"")
+                .unwrap();
+            assert!(vk.verify_mu(&mu.into(), &sig));
+            assert!(!vk.verify_mu(&[0; 64].into(), &sig));
+            // The signing key's Debug shows nothing of the key.
+            assert_eq!(format!("{sk:?}"), "SigningKey { .. }");
 
             // A failing generator: an error, never a panic or a signature.
             let e = RandomizedSigner::<Signature>::try_sign_with_rng(&sk, &mut FailingRng, b"m")
                 .unwrap_err();
-            #[cfg(feature = "alloc")]
-            assert_eq!(
-                core::error::Error::source(&e).and_then(|s| s.downcast_ref::<tessera_mldsa::Error>()),
-                Some(&tessera_mldsa::Error::Rng)
-            );
-            let _ = e;
-            assert_eq!(
-                sk.sign_randomized(b"m", b"", &mut FailingRng).unwrap_err(),
-                tessera_mldsa::Error::Rng
-            );
+            assert_source(&e, tessera_mldsa::Error::Rng);
+            let e = sk.sign_randomized(b"m", b"", &mut FailingRng).unwrap_err();
+            assert_source(&e, tessera_mldsa::Error::Rng);
             // A context over 255 bytes through the inherent API.
-            assert_eq!(
-                sk.sign_randomized(b"m", &[0; 256], &mut StdRng::seed_from_u64(1)).unwrap_err(),
-                tessera_mldsa::Error::ContextTooLong
-            );
+            let e = sk
+                .sign_randomized(b"m", &[0; 256], &mut StdRng::seed_from_u64(1))
+                .unwrap_err();
+            assert_source(&e, tessera_mldsa::Error::ContextTooLong);
+            let e = sk.sign_deterministic(b"m", &[0; 256]).unwrap_err();
+            assert_source(&e, tessera_mldsa::Error::ContextTooLong);
+            assert!(!vk.verify_with_context(b"m", &[0; 256], &sig));
         }
     };
 }
@@ -219,18 +246,24 @@ interop!(interop_87, fixed_87, ml_dsa_87, MlDsa87);
 /// signatures byte-identical to `ml-dsa`'s, verified through `Verifier` / `MultipartVerifier`.
 #[test]
 fn every_backend() {
-    use tessera_mldsa::generic::{MlDsa65, Signature, SigningKey, VerifyingKey};
+    use tessera_mldsa::generic::{MlDsa65, SigningKey, VerifyingKey};
     use tessera_mldsa::testing::Backend;
+    type Signature<P> = T::Signature<P>;
     let seed = [0x17u8; 32];
     let msg = b"every backend runs the trait path";
     let r_sk = ml_dsa::SigningKey::<ml_dsa::MlDsa65>::from_seed(&seed.into());
     let expected = Signer::<ml_dsa::Signature<ml_dsa::MlDsa65>>::sign(&r_sk, msg).encode();
     let mut n = 0;
     for be in Backend::all_available() {
-        let sk = SigningKey::<MlDsa65>::from_seed_with_backend(be, &seed);
-        let vk =
-            VerifyingKey::<MlDsa65>::from_bytes_with_backend(be, &sk.verifying_key().to_bytes())
-                .unwrap();
+        let native = SigningKey::<MlDsa65>::from_seed_with_backend(be, &seed);
+        let vk: T::VerifyingKey<MlDsa65> = VerifyingKey::<MlDsa65>::from_bytes_with_backend(
+            be,
+            &native.verifying_key().to_bytes(),
+        )
+        .unwrap()
+        .into();
+        // Moved into the trait-facing type (the backend goes with it).
+        let sk = T::SigningKey::<MlDsa65>::try_from(native).unwrap();
         let sig: Signature<MlDsa65> = Signer::sign(&sk, msg);
         assert_eq!(&sig.to_bytes()[..], &expected[..], "{}", be.name());
         let multi: Signature<MlDsa65> = sk.multipart_sign(&[&msg[..5], &msg[5..]]);
@@ -291,9 +324,10 @@ macro_rules! digest_interop {
                 b in proptest::collection::vec(any::<u8>(), 1..200),
                 rng_seed in any::<u64>(),
             ) {
-                use tessera_mldsa::$m::{Signature, SigningKey};
+                type SigningKey = T::SigningKey<T::$rc>;
+                type Signature = T::Signature<T::$rc>;
                 use signature::{RandomizedDigestSigner, DigestVerifier};
-                let t_sk = SigningKey::from_seed(&seed);
+                let t_sk = SigningKey::from_seed(&seed.into());
                 let r_sk = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&seed.into());
                 let t = generic_digest::<_, tessera_mldsa::MuHasher, Signature>(&t_sk, &a, &b);
                 let r = generic_digest::<_, _, ml_dsa::Signature<ml_dsa::$rc>>(&r_sk, &a, &b);

@@ -46,6 +46,7 @@ mod mldsa_rows;
 mod mlkem_rows;
 mod rows;
 mod soft_rows;
+mod trait_rows;
 mod x25519_rows;
 
 pub(crate) use aead_rows::*;
@@ -57,6 +58,7 @@ pub(crate) use mldsa_rows::*;
 pub(crate) use mlkem_rows::*;
 pub(crate) use rows::*;
 pub(crate) use soft_rows::*;
+pub(crate) use trait_rows::*;
 pub(crate) use x25519_rows::*;
 
 fn main() {

@@ -109,6 +109,15 @@ pub(crate) fn specs() -> Vec<Spec> {
     add("sha256", &HASH_SIZES, 1, Main, build_sha256);
     add("sha512", &HASH_SIZES, 1, Main, build_sha512);
     add("hmac-sha256", &[64, 1024], 1, Main, build_hmac_sha256);
+    // The trait paths (RustCrypto `digest` / `hmac` / `aead` traits over Tessera).
+    add(
+        "sha256-digest-trait",
+        &[64, 16384],
+        1,
+        Main,
+        build_sha256_digest_trait,
+    );
+    add("hmac-sha256-trait", &[64], 1, Main, build_hmac_sha256_trait);
     add("sha3-256", &HASH_SIZES, 1, Main, build_sha3_256);
     add("shake128", &[64, 16384], 1, Main, build_shake128);
     add("shake256", &[64, 16384], 1, Main, build_shake256);
@@ -116,6 +125,13 @@ pub(crate) fn specs() -> Vec<Spec> {
     for (op, build) in AEAD_ROWS {
         add(op, &AEAD_SIZES, 1, Main, build);
     }
+    add(
+        "aes128-gcm-aeadinout",
+        &[1024, 16384],
+        1,
+        Main,
+        build_gcm_aeadinout,
+    );
     // Rows without a message size (size 0): one operation per iteration.
     add("x25519-dh", &[0], 1, Main, |_| build_x25519(false, false));
     add("x25519-keygen", &[0], 1, Main, |_| {

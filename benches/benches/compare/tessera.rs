@@ -151,6 +151,12 @@ pub fn gcm_portable() -> Impl<GcmBackend> {
     }
 }
 
+/// SHA-256 behind the RustCrypto `digest` 0.11 traits (the `sha256-digest-trait` and
+/// `hmac-sha256-trait` rows).
+pub type DigestSha256 = tessera_sha2::digest::Sha256;
+/// AES-128-GCM behind the RustCrypto `aead` 0.6 traits (the `aes128-gcm-aeadinout` rows).
+pub type AeadAes128Gcm = tessera_aes_gcm::aead::Aes128Gcm;
+
 /// An expanded AES-128-GCM or AES-256-GCM key (by key length).
 pub type GcmKey = tessera_aes_gcm::AesGcm;
 pub fn gcm_key(be: Option<GcmBackend>, key: &[u8]) -> GcmKey {

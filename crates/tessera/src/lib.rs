@@ -35,5 +35,9 @@ pub use tessera_mlkem as mlkem;
 #[cfg(feature = "mldsa")]
 pub use tessera_mldsa as mldsa;
 
+/// X-Wing, the ML-KEM-768 + X25519 hybrid KEM (the `tessera-xwing` crate).
+#[cfg(feature = "xwing")]
+pub use tessera_xwing as xwing;
+
 #[cfg(feature = "hpke")]
 pub mod hpke;

@@ -77,14 +77,25 @@ pub(super) struct Leg {
     pub(super) action: Action,
 }
 
-/// `cargo test --tests` of the whole workspace but the benches: the selection the native leg
-/// builds, which the Haswell leg runs under qemu and the other x86 CPUs reuse.
-pub(super) const WORKSPACE_TESTS: [&str; 5] = [
+/// The umbrella crate's trait features (RustCrypto `digest`, `aead`, `kem`, `signature`, PKCS#8 /
+/// SPKI with PEM), which turn on the same features of every primitive crate. The host clippy leg,
+/// the native and forced-portable legs and the emulated x86 CPUs build with them (one build, so
+/// every trait impl runs on every x86 backend); the cfg-portable, no_std, aarch64 and Miri legs
+/// build the primitives' default features, without them.
+pub(super) const TRAIT_FEATURES: &str =
+    "tessera/digest,tessera/aead,tessera/kem,tessera/signature,tessera/pkcs8,tessera/pem";
+
+/// `cargo test --tests` of the whole workspace but the benches, trait features on: the
+/// selection the native leg builds, which the Haswell leg runs under qemu and the other x86 CPUs
+/// reuse.
+pub(super) const WORKSPACE_TESTS: [&str; 7] = [
     "test",
     "--tests",
     "--workspace",
     "--exclude",
     "tessera-benches",
+    "--features",
+    TRAIT_FEATURES,
 ];
 
 /// `c` (a `cargo test` selection) as the build of an [`Action::RunTests`] leg: compile only,

@@ -11,11 +11,13 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
             Action::Run(Cmd::cargo(&["fmt", "--all", "--check"])),
         ),
         leg(
-            "clippy host (workspace, all targets, incl. benches check)",
+            "clippy host (workspace, all targets, incl. benches check, trait features on)",
             Action::Run(Cmd::cargo(&[
                 "clippy",
                 "--workspace",
                 "--all-targets",
+                "--features",
+                TRAIT_FEATURES,
                 "--",
                 "-D",
                 "warnings",
@@ -24,7 +26,15 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
     ];
 
     // Native: every backend this CPU has must be exercised (CI names them).
-    let mut native = Cmd::cargo(&["test", "--workspace", "--exclude", "tessera-benches"]);
+    // Doctests too (no `--tests`); otherwise the build of WORKSPACE_TESTS.
+    let mut native = Cmd::cargo(&[
+        "test",
+        "--workspace",
+        "--exclude",
+        "tessera-benches",
+        "--features",
+        TRAIT_FEATURES,
+    ]);
     if let Ok(v) = std::env::var("TESSERA_EXPECT_BACKENDS") {
         native = native.env("TESSERA_EXPECT_BACKENDS", v);
     } else if ci() {
@@ -37,7 +47,7 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
         ));
     }
     legs.push(leg(
-        "native tests (expected backends asserted)",
+        "native tests (expected backends asserted, trait features on)",
         Action::Run(native),
     ));
     if quick {
@@ -65,17 +75,11 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
     // with other features; the whole selection reuses the native build and adds only a few
     // seconds of tooling tests.
     legs.push(leg(
-        "forced portable (TESSERA_FORCE_BACKEND)",
+        "forced portable (TESSERA_FORCE_BACKEND, trait features on)",
         Action::Run(
-            Cmd::cargo(&[
-                "test",
-                "--tests",
-                "--workspace",
-                "--exclude",
-                "tessera-benches",
-            ])
-            .env("TESSERA_FORCE_BACKEND", "portable")
-            .env("TESSERA_EXPECT_BACKENDS", "portable"),
+            Cmd::cargo(&WORKSPACE_TESTS)
+                .env("TESSERA_FORCE_BACKEND", "portable")
+                .env("TESSERA_EXPECT_BACKENDS", "portable"),
         ),
     ));
     // The build-time switch a user would set: every token compiled out. RUSTFLAGS replaces the

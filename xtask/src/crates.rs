@@ -85,7 +85,8 @@ pub struct Crate {
     /// Its place in the aarch64 legs.
     pub aarch64: Aarch64,
     /// `Some(features)`: its library is checked for a bare-metal target (no std, no
-    /// allocator) with default features plus these; `None`: not a `no_std` crate.
+    /// allocator) with default features plus these (the trait features that need no
+    /// allocator); `None`: not a `no_std` crate.
     pub no_std: Option<&'static [&'static str]>,
     /// Its constant-time examples under valgrind.
     pub valgrind: &'static [CtExample],
@@ -148,16 +149,35 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::Clippy,
         ..Crate::tool("tessera-testkit")
     },
-    Crate::primitive("tessera-keccak"),
-    Crate::primitive("tessera-sha2"),
-    Crate::primitive("tessera-aes-gcm"),
+    Crate {
+        no_std: Some(&["digest"]),
+        ..Crate::primitive("tessera-keccak")
+    },
+    Crate {
+        no_std: Some(&["digest"]),
+        ..Crate::primitive("tessera-sha2")
+    },
+    Crate {
+        no_std: Some(&["aead"]),
+        ..Crate::primitive("tessera-aes-gcm")
+    },
     Crate {
         long_tests: &[("kat", "rfc7748_5_2_iterated_1000000")],
+        no_std: Some(&["pkcs8", "kem"]),
         ..Crate::primitive("tessera-x25519")
     },
-    Crate::primitive("tessera-chacha20poly1305"),
-    Crate::primitive("tessera-mlkem"),
-    Crate::primitive("tessera-xwing"),
+    Crate {
+        no_std: Some(&["aead"]),
+        ..Crate::primitive("tessera-chacha20poly1305")
+    },
+    Crate {
+        no_std: Some(&["kem", "pkcs8"]),
+        ..Crate::primitive("tessera-mlkem")
+    },
+    Crate {
+        no_std: Some(&["kem", "pkcs8"]),
+        ..Crate::primitive("tessera-xwing")
+    },
     // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the
     // arithmetic unit tests; the exhaustive Decompose check is skipped there).
     // Every x86 CPU of the matrix runs its suite: Nehalem and Westmere the portable
@@ -167,7 +187,10 @@ pub const CRATES: &[Crate] = &[
     // through `TESSERA_EXPECT_BACKENDS`, so a run without it fails): on max with the SHA3
     // extension's x4 Keccak, on cortex-a53 with the NEON x4 Keccak and portable x1 (about
     // 15 s, from the max leg's build).
-    Crate::primitive("tessera-mldsa"),
+    Crate {
+        no_std: Some(&["signature", "pkcs8"]),
+        ..Crate::primitive("tessera-mldsa")
+    },
     // The umbrella crate: HPKE over the primitives (no code of its own that dispatches: its
     // tests run with every backend choice of the crates below it; Miri runs its small unit
     // suite, one X25519 suite and one one-stage KDF). Under emulation its suite (Wycheproof's

@@ -18,11 +18,17 @@
 //! - [`wipe`]: the stack-residue probe of the zeroization tests (x86_64).
 //! - [`registry`]: test data published inside other crates' packages (RustCrypto blobby files,
 //!   the LAMPS key examples), read where Cargo unpacked them.
+//! - `aead_traits` (feature `aead`), `digest_traits` (feature `digest`): the generic checks of
+//!   the RustCrypto trait impls, called by each crate's trait tests with its own types.
 //! - [`SplitMix64`]: the small deterministic generator of the benches and the dudect tests.
 
 pub mod acvp;
+#[cfg(feature = "aead")]
+pub mod aead_traits;
 pub mod backends;
 pub mod ct;
+#[cfg(feature = "digest")]
+pub mod digest_traits;
 pub mod hpke;
 pub mod registry;
 pub mod wipe;

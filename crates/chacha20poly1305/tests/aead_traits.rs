@@ -9,35 +9,33 @@
 
 #![cfg(feature = "aead")]
 
-use aead::{Aead, AeadCore, AeadInOut, KeyInit, Nonce};
+use aead::{Aead, KeyInit, Nonce};
 use proptest::prelude::*;
 use tessera_chacha20poly1305::aead::{ChaCha20Poly1305, XChaCha20Poly1305};
 use tessera_chacha20poly1305::testing::Backend;
 use tessera_testkit::aead_traits::{
-    self, check_key_lengths, check_pair, differential, exercise, keyed, sizes,
+    check_key_lengths, check_pair, differential, exercise, keyed, long_message, same_constants,
+    wycheproof_blobby,
 };
 use tessera_testkit::check_backends;
 use tessera_testkit::strategies::bytes_near_blocks;
 
-/// The published vector files of RustCrypto `chacha20poly1305` 0.11 (`tests/data/<file>`).
-fn pass<C: AeadInOut + KeyInit>(file: &str) -> usize {
-    aead_traits::wycheproof_pass::<C>("chacha20poly1305", "0.11.", file)
-}
-
-fn fail<C: AeadInOut + KeyInit>(file: &str) -> usize {
-    aead_traits::wycheproof_fail::<C>("chacha20poly1305", "0.11.", file)
-}
-
 #[test]
 fn wycheproof_chacha20poly1305() {
-    assert!(pass::<ChaCha20Poly1305>("wycheproof_chacha20poly1305_pass.blb") > 0);
-    assert!(fail::<ChaCha20Poly1305>("wycheproof_chacha20poly1305_fail.blb") > 0);
+    wycheproof_blobby::<ChaCha20Poly1305>(
+        "chacha20poly1305",
+        "0.11.",
+        "wycheproof_chacha20poly1305",
+    );
 }
 
 #[test]
 fn wycheproof_xchacha20poly1305() {
-    assert!(pass::<XChaCha20Poly1305>("wycheproof_xchacha20poly1305_pass.blb") > 0);
-    assert!(fail::<XChaCha20Poly1305>("wycheproof_xchacha20poly1305_fail.blb") > 0);
+    wycheproof_blobby::<XChaCha20Poly1305>(
+        "chacha20poly1305",
+        "0.11.",
+        "wycheproof_xchacha20poly1305",
+    );
 }
 
 #[test]
@@ -104,28 +102,17 @@ proptest! {
 /// trait on the selected backend, against RustCrypto.
 #[test]
 fn long_message_matches_rustcrypto() {
-    let msg: Vec<u8> = (0..70_000u32).map(|i| (i * 31 + 7) as u8).collect();
-    let ours = keyed::<XChaCha20Poly1305>(&[3; 32], &[9; 24], b"aad", &msg, 12345);
-    let theirs =
-        keyed::<chacha20poly1305_11::XChaCha20Poly1305>(&[3; 32], &[9; 24], b"aad", &msg, 12345);
-    check_pair(ours, theirs, &msg);
+    let msg = long_message();
+    differential::<XChaCha20Poly1305, chacha20poly1305_11::XChaCha20Poly1305>(
+        &[3; 32], &[9; 24], b"aad", &msg, 12345,
+    );
 }
 
 /// The trait constants match RustCrypto's.
 #[test]
 fn sizes_match_rustcrypto() {
-    assert_eq!(
-        sizes::<ChaCha20Poly1305>(),
-        sizes::<chacha20poly1305_11::ChaCha20Poly1305>()
-    );
-    assert_eq!(
-        sizes::<XChaCha20Poly1305>(),
-        sizes::<chacha20poly1305_11::XChaCha20Poly1305>()
-    );
-    assert_eq!(
-        XChaCha20Poly1305::TAG_POSITION,
-        chacha20poly1305_11::XChaCha20Poly1305::TAG_POSITION
-    );
+    same_constants::<ChaCha20Poly1305, chacha20poly1305_11::ChaCha20Poly1305>();
+    same_constants::<XChaCha20Poly1305, chacha20poly1305_11::XChaCha20Poly1305>();
 }
 
 /// RustCrypto `chacha20poly1305` 0.11's README usage, written as there with only the crate path

@@ -262,3 +262,28 @@ pub fn differential<Ours: AeadInOut + KeyInit, Peer: AeadInOut + KeyInit>(
     let theirs = keyed::<Peer>(key, nonce, aad, msg, flip);
     check_pair(ours, theirs, msg);
 }
+
+/// `<stem>_pass.blb` through [`wycheproof_pass`] and `<stem>_fail.blb` through
+/// [`wycheproof_fail`] (RustCrypto's file naming); both must hold records. Returns the pass and
+/// fail record counts.
+pub fn wycheproof_blobby<C: AeadInOut + KeyInit>(
+    package: &str,
+    version: &str,
+    stem: &str,
+) -> (usize, usize) {
+    let pass = wycheproof_pass::<C>(package, version, &format!("{stem}_pass.blb"));
+    let fail = wycheproof_fail::<C>(package, version, &format!("{stem}_fail.blb"));
+    assert!(pass > 0 && fail > 0, "{stem}: {pass} pass, {fail} fail");
+    (pass, fail)
+}
+
+/// A 70,000-byte message (many 512-byte pieces and a tail) for the bulk paths.
+pub fn long_message() -> Vec<u8> {
+    (0..70_000u32).map(|i| (i * 31 + 7) as u8).collect()
+}
+
+/// Tessera's `Ours` has the peer's key, nonce and tag sizes and tag position.
+pub fn same_constants<Ours: AeadCore + KeyInit, Peer: AeadCore + KeyInit>() {
+    assert_eq!(sizes::<Ours>(), sizes::<Peer>());
+    assert_eq!(Ours::TAG_POSITION, Peer::TAG_POSITION);
+}

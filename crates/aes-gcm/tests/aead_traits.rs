@@ -13,11 +13,10 @@ use proptest::prelude::*;
 use tessera_aes_gcm::aead::{Aes128Gcm, Aes192Gcm, Aes256Gcm};
 use tessera_aes_gcm::testing::Backend;
 use tessera_testkit::aead_traits::{
-    check_key_lengths, check_pair, differential, exercise, keyed, long_message, same_constants,
-    sizes, wycheproof_blobby,
+    Input, check_key_lengths, check_pair, differential, exercise, inputs, keyed, long_message,
+    same_constants, sizes, wycheproof_blobby,
 };
 use tessera_testkit::check_backends;
-use tessera_testkit::strategies::bytes_near_blocks;
 
 #[test]
 fn wycheproof_128() {
@@ -40,37 +39,21 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn matches_rustcrypto_128(
-        key in any::<[u8; 16]>(),
-        nonce in any::<[u8; 12]>(),
-        aad in bytes_near_blocks(16, 80),
-        msg in bytes_near_blocks(16, 1100),
-        flip in any::<usize>(),
-    ) {
-        differential::<Aes128Gcm, aes_gcm_11::Aes128Gcm>(&key, &nonce, &aad, &msg, flip);
+    fn matches_rustcrypto_128(i in inputs(16, 12, 80, 16, 1100)) {
+        i.differential::<Aes128Gcm, aes_gcm_11::Aes128Gcm>();
     }
 
     #[test]
-    fn matches_rustcrypto_256(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 12]>(),
-        aad in bytes_near_blocks(16, 80),
-        msg in bytes_near_blocks(16, 1100),
-        flip in any::<usize>(),
-    ) {
-        differential::<Aes256Gcm, aes_gcm_11::Aes256Gcm>(&key, &nonce, &aad, &msg, flip);
+    fn matches_rustcrypto_256(i in inputs(32, 12, 80, 16, 1100)) {
+        i.differential::<Aes256Gcm, aes_gcm_11::Aes256Gcm>();
     }
 
     /// The trait path on every available backend (keys from `new_with_backend`) gives the
     /// portable backend's outcome, and that outcome is RustCrypto's.
     #[test]
-    fn trait_path_on_every_backend(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 12]>(),
-        aad in bytes_near_blocks(16, 48),
-        msg in bytes_near_blocks(16, 600),
-        flip in any::<usize>(),
-    ) {
+    fn trait_path_on_every_backend(i in inputs(32, 12, 48, 16, 600)) {
+        let Input { key, nonce, aad, msg, flip } = i;
+        let key: [u8; 32] = key.try_into().unwrap();
         let ours = check_backends::<Backend, _>("aead traits", |be| {
             let k128 = Aes128Gcm::from(tessera_aes_gcm::Aes128Gcm::new_with_backend(
                 be,

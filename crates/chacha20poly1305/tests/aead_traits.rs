@@ -14,11 +14,10 @@ use proptest::prelude::*;
 use tessera_chacha20poly1305::aead::{ChaCha20Poly1305, XChaCha20Poly1305};
 use tessera_chacha20poly1305::testing::Backend;
 use tessera_testkit::aead_traits::{
-    check_key_lengths, check_pair, differential, exercise, keyed, long_message, same_constants,
-    wycheproof_blobby,
+    Input, check_key_lengths, check_pair, differential, exercise, inputs, keyed, long_message,
+    same_constants, wycheproof_blobby,
 };
 use tessera_testkit::check_backends;
-use tessera_testkit::strategies::bytes_near_blocks;
 
 #[test]
 fn wycheproof_chacha20poly1305() {
@@ -48,37 +47,21 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn matches_rustcrypto_chacha20poly1305(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 12]>(),
-        aad in bytes_near_blocks(16, 80),
-        msg in bytes_near_blocks(64, 1600),
-        flip in any::<usize>(),
-    ) {
-        differential::<ChaCha20Poly1305, chacha20poly1305_11::ChaCha20Poly1305>(&key, &nonce, &aad, &msg, flip);
+    fn matches_rustcrypto_chacha20poly1305(i in inputs(32, 12, 80, 64, 1600)) {
+        i.differential::<ChaCha20Poly1305, chacha20poly1305_11::ChaCha20Poly1305>();
     }
 
     #[test]
-    fn matches_rustcrypto_xchacha20poly1305(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 24]>(),
-        aad in bytes_near_blocks(16, 80),
-        msg in bytes_near_blocks(64, 1600),
-        flip in any::<usize>(),
-    ) {
-        differential::<XChaCha20Poly1305, chacha20poly1305_11::XChaCha20Poly1305>(&key, &nonce, &aad, &msg, flip);
+    fn matches_rustcrypto_xchacha20poly1305(i in inputs(32, 24, 80, 64, 1600)) {
+        i.differential::<XChaCha20Poly1305, chacha20poly1305_11::XChaCha20Poly1305>();
     }
 
     /// The trait path on every available backend (keys from `new_with_backend`) gives the
     /// portable backend's outcome, and that outcome is RustCrypto's.
     #[test]
-    fn trait_path_on_every_backend(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 24]>(),
-        aad in bytes_near_blocks(16, 48),
-        msg in bytes_near_blocks(64, 1400),
-        flip in any::<usize>(),
-    ) {
+    fn trait_path_on_every_backend(i in inputs(32, 24, 48, 64, 1400)) {
+        let Input { key, nonce, aad, msg, flip } = i;
+        let key: [u8; 32] = key.try_into().unwrap();
         let ours = check_backends::<Backend, _>("aead traits", |be| {
             let c = ChaCha20Poly1305::from(
                 tessera_chacha20poly1305::ChaCha20Poly1305::new_with_backend(be, &key),

@@ -287,3 +287,53 @@ pub fn same_constants<Ours: AeadCore + KeyInit, Peer: AeadCore + KeyInit>() {
     assert_eq!(sizes::<Ours>(), sizes::<Peer>());
     assert_eq!(Ours::TAG_POSITION, Peer::TAG_POSITION);
 }
+
+/// One proptest input of the differential tests: key, nonce, AAD, message and the tampering
+/// selector of [`exercise`].
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The key.
+    pub key: Vec<u8>,
+    /// The nonce.
+    pub nonce: Vec<u8>,
+    /// The associated data.
+    pub aad: Vec<u8>,
+    /// The message.
+    pub msg: Vec<u8>,
+    /// Picks the flipped bit and nonce byte.
+    pub flip: usize,
+}
+
+impl Input {
+    /// [`differential`] on this input.
+    pub fn differential<Ours: AeadInOut + KeyInit, Peer: AeadInOut + KeyInit>(&self) {
+        differential::<Ours, Peer>(&self.key, &self.nonce, &self.aad, &self.msg, self.flip);
+    }
+}
+
+/// Inputs with a `key`-byte key, a `nonce`-byte nonce, up to `aad_max` bytes of AAD (lengths
+/// near 16-byte blocks) and up to `msg_max` bytes of message (lengths near `msg_block`).
+pub fn inputs(
+    key: usize,
+    nonce: usize,
+    aad_max: usize,
+    msg_block: usize,
+    msg_max: usize,
+) -> impl proptest::strategy::Strategy<Value = Input> {
+    use crate::strategies::bytes_near_blocks;
+    use proptest::prelude::*;
+    (
+        proptest::collection::vec(any::<u8>(), key),
+        proptest::collection::vec(any::<u8>(), nonce),
+        bytes_near_blocks(16, aad_max),
+        bytes_near_blocks(msg_block, msg_max),
+        any::<usize>(),
+    )
+        .prop_map(|(key, nonce, aad, msg, flip)| Input {
+            key,
+            nonce,
+            aad,
+            msg,
+            flip,
+        })
+}

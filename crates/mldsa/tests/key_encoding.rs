@@ -20,21 +20,7 @@ use tessera_mldsa::ml_dsa::pkcs8::{
 use tessera_mldsa::ml_dsa::{self as T, Keypair};
 use tessera_mldsa::pkcs8::der::ErrorKind;
 use tessera_mldsa::pkcs8::{self, KeyError, spki};
-
-/// A DER TLV with a definite length (short or long form).
-fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
-    let mut v = vec![tag];
-    let n = body.len();
-    if n < 0x80 {
-        v.push(n as u8);
-    } else if n < 0x100 {
-        v.extend([0x81, n as u8]);
-    } else {
-        v.extend([0x82, (n >> 8) as u8, n as u8]);
-    }
-    v.extend_from_slice(body);
-    v
-}
+use tessera_testkit::der::tlv;
 
 /// The DER of OID 2.16.840.1.101.3.4.3.`arc`.
 fn oid(arc: u8) -> Vec<u8> {

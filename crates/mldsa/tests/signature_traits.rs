@@ -17,6 +17,7 @@ use tessera_mldsa::signature::{
     self, Keypair, MultipartSigner, MultipartVerifier, RandomizedMultipartSigner, RandomizedSigner,
     SignatureEncoding, Signer, Verifier,
 };
+use tessera_testkit::FailingRng;
 
 /// Signs `msg` through the traits only, checks the signature verifies (and not on another
 /// message, and not once a byte is flipped), re-decodes it from its encoding, and returns the
@@ -60,32 +61,6 @@ fn assert_source(e: &signature::Error, want: tessera_mldsa::Error) {
     );
     let _ = (e, want);
 }
-
-/// A generator that always fails.
-struct FailingRng;
-
-#[derive(Debug)]
-struct RngDown;
-impl core::fmt::Display for RngDown {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("rng down")
-    }
-}
-impl core::error::Error for RngDown {}
-
-impl rand_core::TryRng for FailingRng {
-    type Error = RngDown;
-    fn try_next_u32(&mut self) -> Result<u32, RngDown> {
-        Err(RngDown)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, RngDown> {
-        Err(RngDown)
-    }
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), RngDown> {
-        Err(RngDown)
-    }
-}
-impl rand_core::TryCryptoRng for FailingRng {}
 
 macro_rules! interop {
     ($prop:ident, $fixed:ident, $m:ident, $rc:ident) => {
@@ -213,10 +188,10 @@ macro_rules! interop {
             assert_eq!(format!("{sk:?}"), "SigningKey { .. }");
 
             // A failing generator: an error, never a panic or a signature.
-            let e = RandomizedSigner::<Signature>::try_sign_with_rng(&sk, &mut FailingRng, b"m")
+            let e = RandomizedSigner::<Signature>::try_sign_with_rng(&sk, &mut FailingRng::after(0), b"m")
                 .unwrap_err();
             assert_source(&e, tessera_mldsa::Error::Rng);
-            let e = sk.sign_randomized(b"m", b"", &mut FailingRng).unwrap_err();
+            let e = sk.sign_randomized(b"m", b"", &mut FailingRng::after(0)).unwrap_err();
             assert_source(&e, tessera_mldsa::Error::Rng);
             // A context over 255 bytes through the inherent API.
             let e = sk

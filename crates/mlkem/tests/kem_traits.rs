@@ -21,6 +21,7 @@ use tessera_mlkem::generic;
 use tessera_mlkem::ml_kem::{DecapsulationKey, EncapsulationKey, ExpandedKeyEncoding};
 use tessera_mlkem::testing::Backend;
 use tessera_mlkem::{MlKem512, MlKem768, MlKem1024};
+use tessera_testkit::FailingRng;
 use tessera_testkit::backends::available;
 
 /// Generic code as a user writes it: key generation, encapsulation and decapsulation through the
@@ -167,48 +168,17 @@ fn try_key_init_checks_modulus() {
     modulus_check::<MlKem1024, ml_kem::MlKem1024>();
 }
 
-/// A `TryCryptoRng` that fails after `left` bytes.
-struct Failing {
-    left: usize,
-}
-
-#[derive(Debug)]
-struct RngDown;
-impl core::fmt::Display for RngDown {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("rng down")
-    }
-}
-impl core::error::Error for RngDown {}
-
-impl rand_core::TryRng for Failing {
-    type Error = RngDown;
-    fn try_next_u32(&mut self) -> Result<u32, RngDown> {
-        Err(RngDown)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, RngDown> {
-        Err(RngDown)
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RngDown> {
-        if dst.len() > self.left {
-            return Err(RngDown);
-        }
-        self.left -= dst.len();
-        dst.fill(7);
-        Ok(())
-    }
-}
-impl rand_core::TryCryptoRng for Failing {}
-
 #[test]
 fn generate_passes_rng_errors_through() {
-    assert!(DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut Failing { left: 0 }).is_err());
     assert!(
-        DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut Failing { left: 63 }).is_err()
+        DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut FailingRng::after(0)).is_err()
+    );
+    assert!(
+        DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut FailingRng::after(63)).is_err()
     );
     // With enough bytes: the key of the seed [7; 64], as `ml-kem` derives it.
     let dk =
-        DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut Failing { left: 64 }).unwrap();
+        DecapsulationKey::<MlKem768>::try_generate_from_rng(&mut FailingRng::after(64)).unwrap();
     let peer = ml_kem::DecapsulationKey::<ml_kem::MlKem768>::from_seed([7u8; 64].into());
     assert_eq!(
         dk.encapsulation_key().to_bytes().as_slice(),

@@ -27,6 +27,7 @@ use tessera_mlkem::pkcs8::{
     LineEnding, ObjectIdentifier, PrivateKeyInfoRef, SubjectPublicKeyInfoRef,
 };
 use tessera_mlkem::{MlKem512, MlKem768, MlKem1024};
+use tessera_testkit::der::tlv;
 use tessera_testkit::registry::package_file;
 
 fn example(name: &str) -> String {
@@ -120,21 +121,6 @@ fn round_trip_with_ml_kem_pkcs8() {
         peer_round_trip::<MlKem768, ml_kem::MlKem768>(&mut rng);
         peer_round_trip::<MlKem1024, ml_kem::MlKem1024>(&mut rng);
     }
-}
-
-/// A DER TLV (definite length, minimal form).
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut v = vec![tag];
-    let n = content.len();
-    if n < 0x80 {
-        v.push(n as u8);
-    } else if n < 0x100 {
-        v.extend([0x81, n as u8]);
-    } else {
-        v.extend([0x82, (n >> 8) as u8, n as u8]);
-    }
-    v.extend_from_slice(content);
-    v
 }
 
 /// A PKCS#8 document around `private_key`, with the given OID, parameters and public key.

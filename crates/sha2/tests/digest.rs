@@ -11,9 +11,7 @@
 //!   boundaries, and `Hmac<tessera Sha256>` against `Hmac<sha2::Sha256>`.
 #![cfg(feature = "digest")]
 
-use digest::block_api::CoreProxy;
 use digest::common::hazmat::SerializableState;
-use digest::dev::{TestVector, fixed_reset_test};
 use digest::{Digest, KeyInit, Mac};
 use proptest::prelude::*;
 use tessera_sha2::digest::block_api::{
@@ -21,80 +19,48 @@ use tessera_sha2::digest::block_api::{
 };
 use tessera_sha2::digest::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 use tessera_sha2::testing::{Sha256Backend, Sha512Backend};
+use tessera_testkit::digest_traits::{
+    blobs, fixed_kat_on, fixed_reset_kat, same_digest, wycheproof_hmac,
+};
 use tessera_testkit::for_each_backend;
-use tessera_testkit::registry::{blobby_records, package_file};
+use tessera_testkit::registry::package_file;
 use tessera_testkit::strategies::bytes_near_blocks;
-use tessera_testkit::wycheproof::{Tally, TestResult};
-
-/// The records of sha2 0.11's `tests/data/<name>.blb` as `digest::dev` test vectors.
-fn kat(name: &str) -> Vec<TestVector> {
-    let data = package_file("sha2", "0.11.", &format!("tests/data/{name}.blb"));
-    let recs = blobby_records(&data, 2);
-    assert!(!recs.is_empty(), "{name}: no records");
-    recs.into_iter()
-        .map(|r| {
-            let mut r = r.into_iter();
-            let input: &'static [u8] = Box::leak(r.next().unwrap().into_boxed_slice());
-            let output: &'static [u8] = Box::leak(r.next().unwrap().into_boxed_slice());
-            TestVector { input, output }
-        })
-        .collect()
-}
-
-/// `fixed_reset_test` (whole message, clone + reset, chunks of 1..16 bytes) on every vector.
-fn run_kat<D>(name: &str) -> usize
-where
-    D: digest::FixedOutputReset + Clone + Default + digest::HashMarker,
-{
-    let tvs = kat(name);
-    for (i, tv) in tvs.iter().enumerate() {
-        if let Err(reason) = fixed_reset_test::<D>(tv) {
-            panic!("{name} #{i}: {reason}");
-        }
-    }
-    eprintln!("{name}: {} vectors", tvs.len());
-    tvs.len()
-}
+use tessera_testkit::wycheproof::Tally;
 
 #[test]
 fn rustcrypto_kats() {
-    let n = run_kat::<Sha224>("sha224_kat")
-        + run_kat::<Sha256>("sha256_kat")
-        + run_kat::<Sha384>("sha384_kat")
-        + run_kat::<Sha512>("sha512_kat")
-        + run_kat::<Sha512_224>("sha512_224_kat")
-        + run_kat::<Sha512_256>("sha512_256_kat");
+    let n = fixed_reset_kat::<Sha224>("sha2", "0.11.", "sha224_kat")
+        + fixed_reset_kat::<Sha256>("sha2", "0.11.", "sha256_kat")
+        + fixed_reset_kat::<Sha384>("sha2", "0.11.", "sha384_kat")
+        + fixed_reset_kat::<Sha512>("sha2", "0.11.", "sha512_kat")
+        + fixed_reset_kat::<Sha512_224>("sha2", "0.11.", "sha512_224_kat")
+        + fixed_reset_kat::<Sha512_256>("sha2", "0.11.", "sha512_256_kat");
     assert!(n > 6, "{n} vectors");
-}
-
-/// The same vectors on every backend: a hasher composed from a core pinned to the backend,
-/// fed in one update and in 7-byte then 200-byte chunks (runs of whole blocks in one core call).
-fn kat_on<D: CoreProxy + Digest>(name: &str, core: impl Fn() -> D::Core) {
-    for (i, tv) in kat(name).iter().enumerate() {
-        let mut h = D::compose(core(), Default::default());
-        Digest::update(&mut h, tv.input);
-        assert_eq!(h.finalize()[..], tv.output[..], "{name} #{i}");
-        let mut h = D::compose(core(), Default::default());
-        let (a, b) = tv.input.split_at(tv.input.len().min(7));
-        Digest::update(&mut h, a);
-        for c in b.chunks(200) {
-            Digest::update(&mut h, c);
-        }
-        assert_eq!(h.finalize()[..], tv.output[..], "{name} #{i} chunked");
-    }
 }
 
 #[test]
 fn rustcrypto_kats_every_backend() {
     for_each_backend::<Sha256Backend>(|be| {
-        kat_on::<Sha224>("sha224_kat", || Sha224Core::new_with_backend(be));
-        kat_on::<Sha256>("sha256_kat", || Sha256Core::new_with_backend(be));
+        fixed_kat_on::<Sha224>("sha2", "0.11.", "sha224_kat", 7, 200, || {
+            Sha224Core::new_with_backend(be)
+        });
+        fixed_kat_on::<Sha256>("sha2", "0.11.", "sha256_kat", 7, 200, || {
+            Sha256Core::new_with_backend(be)
+        });
     });
     for_each_backend::<Sha512Backend>(|be| {
-        kat_on::<Sha384>("sha384_kat", || Sha384Core::new_with_backend(be));
-        kat_on::<Sha512>("sha512_kat", || Sha512Core::new_with_backend(be));
-        kat_on::<Sha512_224>("sha512_224_kat", || Sha512_224Core::new_with_backend(be));
-        kat_on::<Sha512_256>("sha512_256_kat", || Sha512_256Core::new_with_backend(be));
+        fixed_kat_on::<Sha384>("sha2", "0.11.", "sha384_kat", 7, 200, || {
+            Sha384Core::new_with_backend(be)
+        });
+        fixed_kat_on::<Sha512>("sha2", "0.11.", "sha512_kat", 7, 200, || {
+            Sha512Core::new_with_backend(be)
+        });
+        fixed_kat_on::<Sha512_224>("sha2", "0.11.", "sha512_224_kat", 7, 200, || {
+            Sha512_224Core::new_with_backend(be)
+        });
+        fixed_kat_on::<Sha512_256>("sha2", "0.11.", "sha512_256_kat", 7, 200, || {
+            Sha512_256Core::new_with_backend(be)
+        });
     });
 }
 
@@ -132,42 +98,6 @@ fn serialization_rejects_overlong_count() {
     let mut ser = Sha256::new().serialize();
     ser[32 + 7] = 0xFF;
     assert!(Sha256::deserialize(&ser).is_err());
-}
-
-/// One Wycheproof HMAC set through `hmac::Hmac<D>` and `hmac::HmacReset<D>`: tags verified
-/// (truncated from the left to the group's size) with `verify_truncated_left`, valid tags
-/// recomputed.
-fn wycheproof_hmac<D>(name: wycheproof::mac::TestName) -> Tally
-where
-    D: digest::block_api::EagerHash,
-{
-    let set = wycheproof::mac::TestSet::load(name).unwrap();
-    let mut tally = Tally::default();
-    for g in &set.test_groups {
-        let tag_len = g.tag_size / 8;
-        for t in &g.tests {
-            let what = format!("{name:?} tc {} ({})", t.tc_id, t.comment);
-            let mut m = hmac::Hmac::<D>::new_from_slice(&t.key).unwrap();
-            m.update(&t.msg);
-            let full = m.clone().finalize().into_bytes();
-            let ok = m.verify_truncated_left(&t.tag).is_ok();
-            let mut r = <hmac::HmacReset<D> as KeyInit>::new_from_slice(&t.key).unwrap();
-            r.update(b"discarded");
-            r.reset();
-            r.update(&t.msg);
-            let ok_reset = r.verify_truncated_left(&t.tag).is_ok();
-            assert_eq!(ok, ok_reset, "{what}: Hmac and HmacReset differ");
-            // The set's invalid cases include empty and over-long tags, which
-            // `verify_truncated_left` rejects; a valid tag is a prefix of the full one.
-            if t.result == TestResult::Valid {
-                assert_eq!(&full[..tag_len], &t.tag[..], "{what}");
-            }
-            tally.check(&what, t.result, ok, false);
-        }
-    }
-    tally.report(&format!("Wycheproof {name:?} via hmac::Hmac"));
-    assert!(tally.valid > 0 && tally.invalid > 0, "{name:?}: {tally:?}");
-    tally
 }
 
 #[test]
@@ -216,30 +146,6 @@ fn wycheproof_hkdf_generic() {
     wycheproof_hkdf::<Sha256>(T::HkdfSha256);
     wycheproof_hkdf::<Sha384>(T::HkdfSha384);
     wycheproof_hkdf::<Sha512>(T::HkdfSha512);
-}
-
-/// `Digest` of Tessera's `D` against RustCrypto's `R` on `msg` fed in three updates split at
-/// `a <= b`, through `finalize`, `finalize_reset` (then reused) and a clone.
-fn same_digest<D: Digest + Clone + digest::FixedOutputReset, R: Digest>(
-    msg: &[u8],
-    a: usize,
-    b: usize,
-) -> Result<(), TestCaseError> {
-    let (a, b) = (a.min(msg.len()), b.min(msg.len()));
-    let (a, b) = (a.min(b), a.max(b));
-    let want = R::digest(msg);
-    let mut h = D::new();
-    Digest::update(&mut h, &msg[..a]);
-    let snapshot = h.clone();
-    Digest::update(&mut h, &msg[a..b]);
-    Digest::update(&mut h, &msg[b..]);
-    prop_assert_eq!(&Digest::finalize_reset(&mut h)[..], &want[..]);
-    Digest::update(&mut h, msg);
-    prop_assert_eq!(&h.finalize()[..], &want[..]);
-    let mut s = snapshot;
-    Digest::update(&mut s, &msg[a..]);
-    prop_assert_eq!(&s.finalize()[..], &want[..]);
-    Ok(())
 }
 
 proptest! {
@@ -324,20 +230,6 @@ fn oids_and_names() {
     assert_eq!(format!("{:?}", Sha256::new()), "Sha256 { ... }");
 }
 
-/// The records of `<package> 0.13`'s `tests/data/<name>.blb`, leaked for `digest::dev`.
-fn blobs(package: &str, name: &str, fields: usize) -> Vec<Vec<&'static [u8]>> {
-    let data = package_file(package, "0.13.", &format!("tests/data/{name}.blb"));
-    let recs = blobby_records(&data, fields);
-    assert!(!recs.is_empty(), "{package} {name}: no records");
-    recs.into_iter()
-        .map(|r| {
-            r.into_iter()
-                .map(|b| &*Box::leak(b.into_boxed_slice()))
-                .collect()
-        })
-        .collect()
-}
-
 /// hmac 0.13's own vector files (RFC 4231, and Wycheproof with tags truncated from the left)
 /// through `digest::dev::mac_test` / `reset_mac_test` on `Hmac`, `HmacReset`, `SimpleHmac`.
 fn hmac_crate_vectors<D>(name: &str, trunc: digest::dev::MacTruncSide) -> usize
@@ -345,7 +237,7 @@ where
     D: digest::block_api::EagerHash + digest::FixedOutputReset,
 {
     use digest::dev::{MacTestVector, mac_test, reset_mac_test};
-    let recs = blobs("hmac", name, 3);
+    let recs = blobs("hmac", "0.13.", name, 3);
     for (i, r) in recs.iter().enumerate() {
         let tv = MacTestVector {
             key: r[0],
@@ -378,7 +270,7 @@ fn hmac_crate_published_vectors() {
 /// `from_prk` expands the same.
 #[test]
 fn hkdf_crate_rfc5869() {
-    let recs = blobs("hkdf", "rfc5869_sha256", 5);
+    let recs = blobs("hkdf", "0.13.", "rfc5869_sha256", 5);
     for (i, r) in recs.iter().enumerate() {
         let (ikm, salt, info, prk, okm) = (r[0], r[1], r[2], r[3], r[4]);
         let salt = if salt.is_empty() { None } else { Some(salt) };

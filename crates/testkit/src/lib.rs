@@ -18,17 +18,25 @@
 //! - [`wipe`]: the stack-residue probe of the zeroization tests (x86_64).
 //! - [`registry`]: test data published inside other crates' packages (RustCrypto blobby files,
 //!   the LAMPS key examples), read where Cargo unpacked them.
-//! - [`SplitMix64`]: the small deterministic generator of the benches and the dudect tests.
+//! - `aead_traits` (feature `aead`), `digest_traits` (feature `digest`): the generic checks of
+//!   the RustCrypto trait impls, called by each crate's trait tests with its own types.
+//! - [`SplitMix64`]: the small deterministic generator of the benches and the dudect tests;
+//!   [`FailingRng`]: a `rand_core` generator that fails after a byte budget.
+//! - [`der`]: DER TLV assembly for hand-built encodings.
 
 pub mod acvp;
+#[cfg(feature = "aead")]
+pub mod aead_traits;
 pub mod backends;
 pub mod ct;
+#[cfg(feature = "digest")]
+pub mod digest_traits;
 pub mod hpke;
 pub mod registry;
 pub mod wipe;
 
 mod rng;
-pub use rng::SplitMix64;
+pub use rng::{FailingRng, RngDown, SplitMix64};
 
 pub use backends::{
     available, check_backends, check_backends_in, expect_backends, for_each_backend, targeted,
@@ -263,6 +271,26 @@ pub fn aligned(len: usize) -> (Vec<u8>, usize) {
     let v: Vec<u8> = (0..len + 64).map(|i| (i * 131 + 7) as u8).collect();
     let off = v.as_ptr().align_offset(64);
     (v, off)
+}
+
+/// DER building blocks for the tests that hand-assemble (often malformed) encodings.
+pub mod der {
+    /// A DER TLV with a definite length in minimal form (short, or long with one or two length
+    /// bytes; `content` shorter than 64 KiB).
+    pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+        let mut v = vec![tag];
+        let n = content.len();
+        assert!(n < 0x1_0000, "tlv: {n}-byte content");
+        if n < 0x80 {
+            v.push(n as u8);
+        } else if n < 0x100 {
+            v.extend([0x81, n as u8]);
+        } else {
+            v.extend([0x82, (n >> 8) as u8, n as u8]);
+        }
+        v.extend_from_slice(content);
+        v
+    }
 }
 
 /// Wycheproof verdicts: one tally per test set, so every test reports how many valid and

@@ -64,3 +64,51 @@ mod tests {
         assert_eq!(x[8..], w1[..5]);
     }
 }
+
+/// A `rand_core` 0.10 `TryCryptoRng` that hands out `left` bytes of `7` and then fails with
+/// [`RngDown`] (a request larger than what is left fails whole; `next_u32`/`next_u64` always
+/// fail). For the tests that a generator's error comes back as a typed error, never a panic.
+#[derive(Clone, Debug)]
+pub struct FailingRng {
+    /// Bytes still served before the generator fails.
+    pub left: usize,
+}
+
+impl FailingRng {
+    /// A generator that serves `left` bytes, then fails.
+    pub fn after(left: usize) -> Self {
+        FailingRng { left }
+    }
+}
+
+/// The error of [`FailingRng`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RngDown;
+
+impl core::fmt::Display for RngDown {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("rng down")
+    }
+}
+
+impl core::error::Error for RngDown {}
+
+impl rand_core::TryRng for FailingRng {
+    type Error = RngDown;
+    fn try_next_u32(&mut self) -> Result<u32, RngDown> {
+        Err(RngDown)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, RngDown> {
+        Err(RngDown)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RngDown> {
+        if dst.len() > self.left {
+            return Err(RngDown);
+        }
+        self.left -= dst.len();
+        dst.fill(7);
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for FailingRng {}

@@ -31,11 +31,11 @@ pub trait BlockFn<F: Family> {
     }
 
     /// Hashes `data` to the end (padding included), `prefix` bytes having already been
-    /// compressed into `state`.
+    /// compressed into `state`. `WIPE`: the stack copy of the tail is wiped (`md::oneshot`).
     #[inline(always)]
-    fn oneshot(t: Self::Token, state: &mut State<F>, data: &[u8], prefix: u64) {
+    fn oneshot<const WIPE: bool>(t: Self::Token, state: &mut State<F>, data: &[u8], prefix: u64) {
         let compress = |s: &mut State<F>, b: &[u8]| Self::compress(t, s, b);
-        md::oneshot::<F, _, false>(compress, state, data, prefix)
+        md::oneshot::<F, _, WIPE>(compress, state, data, prefix)
     }
 
     /// HMAC from precomputed ipad/opad states: `out = H(opad || H(ipad || msg))`, the inner
@@ -98,7 +98,7 @@ impl<F: Family> Op<F> for Oneshot<'_, F> {
     type Out = ();
     #[inline(always)]
     fn run<B: BlockFn<F>>(self, t: B::Token) {
-        B::oneshot(t, self.state, self.data, self.prefix)
+        B::oneshot::<false>(t, self.state, self.data, self.prefix)
     }
 }
 
@@ -120,8 +120,10 @@ impl<F: Family> Op<F> for Hmac<'_, F> {
 }
 
 /// The end of a message for the `digest` cores: `data` (fewer than `F::BLOCK` bytes, the
-/// partial block) padded and compressed after `prefix` bytes, in one backend call. The stack
-/// copy of the tail is wiped (the input may be key-derived: `hmac::Hmac` over these cores).
+/// partial block) padded and compressed after `prefix` bytes, in one backend call: the
+/// backend's [`BlockFn::oneshot`], which keeps the chaining value in registers from the state
+/// load to the digest store where it can. The stack copy of the tail is wiped (the input may be
+/// key-derived: `hmac::Hmac` over these cores).
 #[cfg(feature = "digest")]
 pub(crate) struct Finish<'a, F: Family> {
     pub(crate) state: &'a mut State<F>,
@@ -134,7 +136,6 @@ impl<F: Family> Op<F> for Finish<'_, F> {
     type Out = ();
     #[inline(always)]
     fn run<B: BlockFn<F>>(self, t: B::Token) {
-        let compress = |s: &mut State<F>, b: &[u8]| B::compress(t, s, b);
-        md::oneshot::<F, _, true>(compress, self.state, self.data, self.prefix)
+        B::oneshot::<true>(t, self.state, self.data, self.prefix)
     }
 }

@@ -110,7 +110,7 @@ pub(crate) fn pad<F: Family, S, const ZEROED: bool>(
 /// The whole hash of `data` after `prefix` already-compressed bytes: full blocks straight from
 /// the input, only the tail copied into a stack buffer. `WIPE`: the input is secret (the HMAC
 /// inner hash: HKDF passes its IKM and output blocks as the message), so the stack copy of the
-/// tail's input bytes is wiped afterwards (the padding and length after them are public).
+/// tail is wiped afterwards (all of it, with a few wide stores).
 ///
 /// The padded tail is written before the first block is compressed: its stores then retire
 /// early, and the vector loads of the last block (which cannot be forwarded from narrower
@@ -142,8 +142,9 @@ pub(crate) fn oneshot<F: Family, S, const WIPE: bool>(
     }
     compress(state, &t[..n]);
     if WIPE {
-        // Only the copied input is secret; the padding and length after it are public.
-        tail.as_mut()[..rest.len()].zeroize();
+        // The whole buffer with 16-byte volatile stores: a fixed number of wide stores instead
+        // of one volatile store per copied input byte.
+        tessera_cpu::wipe_wide::<u8, 16>(tail.as_mut());
     }
 }
 

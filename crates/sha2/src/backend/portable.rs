@@ -38,8 +38,13 @@ macro_rules! family {
             /// The generic one-shot hash on the block function as a function item, which is
             /// `#[inline(always)]` (a closure would not be), so both calls inline.
             #[inline(always)]
-            fn oneshot(_: tessera_cpu::Portable, state: &mut [$w; 8], data: &[u8], prefix: u64) {
-                md::oneshot::<$family, _, false>(Self::compress_wipe::<false>, state, data, prefix)
+            fn oneshot<const WIPE: bool>(
+                _: tessera_cpu::Portable,
+                state: &mut [$w; 8],
+                data: &[u8],
+                prefix: u64,
+            ) {
+                md::oneshot::<$family, _, WIPE>(Self::compress_wipe::<false>, state, data, prefix)
             }
 
             /// The generic one-shot HMAC on the wiping block function as a function item.

@@ -35,8 +35,8 @@ impl BlockFn<Sha256Family> for ShaNi {
     }
 
     #[inline(always)]
-    fn oneshot(t: X86ShaNi, state: &mut [u32; 8], data: &[u8], prefix: u64) {
-        oneshot(t, state, data, prefix)
+    fn oneshot<const WIPE: bool>(t: X86ShaNi, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+        oneshot::<WIPE>(t, state, data, prefix)
     }
 
     #[inline(always)]
@@ -64,10 +64,10 @@ tessera_cpu::island! {
 tessera_cpu::island! {
     /// The one-shot hash after `prefix` compressed bytes, with the chaining value in registers
     /// from the first block to the last.
-    fn oneshot(_t: X86ShaNi, state: &mut [u32; 8], data: &[u8], prefix: u64) {
+    fn oneshot<const WIPE: bool>(_t: X86ShaNi, state: &mut [u32; 8], data: &[u8], prefix: u64) {
         let mut regs = load(state);
         let compress = |r: &mut Regs, b: &[u8]| compress_regs(r, b);
-        md::oneshot::<Sha256Family, _, false>(compress, &mut regs, data, prefix);
+        md::oneshot::<Sha256Family, _, WIPE>(compress, &mut regs, data, prefix);
         store(&regs, state);
     }
 }

@@ -150,7 +150,8 @@ fn parse_private_key<P: ParameterSet>(der: &[u8]) -> pkcs8::Result<generic::Sign
             let expanded = <&OctetStringRef>::decode(&mut r)?;
             r.finish()?;
             let sk = generic::SigningKey::<P>::from_seed(seed_of(seed.as_bytes())?);
-            let ours = sk.to_expanded_bytes();
+            // The expanded signing key is secret: wiped when the check is done.
+            let ours = zeroize::Zeroizing::new(sk.to_expanded_bytes());
             let theirs = expanded.as_bytes();
             // Lengths are public; the contents are compared in constant time.
             if theirs.len() == P::SK_LEN && bool::from(ours.as_ref().ct_eq(theirs)) {

@@ -410,8 +410,10 @@ impl<P: ParameterSet> KeyExport for SigningKey<P> {
 /// ML-DSA.KeyGen (Algorithm 1): a seed from the generator, then [`SigningKey::from_seed`].
 impl<P: ParameterSet> Generate for SigningKey<P> {
     fn try_generate_from_rng<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, R::Error> {
-        let mut seed = Seed::default();
-        rng.try_fill_bytes(&mut seed)?;
+        // Wiped on every exit, the generator's error included (a partly filled seed).
+        let mut bytes = zeroize::Zeroizing::new([0u8; 32]);
+        rng.try_fill_bytes(&mut bytes[..])?;
+        let mut seed = Seed::from(*bytes);
         let sk = Self::from_seed(&seed);
         zeroize::Zeroize::zeroize(seed.as_mut_slice());
         Ok(sk)

@@ -7,6 +7,7 @@
 //! public key when it is made (so `encapsulate`, which the trait makes infallible, never yields
 //! it), and [`DecapsulationKey`] implements `TryDecapsulate` with
 //! [`Error::NonContributory`](crate::Error::NonContributory) for a small-order ciphertext.
+#![forbid(unsafe_code)]
 
 use kem::common::array::{Array, sizes::U32};
 use kem::{
@@ -15,7 +16,7 @@ use kem::{
 };
 use rand_core::{CryptoRng, TryCryptoRng};
 use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::{Error, PublicKey, StaticSecret};
 
@@ -159,10 +160,9 @@ impl Generate for DecapsulationKey {
     where
         R: TryCryptoRng + ?Sized,
     {
-        let mut bytes = [0u8; 32];
-        rng.try_fill_bytes(&mut bytes)?;
-        let key = Self::from_secret(StaticSecret::from(bytes));
-        bytes.zeroize();
-        Ok(key)
+        // Wiped on every exit, the generator's error included (a partly filled key).
+        let mut bytes = zeroize::Zeroizing::new([0u8; 32]);
+        rng.try_fill_bytes(&mut bytes[..])?;
+        Ok(Self::from_secret(StaticSecret::from(*bytes)))
     }
 }

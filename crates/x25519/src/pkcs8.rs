@@ -8,6 +8,7 @@
 //! accepted only if that key is the one derived from the private key (RFC 8410 section 7).
 //! Attributes, which RFC 8410 allows, are ignored. Encoding writes version 1 (no public key),
 //! the form OpenSSL writes.
+#![forbid(unsafe_code)]
 
 use ::pkcs8::der::{self, Decode, asn1::OctetStringRef};
 use ::pkcs8::spki::{self, AlgorithmIdentifierRef, ObjectIdentifier, SubjectPublicKeyInfoRef};
@@ -63,12 +64,14 @@ impl TryFrom<PrivateKeyInfoRef<'_>> for StaticSecret {
         })?;
         // `CurvePrivateKey ::= OCTET STRING`, DER inside the outer OCTET STRING, nothing after.
         let inner = <&OctetStringRef>::from_der(info.private_key.as_bytes())?;
-        let bytes: [u8; 32] = match inner.as_bytes().len() {
-            32 => inner.as_bytes().try_into().map_err(|_| KeyError::Invalid)?,
+        let bytes: zeroize::Zeroizing<[u8; 32]> = match inner.as_bytes().len() {
+            32 => {
+                zeroize::Zeroizing::new(inner.as_bytes().try_into().map_err(|_| KeyError::Invalid)?)
+            }
             n if n < 32 => return Err(KeyError::TooShort.into()),
             _ => return Err(KeyError::TooLong.into()),
         };
-        let secret = StaticSecret::from(bytes);
+        let secret = StaticSecret::from(*bytes);
         if let Some(bits) = &info.public_key {
             let attached = public_key_bytes(bits).ok_or(KeyError::Invalid)?;
             let derived = PublicKey::from(&secret);

@@ -204,7 +204,7 @@ impl DecapsulationKey {
         let mut d_z = Zeroizing::new([0u8; 64]);
         d_z.copy_from_slice(&expanded[..64]);
         let dk_m = ml_kem_768::DecapsulationKey::from_seed(&d_z);
-        let mut sk_x = [0u8; 32];
+        let mut sk_x = Zeroizing::new([0u8; 32]);
         sk_x.copy_from_slice(&expanded[64..]);
         let mut pk_x = [0u8; 32];
         tessera_x25519::x25519_base_into(&sk_x, &mut pk_x);
@@ -215,7 +215,7 @@ impl DecapsulationKey {
         Self {
             seed: *seed,
             dk_m,
-            sk_x,
+            sk_x: *sk_x,
             ek: EncapsulationKey { ek_m, pk_x, bytes },
         }
     }

@@ -1,0 +1,53 @@
+//! Test and bench entry points (`#[doc(hidden)]`, not a stable API): the backend table and the
+//! scalar multiplications on an explicit backend, on encoded inputs and outputs.
+#![forbid(unsafe_code)]
+
+use subtle::Choice;
+
+pub use crate::backend::Backend;
+use crate::backend::{MulBase, MulDoubleVartime, MulVar};
+use crate::point::Affine;
+use crate::scalar::Scalar;
+use crate::{Error, PublicKey};
+
+fn scalar(k: &[u8; 32]) -> Result<Scalar, Error> {
+    let (s, ok) = Scalar::from_be_bytes_checked(k);
+    if bool::from(ok) {
+        Ok(s)
+    } else {
+        Err(Error::ScalarOutOfRange)
+    }
+}
+
+fn encode((p, identity): (Affine, Choice)) -> Option<[u8; 65]> {
+    if bool::from(identity) {
+        None
+    } else {
+        Some(PublicKey::from_point(p).to_uncompressed())
+    }
+}
+
+/// `k G` on `backend` (`k < n`, else an error), uncompressed; `None` for the identity.
+pub fn mul_base(backend: Backend, k: &[u8; 32]) -> Result<Option<[u8; 65]>, Error> {
+    let k = scalar(k)?;
+    Ok(encode(backend.run(MulBase(&k))))
+}
+
+/// `k P` on `backend` (`k < n`; `P` a SEC 1 encoding), uncompressed; `None` for the identity.
+pub fn mul(backend: Backend, k: &[u8; 32], p: &[u8]) -> Result<Option<[u8; 65]>, Error> {
+    let k = scalar(k)?;
+    let p = PublicKey::from_sec1_bytes_with_backend(backend, p)?;
+    Ok(encode(backend.run(MulVar(&k, p.point()))))
+}
+
+/// `u1 G + u2 P` on `backend` by the variable-time verification path.
+pub fn mul_double_vartime(
+    backend: Backend,
+    u1: &[u8; 32],
+    u2: &[u8; 32],
+    p: &[u8],
+) -> Result<Option<[u8; 65]>, Error> {
+    let (u1, u2) = (scalar(u1)?, scalar(u2)?);
+    let p = PublicKey::from_sec1_bytes_with_backend(backend, p)?;
+    Ok(encode(backend.run(MulDoubleVartime(&u1, &u2, p.point()))))
+}

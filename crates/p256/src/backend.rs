@@ -9,9 +9,13 @@
 //! [`Affine`] values whatever the row.
 
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512_ifma;
 
 use subtle::Choice;
 use tessera_cpu::Portable;
+#[cfg(target_arch = "x86_64")]
+use tessera_cpu::X86Avx512Ifma;
 
 use crate::field::{Fe, Field};
 use crate::point::{Affine, to_affine};
@@ -24,6 +28,11 @@ tessera_cpu::backends! {
         /// Four 64-bit limbs, Montgomery multiplication with `u128` products (any target;
         /// Miri; forced builds).
         Portable = "portable" => Portable,
+        /// x86_64 AVX-512 IFMA: eight field elements per multiplication (one per lane, radix
+        /// 2^52, Montgomery `R = 2^260`); the fixed-base path as eight parallel chains of mixed
+        /// additions. The rest runs the generic code on the portable field in this island.
+        #[cfg(target_arch = "x86_64")]
+        X86Avx512Ifma(X86Avx512Ifma) = "x86_avx512_ifma" => X86Avx512Ifma,
     }
     /// Runs an operation on this backend (in its row's island).
     pub(crate) fn run: P256Op;
@@ -94,6 +103,22 @@ impl Unit for Portable {
     #[inline(never)]
     fn mul_double_vartime(t: Portable, u1: &Scalar, u2: &Scalar, q: &Affine) -> (Affine, Choice) {
         to_affine(t, &crate::mul::mul_double_vartime(t, u1, u2, q))
+    }
+}
+
+/// The lane-parallel fixed-base path; everything else on the portable field, compiled into
+/// this row's island.
+#[cfg(target_arch = "x86_64")]
+impl Unit for X86Avx512Ifma {
+    type Token = X86Avx512Ifma;
+    type F = Portable;
+    #[inline(always)]
+    fn field(_: X86Avx512Ifma) -> Portable {
+        Portable
+    }
+    #[inline(always)]
+    fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine, Choice) {
+        x86_avx512_ifma::mul_base(t, k)
     }
 }
 

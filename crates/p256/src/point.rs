@@ -252,6 +252,10 @@ macro_rules! rcb_double {
     }};
 }
 
+// For the lane fields of the SIMD backends, which evaluate the formulas on their own types.
+#[allow(unused_imports)]
+pub(crate) use {rcb_add, rcb_add_mixed, rcb_double};
+
 /// `p + q` (complete).
 #[inline(always)]
 pub(crate) fn add<F: Field>(f: F, p: &Projective, q: &Projective) -> Projective {

@@ -120,6 +120,10 @@ impl Unit for X86Avx512Ifma {
     fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine, Choice) {
         x86_avx512_ifma::mul_base(t, k)
     }
+    #[inline(always)]
+    fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine) -> (Affine, Choice) {
+        x86_avx512_ifma::mul_var(t, k, p)
+    }
 }
 
 /// The crate's operation: arguments held by a struct, run on a row's implementation type.

@@ -350,11 +350,12 @@ pub(crate) fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine64, Choice) {
     let mut e = Affine { x: zero, y: zero };
     let mut digits = [[0u64; 8]; 2];
     for (round, entries) in TABLE8.iter().enumerate() {
-        for j in 0..8 {
+        let [mags, signs] = &mut digits;
+        for (j, (m, sg)) in mags.iter_mut().zip(signs.iter_mut()).enumerate() {
             // Public positions; the digits themselves are only copied.
             let (mag, sign) = d.get(8 * round + j).copied().unwrap_or((0, 0));
-            digits[0][j] = mag as u64;
-            digits[1][j] = sign as u64;
+            *m = mag as u64;
+            *sg = sign as u64;
         }
         // SAFETY: AVX-512 F proven by `t`; `digits[i]` is 64 readable bytes (unaligned load).
         let (mag, sign) = unsafe {
@@ -426,5 +427,225 @@ pub(crate) fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine64, Choice) {
     }
     // Keep the wipes of the lane registers (dead stores otherwise).
     core::hint::black_box((&r.x, &r.y, &r.z, &e.x, &e.y));
+    out
+}
+
+/// A lane index vector (`_` lanes as 0: any normalized lane will do).
+#[inline(always)]
+fn idx(t: X86Avx512Ifma, i: [u64; 8]) -> __m512i {
+    let _ = t;
+    // SAFETY: AVX-512 F proven by `t`; `i` is 64 readable bytes (unaligned load).
+    unsafe { _mm512_loadu_si512(i.as_ptr().cast()) }
+}
+
+/// Lane `j` of the result is lane `i[j]` of `a` (`i[j] < 8`) or `i[j] - 8` of `b` (`vpermt2q`).
+#[inline(always)]
+fn perm2(t: X86Avx512Ifma, a: &V, i: [u64; 8], b: &V) -> V {
+    let i = idx(t, i);
+    let mut r = *a;
+    for k in 0..5 {
+        // SAFETY: AVX-512 F proven by `t`.
+        r[k] = unsafe { _mm512_permutex2var_epi64(a[k], i, b[k]) };
+    }
+    r
+}
+
+/// Lane `j` of the result is lane `i[j]` of `a` where `k` is set, of `src` elsewhere.
+#[inline(always)]
+fn mperm(t: X86Avx512Ifma, src: &V, k: __mmask8, i: [u64; 8], a: &V) -> V {
+    let i = idx(t, i);
+    let mut r = *src;
+    for l in 0..5 {
+        // SAFETY: AVX-512 F proven by `t`.
+        r[l] = unsafe { _mm512_mask_permutexvar_epi64(src[l], k, i, a[l]) };
+    }
+    r
+}
+
+/// Lane `j` of the result is lane `i[j]` of `a` where `k` is set, zero elsewhere.
+#[inline(always)]
+fn zperm(t: X86Avx512Ifma, k: __mmask8, i: [u64; 8], a: &V) -> V {
+    let i = idx(t, i);
+    let mut r = *a;
+    for l in 0..5 {
+        // SAFETY: AVX-512 F proven by `t`.
+        r[l] = unsafe { _mm512_maskz_permutexvar_epi64(k, i, a[l]) };
+    }
+    r
+}
+
+/// Lane `j` of the result is lane `i[j]` of `a`.
+#[inline(always)]
+fn perm1(t: X86Avx512Ifma, i: [u64; 8], a: &V) -> V {
+    zperm(t, 0xff, i, a)
+}
+
+/// The end of both packed formulas (Renes-Costello-Batina Algorithms 4 and 6 share it), from
+/// `t012 = [t0, t1, t2, ..]` and `e = [t3, t4, u, ..]`: with `A = 3 (u - b t2)`,
+/// `C = 3 (b u - 3 t2 - t0)`, `D = 3 t0 - 3 t2`, `P = t1 + A`, `Q = t1 - A`, the addition is
+/// `X = P t3 - t4 C`, `Y = P Q + D C`, `Z = Q t4 + t3 D` and the doubling (`t3 = 2 X Y`,
+/// `t4 = 2 Y Z`, `u = 2 X Z`) `X = P t3 - t4 C`, `Y = P Q + D C`, `Z = 4 t4 t1`. Two
+/// multiplication rounds (two products, then six or five); lanes `[X, Y, Z, ..]` out.
+#[inline(always)]
+fn packed_tail(t: X86Avx512Ifma, t012: &V, e: &V, dbl: bool) -> V {
+    const Z8: u64 = 0;
+    let m2 = mul(t, &perm2(t, t012, [2, 10, Z8, Z8, Z8, Z8, Z8, Z8], e), &B);
+    let d2 = add(t, t012, t012);
+    let t3 = add(t, &d2, t012);
+    // [3 t0, 3 t1, 3 t2, u]
+    let g = mperm(t, &t3, 0b1000, [0, 0, 0, 2, 0, 0, 0, 0], e);
+    let l5 = perm2(t, &g, [3, 9, 0, 0, 0, 0, 0, 0], &m2);
+    let r5 = perm2(t, &g, [8, 2, 2, 2, 2, 2, 2, 2], &m2);
+    let s5 = sub(t, &l5, &r5);
+    let s6 = sub(t, &s5, &zperm(t, 0b0010, [0; 8], t012));
+    let s7 = add(t, &s6, &s6);
+    let s8 = add(t, &s7, &s6);
+    let t1 = perm1(t, [1; 8], t012);
+    let pv = add(t, &t1, &s8);
+    let qv = sub(t, &t1, &s8);
+    // [P, Q], [A, C, D], [A, C, D, t3, t4]
+    let pq = mperm(t, &pv, 0b0010, [0; 8], &qv);
+    let h = select(t, &s8, 0b0100, &s6);
+    let x2 = mperm(t, &h, 0b1_1000, [0, 0, 0, 0, 1, 0, 0, 0], e);
+    if dbl {
+        // [P, P, D, t4, t4] * [Q, t3, C, C, t1] = [PQ, P t3, D C, t4 C, t4 t1].
+        let x3 = mperm(t, &x2, 0b10_0000, [1; 8], t012);
+        let l = perm2(t, &pq, [0, 0, 10, 12, 12, 0, 0, 0], &x3);
+        let r = perm2(t, &pq, [1, 11, 9, 9, 13, 0, 0, 0], &x3);
+        let m3 = mul(t, &l, &r);
+        let lf = perm1(t, [1, 0, 4, 4, 4, 4, 4, 4], &m3);
+        let rf = perm1(t, [3, 2, 4, 4, 4, 4, 4, 4], &m3);
+        let sum = add(t, &lf, &rf);
+        let diff = sub(t, &lf, &rf);
+        let z4 = add(t, &sum, &sum);
+        select(t, &select(t, &sum, 0b0100, &z4), 0b0001, &diff)
+    } else {
+        // [t4, D, P, P, Q, t3] * [C, C, Q, t3, t4, D] = [t4 C, D C, PQ, P t3, Q t4, t3 D].
+        let eh = mperm(t, e, 0b0100, [2; 8], &h);
+        let l = perm2(t, &eh, [1, 2, 8, 8, 9, 0, 0, 0], &pq);
+        let r = perm2(t, &x2, [1, 1, 9, 3, 4, 2, 0, 0], &pq);
+        let m3 = mul(t, &l, &r);
+        let lf = perm1(t, [3, 2, 4, 4, 4, 4, 4, 4], &m3);
+        let rf = perm1(t, [0, 1, 5, 5, 5, 5, 5, 5], &m3);
+        let sum = add(t, &lf, &rf);
+        let diff = sub(t, &lf, &rf);
+        select(t, &sum, 0b0001, &diff)
+    }
+}
+
+/// `2 p` for `p = [X, Y, Z, ..]` (Algorithm 6): `[X, Y, Z, X, X, Y] * [X, Y, Z, Y, Z, Z]`,
+/// doubled, then [`packed_tail`].
+#[inline(always)]
+fn packed_double(t: X86Avx512Ifma, p: &V) -> V {
+    let a = perm1(t, [0, 1, 2, 0, 0, 1, 0, 0], p);
+    let b = perm1(t, [0, 1, 2, 1, 2, 2, 0, 0], p);
+    let m1 = mul(t, &a, &b);
+    let d = add(t, &m1, &m1);
+    // [t3, t4, u] = [2 XY, 2 YZ, 2 XZ]
+    let e = perm1(t, [3, 5, 4, 4, 4, 4, 4, 4], &d);
+    packed_tail(t, &m1, &e, true)
+}
+
+/// `p + q` for `p = [X1, Y1, Z1, ..]`, `q = [X2, Y2, Z2, ..]` (Algorithm 4):
+/// `[X1, Y1, Z1, X1 + Y1, Y1 + Z1, X1 + Z1] * [X2, Y2, Z2, X2 + Y2, Y2 + Z2, X2 + Z2]`, then
+/// `[t3, t4, u] = [m3 - t0 - t1, m4 - t1 - t2, m5 - t0 - t2]` and [`packed_tail`].
+#[inline(always)]
+fn packed_add(t: X86Avx512Ifma, p: &V, q: &V) -> V {
+    let w = perm2(t, p, [0, 1, 2, 8, 9, 10, 0, 0], q);
+    let w2 = perm1(t, [1, 2, 0, 4, 5, 3, 0, 0], &w);
+    let s = add(t, &w, &w2);
+    let l = perm2(t, p, [0, 1, 2, 8, 9, 10, 0, 0], &s);
+    let r = perm2(t, q, [0, 1, 2, 11, 12, 13, 0, 0], &s);
+    let m1 = mul(t, &l, &r);
+    let e1 = sub(
+        t,
+        &perm1(t, [3, 4, 5, 5, 5, 5, 5, 5], &m1),
+        &perm1(t, [0, 1, 0, 0, 0, 0, 0, 0], &m1),
+    );
+    let e = sub(t, &e1, &perm1(t, [1, 2, 2, 2, 2, 2, 2, 2], &m1));
+    packed_tail(t, &m1, &e, false)
+}
+
+/// Three field elements as lanes 0, 1, 2 (the others zero).
+#[inline(always)]
+fn pack3(t: X86Avx512Ifma, x: &[u64; 5], y: &[u64; 5], z: &[u64; 5]) -> V {
+    let mut r = splat5(t, &[0; 5]);
+    for l in 0..5 {
+        // SAFETY: AVX-512 F proven by `t`.
+        r[l] = unsafe { _mm512_set_epi64(0, 0, 0, 0, 0, z[l] as i64, y[l] as i64, x[l] as i64) };
+    }
+    r
+}
+
+/// Lanes 0, 1, 2 as canonical elements of the shared representation.
+#[inline(always)]
+fn unpack3(t: X86Avx512Ifma, v: &V) -> [Limbs; 3] {
+    let r = mul(t, v, &splat5(t, &TO_SHARED));
+    let mut l = [[0u64; 8]; 5];
+    for (l, v) in l.iter_mut().zip(r) {
+        // SAFETY: AVX-512 F proven by `t`; `l` is 64 writable bytes (unaligned store).
+        unsafe { _mm512_storeu_si512(l.as_mut_ptr().cast(), v) };
+    }
+    let mut out = [[0u64; 4]; 3];
+    for (j, o) in out.iter_mut().enumerate() {
+        let w = from52(&[l[0][j], l[1][j], l[2][j], l[3][j], l[4][j]]);
+        // Below 2 p: one masked subtraction.
+        *o = fe::sub_if_ge(&[w[0], w[1], w[2], w[3]], w[4], &P.m);
+    }
+    zeroize::Zeroize::zeroize(l.as_flattened_mut());
+    out
+}
+
+/// `table[mag - 1]` (the identity for 0) negated when `sign` is 1: every entry read, kept by
+/// a mask that is all lanes or none.
+#[inline(always)]
+fn pick(t: X86Avx512Ifma, table: &[V; 16], mag: u8, sign: u8) -> V {
+    let mut r = pack3(t, &[0; 5], &ONE52, &[0; 5]);
+    let (m, s) = (splat(t, mag as u64), splat(t, sign as u64));
+    for (i, e) in table.iter().enumerate() {
+        // SAFETY: AVX-512 F proven by `t`.
+        let hit = unsafe { _mm512_cmpeq_epi64_mask(m, splat(t, i as u64 + 1)) };
+        r = select(t, &r, hit, e);
+    }
+    // SAFETY: AVX-512 F proven by `t`.
+    let neg = unsafe { _mm512_cmpeq_epi64_mask(s, splat(t, 1)) } & 0b0010;
+    select(t, &r, neg, &sub(t, &splat5(t, &[0; 5]), &r))
+}
+
+/// `k p`, constant time in `k`: the schedule of `crate::mul::mul_var` (signed radix-32
+/// digits, a table of `1..=16` times `p`, 255 doublings, 51 additions, every table entry read
+/// by mask) with each point as lanes `[X, Y, Z]` of one vector and the formulas packed into
+/// three multiplication rounds each ([`packed_double`], [`packed_add`]).
+#[inline(always)]
+pub(crate) fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine64) -> (Affine64, Choice) {
+    let p1 = pack3(t, &from_shared(&p.x), &from_shared(&p.y), &ONE52);
+    let mut table = [p1; 16];
+    for i in 1..16 {
+        table[i] = if (i + 1) % 2 == 0 {
+            packed_double(t, &table[i / 2])
+        } else {
+            packed_add(t, &table[i - 1], &p1)
+        };
+    }
+    let mut d = k.booth::<5, 52>();
+    let mut r = pick(t, &table, d[51].0, d[51].1);
+    for i in (0..51).rev() {
+        for _ in 0..5 {
+            r = packed_double(t, &r);
+        }
+        let s = pick(t, &table, d[i].0, d[i].1);
+        r = packed_add(t, &r, &s);
+    }
+    let [x, y, z] = unpack3(t, &r);
+    let mut q = Projective64 { x, y, z };
+    let out = crate::point::to_affine(Portable, &q);
+    zeroize::Zeroize::zeroize(&mut d);
+    zeroize::Zeroize::zeroize(&mut q);
+    let zero = splat5(t, &[0; 5]);
+    for e in table.iter_mut() {
+        *e = zero;
+    }
+    r = zero;
+    core::hint::black_box((&table, &r));
     out
 }

@@ -29,8 +29,8 @@ tessera_cpu::backends! {
         /// Miri; forced builds).
         Portable = "portable" => Portable,
         /// x86_64 AVX-512 IFMA: eight field elements per multiplication (one per lane, radix
-        /// 2^52, Montgomery `R = 2^260`); the fixed-base path as eight parallel chains of mixed
-        /// additions. The rest runs the generic code on the portable field in this island.
+        /// 2^52, Montgomery `R = 2^260`): the fixed-base path as eight parallel chains of mixed
+        /// additions, the variable-base and double-base paths with each point in one vector.
         #[cfg(target_arch = "x86_64")]
         X86Avx512Ifma(X86Avx512Ifma) = "x86_avx512_ifma" => X86Avx512Ifma,
     }
@@ -106,8 +106,8 @@ impl Unit for Portable {
     }
 }
 
-/// The lane-parallel fixed-base path; everything else on the portable field, compiled into
-/// this row's island.
+/// The lane-parallel fixed-base path and the packed variable-base and double-base paths; the
+/// rest (inversion, square roots) on the portable field, compiled into this row's island.
 #[cfg(target_arch = "x86_64")]
 impl Unit for X86Avx512Ifma {
     type Token = X86Avx512Ifma;
@@ -123,6 +123,15 @@ impl Unit for X86Avx512Ifma {
     #[inline(always)]
     fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine) -> (Affine, Choice) {
         x86_avx512_ifma::mul_var(t, k, p)
+    }
+    #[inline(always)]
+    fn mul_double_vartime(
+        t: X86Avx512Ifma,
+        u1: &Scalar,
+        u2: &Scalar,
+        q: &Affine,
+    ) -> (Affine, Choice) {
+        x86_avx512_ifma::mul_double_vartime(t, u1, u2, q)
     }
 }
 

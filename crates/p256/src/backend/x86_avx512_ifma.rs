@@ -649,3 +649,54 @@ pub(crate) fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine64) -> (Affine64, 
     core::hint::black_box((&table, &r));
     out
 }
+
+/// `[X, -Y, Z]` for `p = [X, Y, Z]`.
+#[inline(always)]
+fn packed_neg(t: X86Avx512Ifma, p: &V) -> V {
+    select(t, p, 0b0010, &sub(t, &splat5(t, &[0; 5]), p))
+}
+
+/// `u1 G + u2 q`, variable time (public inputs only): the schedule of
+/// `crate::mul::mul_double_vartime` (width-5 NAF of `u2` over `q, 3q, .., 15q`, then the
+/// fixed-base rows for the nonzero digits of `u1`, each entry as `[x, y, 1]`) on packed points.
+#[inline(always)]
+pub(crate) fn mul_double_vartime(
+    t: X86Avx512Ifma,
+    u1: &Scalar,
+    u2: &Scalar,
+    q: &Affine64,
+) -> (Affine64, Choice) {
+    let q1 = pack3(t, &from_shared(&q.x), &from_shared(&q.y), &ONE52);
+    let q2 = packed_double(t, &q1);
+    let mut odd = [q1; 8];
+    for i in 1..8 {
+        odd[i] = packed_add(t, &odd[i - 1], &q2);
+    }
+    let naf = u2.wnaf_vartime::<5>();
+    let mut r = pack3(t, &[0; 5], &ONE52, &[0; 5]);
+    let mut started = false;
+    for &d in naf.iter().rev() {
+        if started {
+            r = packed_double(t, &r);
+        }
+        if d != 0 {
+            let e = &odd[(d.unsigned_abs() as usize) / 2];
+            let e = if d > 0 { *e } else { packed_neg(t, e) };
+            r = packed_add(t, &r, &e);
+            started = true;
+        }
+    }
+    let d1 = u1.booth::<W, ROWS>();
+    for (row, &(mag, sign)) in TABLE.iter().zip(d1.iter()) {
+        if mag != 0 {
+            let a = &row[mag as usize - 1];
+            let mut e = pack3(t, &from_shared(&a.x), &from_shared(&a.y), &ONE52);
+            if sign == 1 {
+                e = packed_neg(t, &e);
+            }
+            r = packed_add(t, &r, &e);
+        }
+    }
+    let [x, y, z] = unpack3(t, &r);
+    crate::point::to_affine(Portable, &Projective64 { x, y, z })
+}

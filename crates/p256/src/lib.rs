@@ -18,6 +18,7 @@ pub use ::pkcs8 as pkcs8_traits;
 // (`table`), the scalar multiplications (`mul`), the dispatch (`backend`), the public API (here)
 // and `testing`.
 mod backend;
+pub mod ecdsa;
 mod fe;
 mod field;
 #[cfg(tessera_test_hooks)]
@@ -60,6 +61,12 @@ pub enum Error {
     ScalarOutOfRange,
     /// The random number generator failed.
     Rng,
+    /// A signature that does not verify (the name of the same failure in tessera-mldsa).
+    Verification,
+    /// An ECDSA signature with `r` or `s` outside `[1, n - 1]`.
+    SignatureOutOfRange,
+    /// A DER signature that is not the strict encoding of `SEQUENCE { INTEGER, INTEGER }`.
+    InvalidDer,
 }
 
 impl core::fmt::Display for Error {
@@ -71,6 +78,9 @@ impl core::fmt::Display for Error {
             Error::NotOnCurve => "P-256 point is not on the curve",
             Error::ScalarOutOfRange => "P-256 secret scalar is not in [1, n - 1]",
             Error::Rng => "random number generator failed",
+            Error::Verification => "ECDSA signature verification failed",
+            Error::SignatureOutOfRange => "ECDSA signature value is not in [1, n - 1]",
+            Error::InvalidDer => "ECDSA DER signature is malformed",
         })
     }
 }
@@ -263,12 +273,10 @@ impl SecretKey {
         s
     }
 
-    #[allow(dead_code)] // ECDSA (next)
     pub(crate) fn scalar(&self) -> &Scalar {
         &self.scalar
     }
 
-    #[allow(dead_code)] // ECDSA (next)
     pub(crate) fn backend(&self) -> Backend {
         self.backend
     }

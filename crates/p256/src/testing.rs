@@ -73,3 +73,21 @@ pub fn field_mul_chain(backend: Backend, a: [u64; 4], iterations: u64, square: b
         square,
     })
 }
+
+/// ECDSA signing with a given nonce `k` (the NIST SigGen vectors give `k`): the signature
+/// `(r, s)` of `digest` (its `bits2int`, mod `n`) under the secret `d` on `backend`. Errors
+/// for `d` or `k` outside `[1, n - 1]`; `None` when `r` or `s` is 0.
+#[cfg(tessera_test_hooks)]
+pub fn ecdsa_sign_with_nonce(
+    backend: Backend,
+    d: &[u8; 32],
+    digest: &[u8],
+    k: &[u8; 32],
+) -> Result<Option<[u8; 64]>, Error> {
+    let (d, k) = (scalar(d)?, scalar(k)?);
+    if bool::from(d.is_zero() | k.is_zero()) {
+        return Err(Error::ScalarOutOfRange);
+    }
+    let z = Scalar::reduce_be_bytes(&crate::ecdsa::bits2int(digest));
+    Ok(crate::ecdsa::sign_with_k(backend, &d, &z, &k).map(|s| s.to_bytes()))
+}

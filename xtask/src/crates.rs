@@ -178,6 +178,10 @@ pub const CRATES: &[Crate] = &[
         no_std: Some(&["kem", "pkcs8"]),
         ..Crate::primitive("tessera-xwing")
     },
+    Crate {
+        no_std: Some(&["pkcs8"]),
+        ..Crate::primitive("tessera-p256")
+    },
     // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the
     // arithmetic unit tests; the exhaustive Decompose check is skipped there).
     // Every x86 CPU of the matrix runs its suite: Nehalem and Westmere the portable

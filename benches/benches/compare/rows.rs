@@ -143,6 +143,8 @@ pub(crate) fn specs() -> Vec<Spec> {
     add("x25519-keygen-portable", &[0], 1, Main, |_| {
         build_x25519(true, true)
     });
+    add("p256-ecdh", &[0], 1, Main, |_| build_p256_kex(false));
+    add("p256-keygen", &[0], 1, Main, |_| build_p256_kex(true));
     add("mlkem512-keygen", &[0], 1, Main, |_| {
         build_mlkem512(KemOp::KeyGen, false)
     });

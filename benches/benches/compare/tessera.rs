@@ -244,6 +244,30 @@ pub fn x25519_keygen(be: Option<X25519Backend>, bytes: [u8; 32]) -> [u8; 32] {
     tessera_x25519::PublicKey::from(&x25519_secret(be, bytes)).to_bytes()
 }
 
+// --- P-256 ---
+pub type P256Backend = tessera_p256::testing::Backend;
+
+pub fn p256_impls() -> Vec<Impl<P256Backend>> {
+    impls(
+        P256Backend::detect(),
+        P256Backend::all_available(),
+        P256Backend::name,
+    )
+}
+/// A secret key (the backend chosen when it is made, as users get it).
+pub fn p256_secret(be: Option<P256Backend>, bytes: &[u8; 32]) -> tessera_p256::SecretKey {
+    match be {
+        None => tessera_p256::SecretKey::from_bytes(bytes).unwrap(),
+        Some(be) => tessera_p256::SecretKey::from_bytes_with_backend(be, bytes).unwrap(),
+    }
+}
+/// ECDH with the peer's uncompressed key parsed and validated per call.
+#[inline(always)]
+pub fn p256_ecdh(sk: &tessera_p256::SecretKey, peer: &[u8; 65]) -> [u8; 32] {
+    let pk = tessera_p256::PublicKey::from_sec1_bytes(peer).unwrap();
+    *sk.diffie_hellman(&pk).as_bytes()
+}
+
 // --- ML-KEM ---
 pub type MlKemBackend = tessera_mlkem::testing::Backend;
 

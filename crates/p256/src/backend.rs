@@ -8,14 +8,20 @@
 //! limbs, Montgomery form, [`crate::field`]), so points cross the dispatch boundary as
 //! [`Affine`] values whatever the row.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx512_ifma;
+#[cfg(target_arch = "x86_64")]
+mod x86_bmi2_adx;
 
 use subtle::Choice;
+#[cfg(target_arch = "aarch64")]
+use tessera_cpu::Aarch64Neon;
 use tessera_cpu::Portable;
 #[cfg(target_arch = "x86_64")]
-use tessera_cpu::X86Avx512Ifma;
+use tessera_cpu::{X86Avx512Ifma, X86Bmi2Adx};
 
 use crate::field::{Fe, Field};
 use crate::point::{Affine, to_affine};
@@ -33,6 +39,14 @@ tessera_cpu::backends! {
         /// additions, the variable-base and double-base paths with each point in one vector.
         #[cfg(target_arch = "x86_64")]
         X86Avx512Ifma(X86Avx512Ifma) = "x86_avx512_ifma" => X86Avx512Ifma,
+        /// x86_64 BMI2 + ADX: four 64-bit limbs, MULX/ADCX/ADOX Montgomery multiplication and
+        /// squaring specialised to the shape of `p`, CMOV/SBB-masked addition and subtraction.
+        #[cfg(target_arch = "x86_64")]
+        X86Bmi2Adx(X86Bmi2Adx) = "x86_bmi2_adx" => X86Bmi2Adx,
+        /// aarch64: four 64-bit limbs, MUL/UMULH products and ADDS/ADCS carry chains, CSEL
+        /// corrections.
+        #[cfg(target_arch = "aarch64")]
+        Aarch64(Aarch64Neon) = "aarch64" => Aarch64Neon,
     }
     /// Runs an operation on this backend (in its row's island).
     pub(crate) fn run: P256Op;
@@ -132,6 +146,26 @@ impl Unit for X86Avx512Ifma {
         q: &Affine,
     ) -> (Affine, Choice) {
         x86_avx512_ifma::mul_double_vartime(t, u1, u2, q)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Unit for X86Bmi2Adx {
+    type Token = X86Bmi2Adx;
+    type F = X86Bmi2Adx;
+    #[inline(always)]
+    fn field(t: X86Bmi2Adx) -> X86Bmi2Adx {
+        t
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+impl Unit for Aarch64Neon {
+    type Token = Aarch64Neon;
+    type F = Aarch64Neon;
+    #[inline(always)]
+    fn field(t: Aarch64Neon) -> Aarch64Neon {
+        t
     }
 }
 

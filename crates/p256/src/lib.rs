@@ -4,8 +4,13 @@
 // module also forbids it itself.
 #![deny(unsafe_code)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
+
+#[cfg(feature = "pkcs8")]
+pub use ::pkcs8 as pkcs8_traits;
 
 // Layers, each file using only files of the layers before it: the `const fn` Montgomery
 // arithmetic (`fe`), the field trait with inversion and square root (`field`), the scalars and
@@ -13,9 +18,14 @@ extern crate std;
 // (`table`), the scalar multiplications (`mul`), the dispatch (`backend`), the public API (here)
 // and `testing`.
 mod backend;
+pub mod ecdsa;
 mod fe;
 mod field;
+#[cfg(tessera_test_hooks)]
+mod field_op;
 mod mul;
+#[cfg(feature = "pkcs8")]
+pub mod pkcs8;
 mod point;
 mod scalar;
 mod table;
@@ -51,6 +61,12 @@ pub enum Error {
     ScalarOutOfRange,
     /// The random number generator failed.
     Rng,
+    /// A signature that does not verify (the name of the same failure in tessera-mldsa).
+    Verification,
+    /// An ECDSA signature with `r` or `s` outside `[1, n - 1]`.
+    SignatureOutOfRange,
+    /// A DER signature that is not the strict encoding of `SEQUENCE { INTEGER, INTEGER }`.
+    InvalidDer,
 }
 
 impl core::fmt::Display for Error {
@@ -62,6 +78,9 @@ impl core::fmt::Display for Error {
             Error::NotOnCurve => "P-256 point is not on the curve",
             Error::ScalarOutOfRange => "P-256 secret scalar is not in [1, n - 1]",
             Error::Rng => "random number generator failed",
+            Error::Verification => "ECDSA signature verification failed",
+            Error::SignatureOutOfRange => "ECDSA signature value is not in [1, n - 1]",
+            Error::InvalidDer => "ECDSA DER signature is malformed",
         })
     }
 }
@@ -254,12 +273,10 @@ impl SecretKey {
         s
     }
 
-    #[allow(dead_code)] // ECDSA (next)
     pub(crate) fn scalar(&self) -> &Scalar {
         &self.scalar
     }
 
-    #[allow(dead_code)] // ECDSA (next)
     pub(crate) fn backend(&self) -> Backend {
         self.backend
     }
@@ -293,6 +310,15 @@ impl Drop for SecretKey {
 }
 
 impl ZeroizeOnDrop for SecretKey {}
+
+impl Zeroize for SecretKey {
+    /// Replaces the scalar by 1: the key keeps a valid scalar (every method stays defined) and
+    /// no secret. Dropping a key wipes it already; this is for holders that wipe in place.
+    fn zeroize(&mut self) {
+        self.scalar.zeroize();
+        self.scalar = Scalar::ONE;
+    }
+}
 
 /// The ECDH result: the x-coordinate of the shared point, 32 bytes big-endian. Wiped on drop.
 pub struct SharedSecret([u8; 32]);

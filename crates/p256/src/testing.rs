@@ -51,3 +51,43 @@ pub fn mul_double_vartime(
     let p = PublicKey::from_sec1_bytes_with_backend(backend, p)?;
     Ok(encode(backend.run(MulDoubleVartime(&u1, &u2, p.point()))))
 }
+
+#[cfg(tessera_test_hooks)]
+pub use crate::field_op::{ALL, FieldOp};
+
+/// `op(a, b)` on `backend`, on canonical integers below `p` (four little-endian words; a
+/// larger operand panics): converted to Montgomery form by the portable code, the operation
+/// run on the backend's field, the result converted back by the portable code.
+#[cfg(tessera_test_hooks)]
+pub fn field_op(backend: Backend, op: FieldOp, a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    backend.run(crate::field_op::OneFieldOp { op, a, b })
+}
+
+/// `iterations` dependent field multiplications `x = x a` (squarings `x = x^2` when `square`)
+/// on `backend`, from `x = a` (`a < p`, taken as a Montgomery-form element): for timing.
+#[cfg(tessera_test_hooks)]
+pub fn field_mul_chain(backend: Backend, a: [u64; 4], iterations: u64, square: bool) -> [u64; 4] {
+    backend.run(crate::field_op::MulChain {
+        a,
+        iterations,
+        square,
+    })
+}
+
+/// ECDSA signing with a given nonce `k` (the NIST SigGen vectors give `k`): the signature
+/// `(r, s)` of `digest` (its `bits2int`, mod `n`) under the secret `d` on `backend`. Errors
+/// for `d` or `k` outside `[1, n - 1]`; `None` when `r` or `s` is 0.
+#[cfg(tessera_test_hooks)]
+pub fn ecdsa_sign_with_nonce(
+    backend: Backend,
+    d: &[u8; 32],
+    digest: &[u8],
+    k: &[u8; 32],
+) -> Result<Option<[u8; 64]>, Error> {
+    let (d, k) = (scalar(d)?, scalar(k)?);
+    if bool::from(d.is_zero() | k.is_zero()) {
+        return Err(Error::ScalarOutOfRange);
+    }
+    let z = Scalar::reduce_be_bytes(&crate::ecdsa::bits2int(digest));
+    Ok(crate::ecdsa::sign_with_k(backend, &d, &z, &k).map(|s| s.to_bytes()))
+}

@@ -35,6 +35,9 @@ pub use tessera_mlkem as mlkem;
 #[cfg(feature = "mldsa")]
 pub use tessera_mldsa as mldsa;
 
+/// P-256 ECDH and ECDSA ([`tessera_p256`]).
+#[cfg(feature = "p256")]
+pub use tessera_p256 as p256;
 /// X-Wing, the ML-KEM-768 + X25519 hybrid KEM (the `tessera-xwing` crate).
 #[cfg(feature = "xwing")]
 pub use tessera_xwing as xwing;

@@ -9,7 +9,8 @@
 //! representation laid out lane by lane ([`TABLE8`]), every entry of a row read and kept by a
 //! lane mask (no secret index). The eight partial sums are then added pairwise with the
 //! complete addition (Algorithm 4) in three rounds (lanes `j + 4`, `j + 2`, `j + 1` onto `j`),
-//! and lane 0 goes back to the shared representation and through the portable inversion.
+//! and lane 0 goes back to the shared representation and through the inversion (on the
+//! BMI2/ADX field when the CPU has it, else the portable one).
 //!
 //! The variable-base and double-base multiplications have one chain of point operations, so
 //! they pack one point into one vector, lanes `[X, Y, Z]`, and run each complete formula
@@ -43,7 +44,7 @@
 use core::arch::x86_64::*;
 
 use subtle::Choice;
-use tessera_cpu::{Portable, X86Avx512Ifma};
+use tessera_cpu::{Portable, X86Avx512Ifma, X86Bmi2Adx};
 
 use crate::fe::{self, Limbs, P};
 use crate::field::{B as B64, ONE as ONE64};
@@ -459,7 +460,7 @@ pub(crate) fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine64, Choice) {
         y: lane0_shared(t, &r.y),
         z: lane0_shared(t, &r.z),
     };
-    let out = crate::point::to_affine(Portable, &p);
+    let out = to_affine(&p);
     zeroize::Zeroize::zeroize(&mut d);
     zeroize::Zeroize::zeroize(&mut digits);
     zeroize::Zeroize::zeroize(&mut p);
@@ -469,6 +470,17 @@ pub(crate) fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine64, Choice) {
     // Keep the wipes of the lane registers (dead stores otherwise).
     core::hint::black_box((&r.x, &r.y, &r.z, &e.x, &e.y));
     out
+}
+
+/// The affine form of a point of the shared representation and whether it is the identity:
+/// the inversion on the BMI2/ADX field when this CPU has it (detection is public and cached),
+/// else on the portable field.
+#[inline(always)]
+fn to_affine(p: &Projective64) -> (Affine64, Choice) {
+    match X86Bmi2Adx::detect() {
+        Some(b) => crate::point::to_affine(b, p),
+        None => crate::point::to_affine(Portable, p),
+    }
 }
 
 /// A lane index vector (`_` lanes as 0: any normalized lane will do).
@@ -683,7 +695,7 @@ pub(crate) fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine64) -> (Affine64, 
     }
     let [x, y, z] = unpack3(t, &r);
     let mut q = Projective64 { x, y, z };
-    let out = crate::point::to_affine(Portable, &q);
+    let out = to_affine(&q);
     zeroize::Zeroize::zeroize(&mut d);
     zeroize::Zeroize::zeroize(&mut q);
     let zero = splat5(t, &[0; 5]);
@@ -743,7 +755,7 @@ pub(crate) fn mul_double_vartime(
         }
     }
     let [x, y, z] = unpack3(t, &r);
-    crate::point::to_affine(Portable, &Projective64 { x, y, z })
+    to_affine(&Projective64 { x, y, z })
 }
 
 /// The lane field at its bounds against the `const fn` arithmetic of [`crate::fe`].

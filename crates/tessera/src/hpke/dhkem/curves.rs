@@ -233,8 +233,57 @@ macro_rules! weierstrass_group {
     };
 }
 
+/// P-256 on Tessera's own curve arithmetic (`tessera-p256`): uncompressed SEC 1 points only,
+/// scalars in `[1, n)`, the x-coordinate as the DH output. Each key keeps the backend chosen
+/// when it was made.
 #[cfg(feature = "nist")]
-weierstrass_group!(DhKemP256HkdfSha256, p256, Sha256, 32, 32, 0xFF);
+impl DhGroup for DhKemP256HkdfSha256 {
+    const KEM: KemId = KemId::DhKemP256HkdfSha256;
+    const KDF: Hkdf = Hkdf::Sha256;
+    const N_SECRET: usize = 32;
+    const N_PK: usize = 65;
+    const N_SK: usize = 32;
+    const N_DH: usize = 32;
+    const BITMASK: Option<u8> = Some(0xFF);
+    generic_keys!();
+    type Scalar = tessera_p256::SecretKey;
+    type Point = tessera_p256::PublicKey;
+
+    fn scalar_from_bytes(bytes: &[u8]) -> Option<Self::Scalar> {
+        tessera_p256::SecretKey::from_slice(bytes).ok()
+    }
+
+    fn scalar_to_bytes(s: &Self::Scalar, out: &mut [u8]) {
+        let mut b = s.to_bytes();
+        out.copy_from_slice(&b);
+        b.zeroize();
+    }
+
+    fn point_from_bytes(bytes: &[u8]) -> Option<Self::Point> {
+        // Uncompressed only (RFC 9180 section 7.1.1): the length and the 0x04 tag first
+        // (compressed and identity encodings fail here), then the crate's checks
+        // (coordinates below p, on the curve).
+        if bytes.len() != 65 || bytes[0] != 0x04 {
+            return None;
+        }
+        tessera_p256::PublicKey::from_sec1_bytes(bytes).ok()
+    }
+
+    fn point_to_bytes(p: &Self::Point, out: &mut [u8]) {
+        out.copy_from_slice(&p.to_uncompressed());
+    }
+
+    fn base_mul(s: &Self::Scalar) -> Self::Point {
+        s.public_key()
+    }
+
+    fn dh(s: &Self::Scalar, p: &Self::Point, out: &mut [u8]) -> Result<(), Error> {
+        // Never the identity: a validated point of the prime-order group times a scalar in
+        // [1, n) (the crate's contract).
+        out.copy_from_slice(s.diffie_hellman(p).as_bytes());
+        Ok(())
+    }
+}
 #[cfg(feature = "nist")]
 weierstrass_group!(DhKemP384HkdfSha384, p384, Sha384, 48, 48, 0xFF);
 #[cfg(feature = "nist")]

@@ -73,8 +73,8 @@ pub(crate) fn build_p256_kex(base: bool) -> Built {
     use ring::agreement as rg;
     if base {
         cs.push(checked("aws-lc-rs", Role::Peer, &expect_pk, || {
-            let sk =
-                aws::PrivateKey::from_private_key(&aws::ECDH_P256, black_box(&P256_SECRET)).unwrap();
+            let sk = aws::PrivateKey::from_private_key(&aws::ECDH_P256, black_box(&P256_SECRET))
+                .unwrap();
             sk.compute_public_key()
                 .unwrap()
                 .as_ref()
@@ -135,5 +135,110 @@ pub(crate) fn build_p256_kex(base: bool) -> Built {
 fn p256_ring_rng() -> ring::test::rand::FixedByteRandom {
     ring::test::rand::FixedByteRandom {
         byte: P256_SECRET_BYTE,
+    }
+}
+
+/// The message every ECDSA row signs or verifies (64 bytes, the size of a TLS 1.3
+/// CertificateVerify's hashed content is similar).
+const P256_MSG: [u8; 64] = [0x6d; 64];
+
+/// A contestant that must return `true` (checked once), then timed.
+fn succeeds(name: impl Into<String>, role: Role, f: impl Fn() -> bool + 'static) -> Contestant {
+    let name = name.into();
+    assert!(f(), "{name} failed");
+    Contestant::new(name, role, move || {
+        black_box(f());
+    })
+}
+
+pub(crate) const P256_SIGN_NOTES: [&str; 2] = [
+    "sign: Tessera and p256 sign deterministically (RFC 6979, checked byte-equal); ring and aws-lc-rs draw a random nonce from the system generator per signature (their signatures are checked by Tessera's verification once); every contestant signs the same 64-byte message with SHA-256 inside",
+    "verify: every contestant parses and validates the 65-byte uncompressed public key and the 64-byte (r || s) signature on every call",
+];
+
+/// `sign`: ECDSA P-256/SHA-256 signing of [`P256_MSG`]; otherwise verification with the key
+/// and the signature parsed per call.
+pub(crate) fn build_p256_ecdsa(sign: bool) -> Built {
+    use aws_lc_rs::signature as aws;
+    use ring::signature as rg;
+    let tsk = tessera_p256::ecdsa::SigningKey::from_bytes(&P256_SECRET).unwrap();
+    let pk = tsk.verifying_key().to_uncompressed();
+    let expect = tsk.sign(&P256_MSG).to_bytes();
+    let tvk = tessera_p256::ecdsa::VerifyingKey::from_sec1_bytes(&pk).unwrap();
+    let ours_accepts = move |sig: &[u8]| {
+        let sig = tessera_p256::ecdsa::Signature::from_slice(sig).unwrap();
+        tvk.verify(&P256_MSG, &sig).is_ok()
+    };
+    let mut cs = Vec::new();
+    for (i, imp) in tessera::p256_impls().into_iter().enumerate() {
+        let be = imp.backend;
+        let role = if i == 0 {
+            Role::Reference
+        } else {
+            Role::Backend
+        };
+        let name = format!("tessera/{}", imp.name);
+        if sign {
+            let sk = tessera::p256_signing_key(be, &P256_SECRET);
+            cs.push(checked(name, role, &expect, move || {
+                sk.sign(black_box(&P256_MSG)).to_bytes()
+            }));
+        } else {
+            cs.push(succeeds(name, role, move || {
+                tessera::p256_verify(be, black_box(&pk), &P256_MSG, black_box(&expect))
+            }));
+        }
+    }
+    if sign {
+        let rng = aws_lc_rs::rand::SystemRandom::new();
+        let akp = aws::EcdsaKeyPair::from_private_key_and_public_key(
+            &aws::ECDSA_P256_SHA256_FIXED_SIGNING,
+            &P256_SECRET,
+            &pk,
+        )
+        .unwrap();
+        assert!(ours_accepts(akp.sign(&rng, &P256_MSG).unwrap().as_ref()));
+        cs.push(Contestant::new("aws-lc-rs", Role::Peer, move || {
+            black_box(akp.sign(&rng, black_box(&P256_MSG)).unwrap());
+        }));
+        let rrng = ring::rand::SystemRandom::new();
+        let rkp = rg::EcdsaKeyPair::from_private_key_and_public_key(
+            &rg::ECDSA_P256_SHA256_FIXED_SIGNING,
+            &P256_SECRET,
+            &pk,
+            &rrng,
+        )
+        .unwrap();
+        assert!(ours_accepts(rkp.sign(&rrng, &P256_MSG).unwrap().as_ref()));
+        cs.push(Contestant::new("ring", Role::Peer, move || {
+            black_box(rkp.sign(&rrng, black_box(&P256_MSG)).unwrap());
+        }));
+        let psk = p256::ecdsa::SigningKey::from_bytes(&P256_SECRET.into()).unwrap();
+        cs.push(checked("p256", Role::Peer, &expect, move || {
+            use p256::ecdsa::signature::Signer;
+            let s: p256::ecdsa::Signature = psk.sign(black_box(&P256_MSG));
+            s.to_bytes().into()
+        }));
+    } else {
+        cs.push(succeeds("aws-lc-rs", Role::Peer, move || {
+            aws::UnparsedPublicKey::new(&aws::ECDSA_P256_SHA256_FIXED, black_box(&pk))
+                .verify(&P256_MSG, black_box(&expect))
+                .is_ok()
+        }));
+        cs.push(succeeds("ring", Role::Peer, move || {
+            rg::UnparsedPublicKey::new(&rg::ECDSA_P256_SHA256_FIXED, black_box(&pk))
+                .verify(&P256_MSG, black_box(&expect))
+                .is_ok()
+        }));
+        cs.push(succeeds("p256", Role::Peer, move || {
+            use p256::ecdsa::signature::Verifier;
+            let vk = p256::ecdsa::VerifyingKey::from_sec1_bytes(black_box(&pk)).unwrap();
+            let sig = p256::ecdsa::Signature::from_slice(black_box(&expect)).unwrap();
+            vk.verify(&P256_MSG, &sig).is_ok()
+        }));
+    }
+    Built {
+        contestants: cs,
+        notes: P256_SIGN_NOTES.iter().map(|n| n.to_string()).collect(),
     }
 }

@@ -145,6 +145,8 @@ pub(crate) fn specs() -> Vec<Spec> {
     });
     add("p256-ecdh", &[0], 1, Main, |_| build_p256_kex(false));
     add("p256-keygen", &[0], 1, Main, |_| build_p256_kex(true));
+    add("p256-sign", &[0], 1, Main, |_| build_p256_ecdsa(true));
+    add("p256-verify", &[0], 1, Main, |_| build_p256_ecdsa(false));
     add("mlkem512-keygen", &[0], 1, Main, |_| {
         build_mlkem512(KemOp::KeyGen, false)
     });

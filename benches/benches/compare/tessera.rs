@@ -268,6 +268,28 @@ pub fn p256_ecdh(sk: &tessera_p256::SecretKey, peer: &[u8; 65]) -> [u8; 32] {
     *sk.diffie_hellman(&pk).as_bytes()
 }
 
+/// An ECDSA signing key (the backend chosen when it is made).
+pub fn p256_signing_key(
+    be: Option<P256Backend>,
+    bytes: &[u8; 32],
+) -> tessera_p256::ecdsa::SigningKey {
+    match be {
+        None => tessera_p256::ecdsa::SigningKey::from_bytes(bytes).unwrap(),
+        Some(be) => tessera_p256::ecdsa::SigningKey::from_bytes_with_backend(be, bytes).unwrap(),
+    }
+}
+/// ECDSA verification with the key and the signature parsed per call.
+#[inline(always)]
+pub fn p256_verify(be: Option<P256Backend>, pk: &[u8; 65], msg: &[u8], sig: &[u8; 64]) -> bool {
+    use tessera_p256::ecdsa::{Signature, VerifyingKey};
+    let vk = match be {
+        None => VerifyingKey::from_sec1_bytes(pk),
+        Some(be) => VerifyingKey::from_sec1_bytes_with_backend(be, pk),
+    };
+    let Ok(vk) = vk else { return false };
+    Signature::from_bytes(sig).is_ok_and(|s| vk.verify(msg, &s).is_ok())
+}
+
 // --- ML-KEM ---
 pub type MlKemBackend = tessera_mlkem::testing::Backend;
 

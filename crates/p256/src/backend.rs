@@ -89,6 +89,13 @@ pub(crate) trait Unit {
         to_affine(f, &crate::mul::mul_double_vartime(f, u1, u2, q))
     }
 
+    /// ECDSA's check of `x(u1 G + u2 q) mod n = r` (variable time, public inputs), without
+    /// the final inversion.
+    #[inline(always)]
+    fn verify_vartime(t: Self::Token, u1: &Scalar, u2: &Scalar, q: &Affine, r: &Scalar) -> bool {
+        crate::mul::verify_vartime(Self::field(t), u1, u2, q, r)
+    }
+
     /// The `y` of the point with abscissa `x` whose parity is `odd`, and whether there is one
     /// (`x^3 - 3x + b` is a square).
     #[inline(always)]
@@ -211,6 +218,22 @@ impl P256Op for MulDoubleVartime<'_> {
     #[inline(always)]
     fn run<U: Unit>(self, t: U::Token) -> Self::Out {
         U::mul_double_vartime(t, self.0, self.1, self.2)
+    }
+}
+
+/// ECDSA's final check (variable time).
+pub(crate) struct VerifyVartime<'a> {
+    pub(crate) u1: &'a Scalar,
+    pub(crate) u2: &'a Scalar,
+    pub(crate) q: &'a Affine,
+    pub(crate) r: &'a Scalar,
+}
+
+impl P256Op for VerifyVartime<'_> {
+    type Out = bool;
+    #[inline(always)]
+    fn run<U: Unit>(self, t: U::Token) -> bool {
+        U::verify_vartime(t, self.u1, self.u2, self.q, self.r)
     }
 }
 

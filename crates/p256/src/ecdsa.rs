@@ -44,10 +44,9 @@ pub use sig::{DerSignature, MAX_DER_LEN, Signature};
 #[cfg(feature = "signature")]
 pub use signature;
 
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::backend::{Backend, MulBase, MulDoubleVartime};
+use crate::backend::{Backend, MulBase, VerifyVartime};
 use crate::fe::{self, P};
 use crate::scalar::Scalar;
 use crate::{Error, PublicKey, SecretKey};
@@ -163,10 +162,13 @@ impl VerifyingKey {
         }
         let w = s.invert();
         let (u1, u2) = (z.mul(&w), r.mul(&w));
-        let (big_r, identity) = self
-            .backend
-            .run(MulDoubleVartime(&u1, &u2, self.key.point()));
-        if bool::from(identity) || !bool::from(x_mod_n(&big_r.x).ct_eq(&r)) {
+        let ok = self.backend.run(VerifyVartime {
+            u1: &u1,
+            u2: &u2,
+            q: self.key.point(),
+            r: &r,
+        });
+        if !ok {
             return Err(Error::Verification);
         }
         Ok(())

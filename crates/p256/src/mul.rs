@@ -13,13 +13,27 @@
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
-use crate::field::Field;
+use crate::field::{Field, ONE};
 use crate::point::{Affine, IDENTITY, Projective, add, add_mixed, double, neg};
 use crate::scalar::Scalar;
 use crate::table::{COLS, ROWS, TABLE, W};
 
+/// The masks of a table lookup: `m[i]` is all ones when `mag == i + 1`, else 0, computed
+/// arithmetically and passed through `black_box` as a whole, so the compiler cannot turn the
+/// selection below back into a load at the index `mag` (which is secret).
+#[inline(always)]
+fn masks<const N: usize>(mag: u8) -> [u64; N] {
+    let mut m = [0u64; N];
+    for (i, mi) in m.iter_mut().enumerate() {
+        let d = u64::from(mag) ^ (i as u64 + 1);
+        // 1 when d == 0: the top bit of (d | -d) is set exactly when d != 0.
+        *mi = (((d | d.wrapping_neg()) >> 63) ^ 1).wrapping_neg();
+    }
+    core::hint::black_box(m)
+}
+
 /// `table[mag - 1]` for `mag in 1..=N`, the identity for 0, negated when `sign` is 1; every
-/// entry read.
+/// entry read, kept by AND/OR masks (plain word operations the compiler can vectorize).
 #[inline(always)]
 fn select_projective<F: Field, const N: usize>(
     f: F,
@@ -27,12 +41,44 @@ fn select_projective<F: Field, const N: usize>(
     mag: u8,
     sign: u8,
 ) -> Projective {
-    let mut r = IDENTITY;
-    for (i, e) in table.iter().enumerate() {
-        r.conditional_assign(e, mag.ct_eq(&(i as u8 + 1)));
+    let m = masks::<N>(mag);
+    let mut r = Projective {
+        x: [0; 4],
+        y: [0; 4],
+        z: [0; 4],
+    };
+    for (e, &mi) in table.iter().zip(m.iter()) {
+        for j in 0..4 {
+            r.x[j] |= e.x[j] & mi;
+            r.y[j] |= e.y[j] & mi;
+            r.z[j] |= e.z[j] & mi;
+        }
+    }
+    // mag = 0: the identity (0 : 1 : 0).
+    let zero = u64::from(subtle::ConstantTimeEq::ct_eq(&mag, &0).unwrap_u8()).wrapping_neg();
+    for (y, one) in r.y.iter_mut().zip(ONE) {
+        *y |= one & zero;
     }
     let ny = f.neg(&r.y);
     f.cmov(&mut r.y, &ny, Choice::from(sign));
+    r
+}
+
+/// `row[mag - 1]` for `mag in 1..=N` (all zero for 0), every entry read (see
+/// [`select_projective`]).
+#[inline(always)]
+fn select_affine<const N: usize>(row: &[Affine; N], mag: u8) -> Affine {
+    let m = masks::<N>(mag);
+    let mut r = Affine {
+        x: [0; 4],
+        y: [0; 4],
+    };
+    for (e, &mi) in row.iter().zip(m.iter()) {
+        for j in 0..4 {
+            r.x[j] |= e.x[j] & mi;
+            r.y[j] |= e.y[j] & mi;
+        }
+    }
     r
 }
 
@@ -71,10 +117,7 @@ pub(crate) fn mul_base<F: Field>(f: F, k: &Scalar) -> Projective {
     let mut d = k.booth::<W, ROWS>();
     let mut r = IDENTITY;
     for (row, &(mag, sign)) in TABLE.iter().zip(d.iter()) {
-        let mut e = row[0];
-        for (i, c) in row.iter().enumerate() {
-            e.conditional_assign(c, mag.ct_eq(&(i as u8 + 1)));
-        }
+        let mut e = select_affine(row, mag);
         let ny = f.neg(&e.y);
         f.cmov(&mut e.y, &ny, Choice::from(sign));
         let s = add_mixed(f, &r, &e);
@@ -128,6 +171,35 @@ pub(crate) fn mul_double_vartime<F: Field>(
         }
     }
     r
+}
+
+/// ECDSA's final check on `R = u1 G + u2 q` without converting `R` to affine (variable time,
+/// public inputs): `R` is not the identity and `x(R) mod n = r`, that is `X = r Z` or, when
+/// `r + n < p` (an `x(R)` in `[n, p)` reduces to `r`), `X = (r + n) Z`.
+#[inline(always)]
+pub(crate) fn verify_vartime<F: Field>(
+    f: F,
+    u1: &Scalar,
+    u2: &Scalar,
+    q: &Affine,
+    r: &Scalar,
+) -> bool {
+    use crate::fe::{self, N, P};
+    let big_r = mul_double_vartime(f, u1, u2, q);
+    if fe::is_zero(&big_r.z) == 1 {
+        return false;
+    }
+    let to_fe = |a: &[u64; 4]| f.mul(a, &P.r2);
+    if f.mul(&to_fe(&r.0), &big_r.z) == big_r.x {
+        return true;
+    }
+    // r + n, when it is below p (then it cannot carry past 2^256).
+    let (s0, c) = fe::adc(r.0[0], N.m[0], 0);
+    let (s1, c) = fe::adc(r.0[1], N.m[1], c);
+    let (s2, c) = fe::adc(r.0[2], N.m[2], c);
+    let (s3, c) = fe::adc(r.0[3], N.m[3], c);
+    let rn = [s0, s1, s2, s3];
+    c == 0 && fe::lt(&rn, &P.m) == 1 && f.mul(&to_fe(&rn), &big_r.z) == big_r.x
 }
 
 const _: () = assert!(COLS == 1 << (W - 1));

@@ -154,6 +154,10 @@ impl Unit for X86Avx512Ifma {
     ) -> (Affine, Choice) {
         x86_avx512_ifma::mul_double_vartime(t, u1, u2, q)
     }
+    #[inline(always)]
+    fn verify_vartime(t: X86Avx512Ifma, u1: &Scalar, u2: &Scalar, q: &Affine, r: &Scalar) -> bool {
+        x86_avx512_ifma::verify_vartime(t, u1, u2, q, r)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -184,8 +184,13 @@ pub(crate) fn verify_vartime<F: Field>(
     q: &Affine,
     r: &Scalar,
 ) -> bool {
+    verify_projective(f, &mul_double_vartime(f, u1, u2, q), r)
+}
+
+/// The check of [`verify_vartime`] on `R = u1 G + u2 q` already computed (projective).
+#[inline(always)]
+pub(crate) fn verify_projective<F: Field>(f: F, big_r: &Projective, r: &Scalar) -> bool {
     use crate::fe::{self, N, P};
-    let big_r = mul_double_vartime(f, u1, u2, q);
     if fe::is_zero(&big_r.z) == 1 {
         return false;
     }

@@ -713,16 +713,12 @@ fn packed_neg(t: X86Avx512Ifma, p: &V) -> V {
     select(t, p, 0b0010, &sub(t, &splat5(t, &[0; 5]), p))
 }
 
-/// `u1 G + u2 q`, variable time (public inputs only): the schedule of
-/// `crate::mul::mul_double_vartime` (width-5 NAF of `u2` over `q, 3q, .., 15q`, then the
-/// fixed-base rows for the nonzero digits of `u1`, each entry as `[x, y, 1]`) on packed points.
+/// `u1 G + u2 q`, variable time (public inputs only), projective with canonical coordinates:
+/// the schedule of `crate::mul::mul_double_vartime` (width-5 NAF of `u2` over
+/// `q, 3q, .., 15q`, then the fixed-base rows for the nonzero digits of `u1`, each entry as
+/// `[x, y, 1]`) on packed points.
 #[inline(always)]
-pub(crate) fn mul_double_vartime(
-    t: X86Avx512Ifma,
-    u1: &Scalar,
-    u2: &Scalar,
-    q: &Affine64,
-) -> (Affine64, Choice) {
+fn double_projective(t: X86Avx512Ifma, u1: &Scalar, u2: &Scalar, q: &Affine64) -> Projective64 {
     let q1 = pack3(t, &from_shared(&q.x), &from_shared(&q.y), &ONE52);
     let q2 = packed_double(t, &q1);
     let mut odd = [q1; 8];
@@ -755,7 +751,31 @@ pub(crate) fn mul_double_vartime(
         }
     }
     let [x, y, z] = unpack3(t, &r);
-    to_affine(&Projective64 { x, y, z })
+    Projective64 { x, y, z }
+}
+
+/// `u1 G + u2 q`, variable time, affine, and whether it is the identity.
+#[inline(always)]
+pub(crate) fn mul_double_vartime(
+    t: X86Avx512Ifma,
+    u1: &Scalar,
+    u2: &Scalar,
+    q: &Affine64,
+) -> (Affine64, Choice) {
+    to_affine(&double_projective(t, u1, u2, q))
+}
+
+/// ECDSA's check of `x(u1 G + u2 q) mod n = r` (variable time, public inputs): the check of
+/// `crate::mul::verify_projective` on the packed double-base result.
+#[inline(always)]
+pub(crate) fn verify_vartime(
+    t: X86Avx512Ifma,
+    u1: &Scalar,
+    u2: &Scalar,
+    q: &Affine64,
+    r: &Scalar,
+) -> bool {
+    crate::mul::verify_projective(Portable, &double_projective(t, u1, u2, q), r)
 }
 
 /// The lane field at its bounds against the `const fn` arithmetic of [`crate::fe`].

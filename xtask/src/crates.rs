@@ -179,7 +179,7 @@ pub const CRATES: &[Crate] = &[
         ..Crate::primitive("tessera-xwing")
     },
     Crate {
-        no_std: Some(&["pkcs8"]),
+        no_std: Some(&["pkcs8", "signature"]),
         ..Crate::primitive("tessera-p256")
     },
     // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the
@@ -221,6 +221,9 @@ pub const CRATES: &[Crate] = &[
             // takes the BMI2/ADX token after checking /proc/cpuinfo itself.
             // Valgrind cannot run AVX-512 code (x86_avx512_ifma).
             CtExample::new("x25519", &["portable", "x86_bmi2_adx"]),
+            // P-256 key generation, ECDH and ECDSA signing; valgrind hides ADX as for x25519,
+            // and cannot run AVX-512 code (x86_avx512_ifma: the dudect targets).
+            CtExample::new("p256", &["portable", "x86_bmi2_adx"]),
             // Valgrind cannot run AVX-512 code.
             CtExample::new("chacha20poly1305", &["portable", "x86_avx2"]),
             CtExample::new("mlkem", &["portable", "x86_avx2"]),

@@ -36,6 +36,15 @@ pub const OPERATIONS: &[(&str, &str)] = &[
         "X25519(k, 9) through the fixed-base table: fixed scalar (zero) against random",
     ),
     (
+        "p256_ecdh",
+        "P-256 variable-base k P on a fixed public P: fixed scalar (zero) against random \
+         scalars below n",
+    ),
+    (
+        "p256_keygen",
+        "P-256 fixed-base k G: fixed scalar (zero) against random scalars below n",
+    ),
+    (
         "chacha20poly1305_seal",
         "key setup and seal of 2348 bytes (two 1024-byte strides and tails): fixed key and \
          plaintext (zeros) against random",
@@ -111,6 +120,25 @@ pub fn lookup(name: &str) -> Lookup {
                         tessera_x25519::testing::Backend::Portable,
                         [7; 32],
                     ),
+                }),
+                about(""),
+                X25519_BUDGET,
+            )
+        }
+        "p256_ecdh" | "p256_keygen" => {
+            let Some(be) = backend::<tessera_p256::testing::Backend>(be) else {
+                return absent();
+            };
+            let peer = tessera_p256::testing::mul_base(tessera_p256::testing::Backend::Portable, &[7; 32])
+                .expect("7 < n")
+                .expect("7 G is not the identity");
+            (
+                Box::new(P256 {
+                    be,
+                    base: op == "p256_keygen",
+                    scratch: [0; 32],
+                    k: [0; 32],
+                    peer,
                 }),
                 about(""),
                 X25519_BUDGET,
@@ -215,6 +243,34 @@ impl Target for X25519 {
             black_box(tessera_x25519::testing::x25519_with_backend(
                 self.be, k, self.u,
             ));
+        }
+    }
+}
+
+/// A P-256 scalar multiplication on a secret scalar (`testing::mul` / `testing::mul_base`,
+/// the code under `SecretKey::diffie_hellman` / `public_key`).
+struct P256 {
+    be: tessera_p256::testing::Backend,
+    base: bool,
+    scratch: [u8; 32],
+    k: [u8; 32],
+    peer: [u8; 65],
+}
+
+impl Target for P256 {
+    fn prepare(&mut self, class: Class, rng: &mut Rng) {
+        rng.fill(&mut self.scratch);
+        // Below n: the top byte 0x7f keeps a random scalar below 2^255 < n.
+        self.scratch[0] &= 0x7f;
+        blend(class, &mut self.k, &[0; 32], &self.scratch);
+    }
+
+    fn run(&mut self) {
+        let k = black_box(self.k);
+        if self.base {
+            let _ = black_box(tessera_p256::testing::mul_base(self.be, &k));
+        } else {
+            let _ = black_box(tessera_p256::testing::mul(self.be, &k, &self.peer));
         }
     }
 }

@@ -90,6 +90,8 @@ pub fn main<B: tessera_cpu::BackendSet>(example: &str, run: impl FnOnce(B) -> us
 pub const DUDECT_TARGETS: &[&str] = &[
     "x25519:x86_avx512_ifma",
     "x25519_base:x86_avx512_ifma",
+    "p256_ecdh:x86_avx512_ifma",
+    "p256_keygen:x86_avx512_ifma",
     "chacha20poly1305_seal:x86_avx512",
     "chacha20poly1305_seal:x86_avx512_ifma",
     "aes128gcm_seal:x86_vaes512",

@@ -204,8 +204,8 @@ fn carry(a: &mut [i64; 5]) {
 #[inline(always)]
 fn add_m_if_negative(md: &Modulus62, a: &mut [i64; 5]) {
     let s = a[4] >> 63;
-    for i in 0..5 {
-        a[i] += md.m[i] & s;
+    for (x, m) in a.iter_mut().zip(md.m) {
+        *x += m & s;
     }
     carry(a);
 }

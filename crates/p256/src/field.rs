@@ -1,6 +1,8 @@
 //! The field GF(p) as each backend provides it ([`Field`]), with the generic algorithms on
-//! top of its operations: inversion and square root by fixed addition chains (Fermat; the
-//! exponents are public constants, so the sequence of operations is the same for every input).
+//! top of its operations: inversion by the constant-time divsteps of [`crate::inverse`] on the
+//! Montgomery limbs (then one product by `R^3`), and the square root by a fixed addition chain
+//! (Fermat; the exponent is a public constant, so the sequence of operations is the same for
+//! every input; the tests keep the Fermat inversion as the divsteps' reference).
 //!
 //! Every backend keeps the same representation: four little-endian 64-bit limbs in Montgomery
 //! form (`a R mod p`, `R = 2^256`), fully reduced (`< p`) after every operation. A backend is
@@ -10,8 +12,10 @@
 #![forbid(unsafe_code)]
 
 use subtle::{Choice, ConditionallySelectable};
+use zeroize::Zeroize;
 
 use crate::fe::{self, Limbs};
+use crate::inverse;
 
 /// A field element: four limbs, Montgomery form, below `p`.
 pub(crate) type Fe = Limbs;
@@ -100,12 +104,29 @@ fn pow_x30_x32<F: Field>(f: F, a: &Fe) -> (Fe, Fe, Fe) {
     (x2, x30, x32)
 }
 
+/// `R^3 mod p` (`R = 2^256`): `R^2` in Montgomery form.
+const R3: Fe = fe::mont_mul(&fe::P.r2, &fe::P.r2, &fe::P);
+
+/// `a^(-1)` for `a != 0` and 0 for 0, in Montgomery form. The limbs of `a R mod p` are a
+/// canonical integer, so the divsteps give `(a R)^(-1)`; one Montgomery product by `R^3`
+/// turns that into `a^(-1) R`, the Montgomery form of `a^(-1)` (0 stays 0). Constant time.
+#[inline(always)]
+pub(crate) fn invert<F: Field>(f: F, a: &Fe) -> Fe {
+    let mut t = [0u64; 4];
+    inverse::invert_into(&inverse::P, a, &mut t);
+    let r = f.mul(&t, &R3);
+    // `(a R)^(-1)`, a secret like `a` (the caller owns and wipes the result).
+    t.zeroize();
+    r
+}
+
 /// `a^(p - 2)`, which is `a^(-1)` for `a != 0` and 0 for 0 (Fermat). The exponent
 /// `p - 2 = 0xffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff fffffffd` (32-bit
 /// words, most significant first), walked with the chain `x32 . 1 . 0^3 . x32 . x32 . x30 . 01`:
 /// 255 squarings and 13 multiplications.
+#[cfg(test)]
 #[inline(always)]
-pub(crate) fn invert<F: Field>(f: F, a: &Fe) -> Fe {
+pub(crate) fn invert_fermat<F: Field>(f: F, a: &Fe) -> Fe {
     let (_, x30, x32) = pow_x30_x32(f, a);
     let mut r = f.mul(&f.sqr_n(&x32, 32), a);
     r = f.mul(&f.sqr_n(&r, 128), &x32);

@@ -13,7 +13,7 @@ extern crate std;
 pub use ::pkcs8 as pkcs8_traits;
 
 // Layers, each file using only files of the layers before it: the `const fn` Montgomery
-// arithmetic (`fe`), the field trait with inversion and square root (`field`), the scalars and
+// arithmetic (`fe`), the divsteps inversion (`inverse`), the field trait with inversion and square root (`field`), the scalars and
 // their recodings (`scalar`), the complete formulas (`point`), the compile-time table
 // (`table`), the scalar multiplications (`mul`), the dispatch (`backend`), the public API (here)
 // and `testing`.
@@ -23,6 +23,7 @@ mod fe;
 mod field;
 #[cfg(tessera_test_hooks)]
 mod field_op;
+mod inverse;
 mod mul;
 #[cfg(feature = "pkcs8")]
 pub mod pkcs8;

@@ -11,6 +11,7 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
 use crate::fe::{self, Limbs, N};
+use crate::inverse;
 
 /// An integer modulo `n`, canonical (below `n`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,7 +39,8 @@ impl ConditionallySelectable for Scalar {
     }
 }
 
-/// `n - 2`, the exponent of the inversion (Fermat).
+/// `n - 2`, the exponent of the Fermat inversion (the tests' reference).
+#[cfg(test)]
 const N_MINUS_2: Limbs = [
     0xf3b9_cac2_fc63_254f,
     0xbce6_faad_a717_9e84,
@@ -120,10 +122,21 @@ impl Scalar {
         Scalar(fe::mont_mul(&fe::mont_mul(&self.0, &b.0, &N), &N.r2, &N))
     }
 
-    /// `self^(-1) mod n` (0 for 0): `self^(n - 2)` by a fixed 4-bit window over the public
+    /// `self^(-1) mod n`, and 0 for 0 (no inverse; the callers never pass 0 for a secret:
+    /// ECDSA's `k` and the verifier's `s` are checked nonzero first): the constant-time
+    /// divsteps of [`crate::inverse`] on the canonical integer.
+    #[inline]
+    pub(crate) fn invert(&self) -> Scalar {
+        let mut r = Scalar::ZERO;
+        inverse::invert_into(&inverse::N, &self.0, &mut r.0);
+        r
+    }
+
+    /// `self^(n - 2)` (the inverse, 0 for 0) by a fixed 4-bit window over the public
     /// exponent (every step is the same sequence of products for every input; the table index
     /// is a digit of `n - 2`, not of the secret).
-    pub(crate) fn invert(&self) -> Scalar {
+    #[cfg(test)]
+    pub(crate) fn invert_fermat(&self) -> Scalar {
         let a = fe::to_mont(&self.0, &N);
         // t[i] = a^i, i = 0..16, in Montgomery form.
         let mut t = [[0u64; 4]; 16];

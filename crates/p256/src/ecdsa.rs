@@ -5,7 +5,7 @@
 //! **Signing** (FIPS 186-5 section 6.4.1): `z` is the leftmost 256 bits of the digest
 //! (`bits2int`, RFC 6979 section 2.3.2) reduced mod `n`; `R = k G` by the constant-time
 //! fixed-base multiplication of the key's backend; `r = x(R) mod n`;
-//! `s = k^(-1) (z + r d) mod n`, with a constant-time (Fermat) inversion of `k`. The nonce `k`
+//! `s = k^(-1) (z + r d) mod n`, with a constant-time inversion of `k` (Bernstein-Yang divsteps, `crate::inverse`). The nonce `k`
 //! is:
 //! - deterministic ([`SigningKey::sign`], [`SigningKey::sign_prehash`]): RFC 6979 section 3.2,
 //!   HMAC_DRBG with HMAC-SHA256 seeded with `int2octets(d) || bits2octets(h)`; the signatures

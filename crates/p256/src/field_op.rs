@@ -22,7 +22,7 @@ pub enum FieldOp {
     Sub,
     /// `-a`.
     Neg,
-    /// `a^(p - 2)` (the inverse, 0 for 0).
+    /// `a^(-1)` (0 for 0).
     Invert,
     /// `a^((p + 1) / 4)` (a square root of `a` when `a` is a square).
     SqrtCandidate,

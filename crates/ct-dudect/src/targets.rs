@@ -129,9 +129,10 @@ pub fn lookup(name: &str) -> Lookup {
             let Some(be) = backend::<tessera_p256::testing::Backend>(be) else {
                 return absent();
             };
-            let peer = tessera_p256::testing::mul_base(tessera_p256::testing::Backend::Portable, &[7; 32])
-                .expect("7 < n")
-                .expect("7 G is not the identity");
+            let peer =
+                tessera_p256::testing::mul_base(tessera_p256::testing::Backend::Portable, &[7; 32])
+                    .expect("7 < n")
+                    .expect("7 G is not the identity");
             (
                 Box::new(P256 {
                     be,

@@ -44,6 +44,10 @@ pub enum QemuX86 {
     /// backends of its own, whose other CPUs would only repeat the primitives' rows at several
     /// minutes a leg.
     HaswellOnly,
+    /// `-cpu Broadwell` only (the first with BMI2 + ADX): a crate whose only emulable x86
+    /// backend is `x86_bmi2_adx` (its other one is AVX-512, which qemu cannot run); the native
+    /// leg runs every backend explicitly, Broadwell its dispatch without AVX-512.
+    BroadwellOnly,
 }
 
 impl QemuX86 {
@@ -53,6 +57,7 @@ impl QemuX86 {
             QemuX86::No => false,
             QemuX86::Every => true,
             QemuX86::HaswellOnly => cpu == "Haswell",
+            QemuX86::BroadwellOnly => cpu == "Broadwell",
         }
     }
 }
@@ -178,8 +183,13 @@ pub const CRATES: &[Crate] = &[
         no_std: Some(&["kem", "pkcs8"]),
         ..Crate::primitive("tessera-xwing")
     },
+    // Its rows: portable, x86_bmi2_adx, x86_avx512_ifma (native only) and aarch64 (the same
+    // code on both emulated aarch64 CPUs): one emulated CPU of each architecture runs its
+    // suite (Wycheproof and CAVP on every backend, the differential proptests).
     Crate {
         no_std: Some(&["pkcs8", "signature"]),
+        qemu_x86: QemuX86::BroadwellOnly,
+        aarch64: Aarch64::ClippyAndQemuMax,
         ..Crate::primitive("tessera-p256")
     },
     // Miri runs its unit tests: one ML-DSA-44 key generation and signature (and the

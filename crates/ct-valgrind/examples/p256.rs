@@ -66,10 +66,10 @@ fn run(be: Backend) -> usize {
         let want_ss = *want.diffie_hellman(&peer).as_bytes();
 
         let sk = SecretKey::from_bytes_with_backend(be, &secret_copy(k)).unwrap();
-        let mut pk = sk.public_key().to_uncompressed();
+        let pk = sk.public_key().to_uncompressed();
         ct::public(&pk);
         assert_eq!(pk, want_pk, "public_key {i}");
-        let mut ss = *sk.diffie_hellman(&peer).as_bytes();
+        let ss = *sk.diffie_hellman(&peer).as_bytes();
         ct::public(&ss);
         assert_eq!(ss, want_ss, "diffie_hellman {i}");
         let msg = [i; 48];
@@ -78,7 +78,7 @@ fn run(be: Backend) -> usize {
             .sign(&msg)
             .to_bytes();
         let signer = SigningKey::from_bytes_with_backend(be, &secret_copy(k)).unwrap();
-        let mut sig = signer.sign(&msg).to_bytes();
+        let sig = signer.sign(&msg).to_bytes();
         ct::public(&sig);
         assert_eq!(sig, want_sig, "sign {i}");
         runs += 3;

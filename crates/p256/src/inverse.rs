@@ -164,8 +164,8 @@ fn update_fg(f: &mut [i64; 5], g: &mut [i64; 5], t: Trans) {
 fn update_de(md_: &Modulus62, d: &mut [i64; 5], e: &mut [i64; 5], t: Trans) {
     let m = &md_.m;
     let (u, v, q, r) = (t.u, t.v, t.q, t.r);
-    let sd = d[4] >> 63;
-    let se = e[4] >> 63;
+    let sd = core::hint::black_box(d[4] >> 63);
+    let se = core::hint::black_box(e[4] >> 63);
     let mut md = (u & sd).wrapping_add(v & se);
     let mut me = (q & sd).wrapping_add(r & se);
     let (ui, vi, qi, ri) = (u as i128, v as i128, q as i128, r as i128);
@@ -203,7 +203,9 @@ fn carry(a: &mut [i64; 5]) {
 /// `a += m` when `a` (carried) is negative, by mask; carried again after.
 #[inline(always)]
 fn add_m_if_negative(md: &Modulus62, a: &mut [i64; 5]) {
-    let s = a[4] >> 63;
+    // The sign mask through `black_box`: LLVM turned `x += m & s` into a jump on the sign
+    // (valgrind saw it on the inversion of ECDSA's `k`).
+    let s = core::hint::black_box(a[4] >> 63);
     for (x, m) in a.iter_mut().zip(md.m) {
         *x += m & s;
     }
@@ -231,7 +233,7 @@ pub(crate) fn invert_into(md: &Modulus62, x: &Limbs, out: &mut Limbs) {
     let mut r = d;
     carry(&mut r);
     add_m_if_negative(md, &mut r);
-    let s = f[4] >> 63;
+    let s = core::hint::black_box(f[4] >> 63);
     for x in r.iter_mut() {
         *x = (*x ^ s).wrapping_sub(s);
     }

@@ -358,8 +358,11 @@ mod tests {
         }
     }
 
+    // Not under Miri: proptest's failure persistence needs the file system (`getcwd`), which
+    // Miri's isolation refuses; `matches_fermat` covers the inversion there.
+    #[cfg(not(miri))]
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 256 }))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         #[test]
         fn proptest_matches_fermat(w in any::<[u64; 4]>()) {

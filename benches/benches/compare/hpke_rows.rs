@@ -525,7 +525,7 @@ hpke_suite!(
 );
 
 /// Tessera's detected backends of an HPKE suite's primitives, for the report's backend
-/// column (`x86_bmi2adx+x86_shani+x86_avx2`): `x25519`, `mlkem`, `sha3` (X-Wing's SHA3-256 and
+/// column (`x86_bmi2adx+x86_shani+x86_avx2`): `x25519`, `p256`, `mlkem`, `sha3` (X-Wing's SHA3-256 and
 /// SHAKE), `sha256`, `sha512` (HKDF-SHA384), `gcm`, `chacha`.
 pub(crate) fn hpke_backends(parts: &[&str]) -> String {
     let names: Vec<&str> = parts
@@ -538,8 +538,8 @@ pub(crate) fn hpke_backends(parts: &[&str]) -> String {
             "sha512" => tessera::Sha512Backend::detect().name(),
             "gcm" => tessera::GcmBackend::detect().name(),
             "chacha" => tessera::ChachaBackend::detect().name(),
-            // RustCrypto's curve crates (one backend; Tessera's own DH step on top).
-            "p256" => "p256-crate",
+            "p256" => tessera::P256Backend::detect().name(),
+            // RustCrypto's curve crate (one backend; Tessera's own DH step on top).
             "p521" => "p521-crate",
             other => unreachable!("{other}"),
         })

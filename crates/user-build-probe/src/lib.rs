@@ -1,9 +1,10 @@
 //! Names every test-only entry point of Tessera, one per function.
 //!
 //! These entry points take the randomness of an operation from the caller (derandomized HPKE
-//! sender setup, `encap_derand`, ML-KEM `Encaps_internal`, ML-DSA `Sign_internal`) or expose
-//! a raw internal step (`__dh`): with a repeated input they repeat an AEAD key and nonce, or
-//! skip FIPS 204's domain separation. They exist only with `--cfg tessera_test_hooks`, which
+//! sender setup, `encap_derand`, ML-KEM `Encaps_internal`, ML-DSA `Sign_internal`, ECDSA
+//! with a given nonce) or expose a raw internal step (`__dh`): with a repeated input they
+//! repeat an AEAD key and nonce, a signature nonce (which reveals the key), or skip FIPS 204's
+//! domain separation. They exist only with `--cfg tessera_test_hooks`, which
 //! this workspace's own builds set (`.cargo/config.toml`) and no Cargo feature can.
 //!
 //! So this crate compiles in the workspace's builds (the positive control: each call below is
@@ -112,4 +113,10 @@ pub fn mldsa_sign_internal(sk: &ml_dsa_65::SigningKey) -> bool {
 // gated: verify_internal
 pub fn mldsa_verify_internal(vk: &ml_dsa_65::VerifyingKey, sig: &ml_dsa_65::Signature) -> bool {
     vk.verify_internal(b"", sig).is_ok()
+}
+
+// gated: ecdsa_sign_with_nonce
+pub fn p256_sign_with_nonce() -> bool {
+    use tessera_p256::testing::{Backend, ecdsa_sign_with_nonce};
+    ecdsa_sign_with_nonce(Backend::Portable, &[1; 32], &[0; 32], &[2; 32]).is_ok()
 }

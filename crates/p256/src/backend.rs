@@ -24,7 +24,7 @@ use tessera_cpu::Portable;
 use tessera_cpu::{X86Avx512Ifma, X86Bmi2Adx};
 
 use crate::field::{Fe, Field};
-use crate::point::{Affine, to_affine};
+use crate::point::{Affine, into_affine, to_affine};
 use crate::scalar::Scalar;
 
 tessera_cpu::backends! {
@@ -67,14 +67,14 @@ pub(crate) trait Unit {
     #[inline(always)]
     fn mul_base(t: Self::Token, k: &Scalar) -> (Affine, Choice) {
         let f = Self::field(t);
-        to_affine(f, &crate::mul::mul_base(f, k))
+        into_affine(f, crate::mul::mul_base(f, k))
     }
 
     /// `k p`, affine, and whether it is the identity.
     #[inline(always)]
     fn mul_var(t: Self::Token, k: &Scalar, p: &Affine) -> (Affine, Choice) {
         let f = Self::field(t);
-        to_affine(f, &crate::mul::mul_var(f, k, p))
+        into_affine(f, crate::mul::mul_var(f, k, p))
     }
 
     /// `u1 G + u2 q` (variable time), affine, and whether it is the identity.
@@ -115,11 +115,11 @@ impl Unit for Portable {
     // not one inlined into every caller of `run`.
     #[inline(never)]
     fn mul_base(t: Portable, k: &Scalar) -> (Affine, Choice) {
-        to_affine(t, &crate::mul::mul_base(t, k))
+        into_affine(t, crate::mul::mul_base(t, k))
     }
     #[inline(never)]
     fn mul_var(t: Portable, k: &Scalar, p: &Affine) -> (Affine, Choice) {
-        to_affine(t, &crate::mul::mul_var(t, k, p))
+        into_affine(t, crate::mul::mul_var(t, k, p))
     }
     #[inline(never)]
     fn mul_double_vartime(t: Portable, u1: &Scalar, u2: &Scalar, q: &Affine) -> (Affine, Choice) {

@@ -23,7 +23,8 @@
 //! not RFC 6979's, which would use HMAC with that hash.
 //!
 //! If `r` or `s` is 0 (probability about 2^-256) the generator continues (RFC 6979 step h.3).
-//! The nonce, the DRBG state and the intermediate products are wiped. Signatures are returned
+//! The nonce, the DRBG state, `k G`, `k^(-1)` and the intermediate products are wiped (values
+//! the compiler keeps only in registers or spill slots are not reached). Signatures are returned
 //! as computed; [`Signature::normalize_s`] gives the low-s form where a protocol requires it.
 //!
 //! **Verification** (FIPS 186-5 section 6.4.2): `r` and `s` in `[1, n - 1]` (every

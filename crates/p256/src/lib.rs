@@ -269,7 +269,9 @@ impl SecretKey {
     /// Constant time in `d`.
     pub fn diffie_hellman(&self, their_public: &PublicKey) -> SharedSecret {
         let (mut p, _) = self.backend.run(MulVar(&self.scalar, &their_public.point));
-        let s = SharedSecret(fe::to_be_bytes(&fe::from_mont(&p.x, &P)));
+        let mut x = fe::from_mont(&p.x, &P);
+        let s = SharedSecret(fe::to_be_bytes(&x));
+        x.zeroize();
         p.zeroize();
         s
     }

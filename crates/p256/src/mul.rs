@@ -1,7 +1,7 @@
 //! The scalar multiplications, generic over a backend's [`Field`]:
 //!
 //! - variable base (ECDH): signed radix-32 digits (Booth recoding of [`Scalar::booth`]), a
-//!   table of `1..=16` times the point, 255 doublings and 52 additions, every table entry read
+//!   table of `1..=16` times the point, 255 doublings and 51 additions, every table entry read
 //!   for every digit (constant-time selection by mask) and the sign applied by a masked
 //!   negation;
 //! - fixed base (key generation, signing): signed radix-64 digits over the compile-time table
@@ -97,13 +97,17 @@ pub(crate) fn mul_var<F: Field>(f: F, k: &Scalar, p: &Affine) -> Projective {
     }
     let mut d = k.booth::<5, 52>();
     let mut r = select_projective(f, &t, d[51].0, d[51].1);
+    let mut s = r;
     for i in (0..51).rev() {
         for _ in 0..5 {
             r = double(f, &r);
         }
-        let s = select_projective(f, &t, d[i].0, d[i].1);
+        s = select_projective(f, &t, d[i].0, d[i].1);
         r = add(f, &r, &s);
     }
+    // The last selected multiple names a secret digit; the working point is the caller's to
+    // wipe (`point::into_affine`).
+    s.zeroize();
     d.zeroize();
     for e in t.iter_mut() {
         e.zeroize();
@@ -116,16 +120,18 @@ pub(crate) fn mul_var<F: Field>(f: F, k: &Scalar, p: &Affine) -> Projective {
 pub(crate) fn mul_base<F: Field>(f: F, k: &Scalar) -> Projective {
     let mut d = k.booth::<W, ROWS>();
     let mut r = IDENTITY;
+    let mut s = IDENTITY;
     for (row, &(mag, sign)) in TABLE.iter().zip(d.iter()) {
         let mut e = select_affine(row, mag);
         let ny = f.neg(&e.y);
         f.cmov(&mut e.y, &ny, Choice::from(sign));
-        let s = add_mixed(f, &r, &e);
+        s = add_mixed(f, &r, &e);
         // A zero digit adds nothing (the mixed formula needs an affine point, so the sum is
         // computed and dropped).
         r.conditional_assign(&s, !mag.ct_eq(&0));
         e.zeroize();
     }
+    s.zeroize();
     d.zeroize();
     r
 }

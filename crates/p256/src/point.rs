@@ -298,12 +298,22 @@ pub(crate) const fn double_const(p: &Projective) -> Projective {
 /// coordinates are `(0, 0)`, which is not a point of the curve).
 #[inline(always)]
 pub(crate) fn to_affine<F: Field>(f: F, p: &Projective) -> (Affine, Choice) {
-    let zi = crate::field::invert(f, &p.z);
+    let mut zi = crate::field::invert(f, &p.z);
     let a = Affine {
         x: f.mul(&p.x, &zi),
         y: f.mul(&p.y, &zi),
     };
+    zi.zeroize();
     (a, Choice::from(fe::is_zero(&p.z) as u8))
+}
+
+/// [`to_affine`] of a result that is wiped afterwards (a secret multiple: `d Q` in ECDH,
+/// `k G` in signing).
+#[inline(always)]
+pub(crate) fn into_affine<F: Field>(f: F, mut p: Projective) -> (Affine, Choice) {
+    let out = to_affine(f, &p);
+    p.zeroize();
+    out
 }
 
 /// Whether `(x, y)` satisfies `y^2 = x^3 - 3x + b`, in constant time.

@@ -32,8 +32,9 @@
 //! - every element handed to [`mul`], [`add`], [`sub`] is *normalized*: limbs 0..3 below
 //!   `2^52`, limb 4 below `2^52`, value below `2 p` (the multiply-adds read 52 bits of a limb);
 //! - [`mul`] of values below `4 p` is below `(16 p^2 + 2^260 p) / 2^260 < 2 p` (`p < 2^256`),
-//!   normalized on the way out; an accumulator limb gathers at most 36 terms below `2^52`
-//!   (six rounds of two products, two reduction products and a carry), below `2^58`;
+//!   normalized on the way out; over the five rounds an accumulator limb gathers at most 25
+//!   terms below `2^52` (per round two product halves, two reduction product halves and a
+//!   carry), so it stays below `2^57`;
 //! - [`add`] and [`sub`] compute two candidates, `a + b - 2 p` and `a + b` (`a - b` and
 //!   `a - b + 2 p`), with signed carries side by side, and keep the first unless it is
 //!   negative: the result is normalized and below `2 p`.

@@ -25,8 +25,9 @@
 //! | `MlKem1024P384` (`nist`) | 0x0051 | | | | |
 //! | [`XWing`] (MLKEM768-X25519) | 0x647A | | | | |
 //!
-//! The KEMs marked with a feature (all default on) use outside curve arithmetic: RustCrypto's
-//! `p256` / `p384` / `p521` / `k256`, and for X448 Tessera's own ladder over `crypto-bigint`.
+//! The KEMs marked with a feature (all default on) need more than X25519: P-256 runs on
+//! Tessera's own `tessera-p256`, P-384 / P-521 / secp256k1 on RustCrypto's `p384` / `p521` /
+//! `k256`, and X448 on Tessera's own ladder over `crypto-bigint`.
 //! Every DHKEM has the Auth and AuthPSK modes.
 //!
 //! # Examples

@@ -1,5 +1,6 @@
-//! The DHKEMs of RFC 9180 section 4.1: X25519 (Tessera's own, always compiled), P-256, P-384,
-//! P-521 (RustCrypto `p256` / `p384` / `p521`, feature `nist`), secp256k1 (RustCrypto `k256`,
+//! The DHKEMs of RFC 9180 section 4.1: X25519 (Tessera's own, always compiled), P-256
+//! (Tessera's own `tessera-p256`), P-384, P-521 (RustCrypto `p384` / `p521`; the three under
+//! feature `nist`), secp256k1 (RustCrypto `k256`,
 //! feature `secp256k1`) and X448 (Tessera's own RFC 7748 ladder, feature `x448`).
 //!
 //! Each curve sits behind [`DhGroup`]: scalar and point parsing with validation, the base-point

@@ -1,5 +1,6 @@
-//! The DHKEMs over the generic key types [`DhPublicKey`] / [`DhPrivateKey`]: P-256, P-384,
-//! P-521 (RustCrypto `p256` / `p384` / `p521`, feature `nist`), secp256k1 (RustCrypto `k256`,
+//! The DHKEMs over the generic key types [`DhPublicKey`] / [`DhPrivateKey`]: P-256
+//! (`tessera-p256`), P-384, P-521 (RustCrypto `p384` / `p521`; the three under feature
+//! `nist`), secp256k1 (RustCrypto `k256`,
 //! feature `secp256k1`) and X448 (Tessera's own RFC 7748 ladder, feature `x448`).
 
 #[cfg(feature = "x448")]

@@ -1,7 +1,10 @@
 //! Unit tests of the internal layers.
 
 use crate::fe::{self, P};
-use crate::field::{self, ONE};
+use std::vec;
+use std::vec::Vec;
+
+use crate::field::{self, Field, ONE};
 use crate::point::{self, Affine, IDENTITY, add, add_mixed, double, to_affine};
 use crate::scalar::Scalar;
 use crate::table::{G, TABLE};
@@ -104,4 +107,89 @@ fn scalar_mults_agree() {
 fn scalar_inverse() {
     let a = Scalar([0x1234, 0x5678, 0x9abc, 0xdef0]);
     assert_eq!(a.mul(&a.invert()).0, [1, 0, 0, 0]);
+}
+
+/// The affine group law of SEC 1 section 2.2.1 (`None` is the identity), computed with
+/// divisions: the independent reference for the complete formulas.
+fn affine_add(p: Option<Affine>, q: Option<Affine>) -> Option<Affine> {
+    let f = Portable;
+    let (p, q) = match (p, q) {
+        (None, x) | (x, None) => return x,
+        (Some(p), Some(q)) => (p, q),
+    };
+    let lambda = if p.x == q.x {
+        if p.y != q.y || p.y == [0; 4] {
+            return None; // P + (-P)
+        }
+        // Doubling: (3 x^2 + a) / (2 y) with a = -3.
+        let three = fe::to_mont(&[3, 0, 0, 0], &P);
+        let x2 = f.sqr(&p.x);
+        let num = f.sub(&f.add(&f.add(&x2, &x2), &x2), &three);
+        f.mul(&num, &field::invert(f, &f.add(&p.y, &p.y)))
+    } else {
+        f.mul(&f.sub(&q.y, &p.y), &field::invert(f, &f.sub(&q.x, &p.x)))
+    };
+    let x3 = f.sub(&f.sub(&f.sqr(&lambda), &p.x), &q.x);
+    let y3 = f.sub(&f.mul(&lambda, &f.sub(&p.x, &x3)), &p.y);
+    Some(Affine { x: x3, y: y3 })
+}
+
+/// The affine point of a projective one, `None` for the identity.
+fn affine_of(p: &point::Projective) -> Option<Affine> {
+    let (a, id) = to_affine(Portable, p);
+    (!bool::from(id)).then_some(a)
+}
+
+/// `(l X : l Y : l Z)`: the same point in another representation.
+fn rescale(p: &point::Projective, l: u64) -> point::Projective {
+    let l = fe::to_mont(&[l, 0, 0, 0], &P);
+    point::Projective {
+        x: f_mul(&p.x, &l),
+        y: f_mul(&p.y, &l),
+        z: f_mul(&p.z, &l),
+    }
+}
+
+#[test]
+fn complete_formulas_against_the_affine_group_law() {
+    let f = Portable;
+    let g = G.to_projective();
+    // Multiples of G, from the affine law itself (two under Miri, six otherwise).
+    let mut pts = vec![Some(G)];
+    for _ in 0..if cfg!(miri) { 1 } else { 5 } {
+        let last = *pts.last().unwrap();
+        pts.push(affine_add(last, Some(G)));
+    }
+    let neg = |a: Affine| Affine {
+        x: a.x,
+        y: fe::neg(&a.y, &P.m),
+    };
+    let proj = |a: Option<Affine>, l: u64| match a {
+        None => IDENTITY,
+        Some(a) => rescale(&a.to_projective(), l),
+    };
+    let mut cases: Vec<(Option<Affine>, Option<Affine>)> = Vec::new();
+    for &p in &pts {
+        cases.push((p, p)); // P + P
+        cases.push((p, p.map(neg))); // P + (-P)
+        cases.push((p, None)); // P + O
+        cases.push((None, p)); // O + P
+        for &q in &pts {
+            cases.push((p, q));
+        }
+    }
+    cases.push((None, None));
+    for (i, &(p, q)) in cases.iter().enumerate() {
+        let want = affine_add(p, q);
+        // Different representations of the same points on each side.
+        let (pp, qq) = (proj(p, 3 + i as u64), proj(q, 7 + 2 * i as u64));
+        assert_eq!(affine_of(&add(f, &pp, &qq)), want, "add {i}");
+        if let Some(qa) = q {
+            assert_eq!(affine_of(&add_mixed(f, &pp, &qa)), want, "add_mixed {i}");
+        }
+        if p == q {
+            assert_eq!(affine_of(&double(f, &pp)), want, "double {i}");
+        }
+    }
+    assert_eq!(affine_of(&double(f, &g)), affine_add(Some(G), Some(G)));
 }

@@ -883,57 +883,6 @@ mod tests {
         }
     }
 
-    tessera_cpu::island! {
-        /// TSC ticks per eight-lane multiplication: four independent chains (throughput) and
-        /// one chain (latency); and per `add`.
-        fn time_mul(t: X86Avx512Ifma) -> (u64, u64, u64) {
-            const N: u64 = 100_000;
-            let s = samples();
-            let mut v = [splat5(t, &to52(&s[3])); 4];
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = splat5(t, &to52(&s[10 + k]));
-            }
-            let b = splat5(t, &to52(&s[20]));
-            // SAFETY: RDTSC is baseline x86_64.
-            let c0 = unsafe { _rdtsc() };
-            for _ in 0..N {
-                for v in v.iter_mut() {
-                    *v = mul(t, v, &b);
-                }
-            }
-            // SAFETY: as above.
-            let c1 = unsafe { _rdtsc() };
-            for _ in 0..N {
-                v[0] = mul(t, &v[0], &b);
-            }
-            // SAFETY: as above.
-            let c2 = unsafe { _rdtsc() };
-            for _ in 0..N {
-                for v in v.iter_mut() {
-                    *v = add(t, v, &b);
-                }
-            }
-            // SAFETY: as above.
-            let c3 = unsafe { _rdtsc() };
-            core::hint::black_box(&v);
-            ((c1 - c0) / (4 * N), (c2 - c1) / N, (c3 - c2) / (4 * N))
-        }
-    }
-
-    /// Prints the cost of the lane multiplication (run with `--ignored --nocapture`, release).
-    #[test]
-    #[ignore = "timing, not a check"]
-    fn lane_mul_timing() {
-        if let Some(t) = X86Avx512Ifma::detect() {
-            let (thr, lat, add) = time_mul(t);
-            std::eprintln!(
-                "mul8: {thr} TSC ticks per 8 products (throughput, {:.1} per product), {lat} \
-                 latency; add8: {add}",
-                thr as f64 / 8.0
-            );
-        }
-    }
-
     #[test]
     fn lane_field_limits() {
         match X86Avx512Ifma::detect() {

@@ -20,7 +20,7 @@ pub(crate) fn p256_peer() -> [u8; 65] {
 }
 
 /// A contestant whose output is checked against `expect` once, then timed.
-fn checked<const N: usize>(
+pub(crate) fn checked<const N: usize>(
     name: impl Into<String>,
     role: Role,
     expect: &[u8; N],

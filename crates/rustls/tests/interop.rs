@@ -81,7 +81,8 @@ struct Group {
     temp_key: &'static str,
     /// The name of s_server's `Shared groups:` line.
     shared: &'static str,
-    tls12: bool,
+    /// An ML-KEM group (hybrid or not): TLS 1.3 only, and OpenSSL has them from 3.5 on.
+    mlkem: bool,
 }
 
 const fn suite(
@@ -166,29 +167,33 @@ fn suites() -> Vec<Suite> {
     all
 }
 
-fn groups() -> [Group; 3] {
+fn groups() -> [Group; 5] {
+    let classical = |group, openssl, temp_key, shared| Group {
+        group,
+        openssl,
+        temp_key,
+        shared,
+        mlkem: false,
+    };
+    // ML-KEM groups: OpenSSL's names from 3.5 on; TLS 1.3 only.
+    let mlkem = |group, openssl| Group {
+        group,
+        openssl,
+        temp_key: openssl,
+        shared: openssl,
+        mlkem: true,
+    };
     [
-        Group {
-            group: NamedGroup::X25519,
-            openssl: "X25519",
-            temp_key: "X25519",
-            shared: "x25519",
-            tls12: true,
-        },
-        Group {
-            group: NamedGroup::secp256r1,
-            openssl: "P-256",
-            temp_key: "ECDH, prime256v1",
-            shared: "secp256r1",
-            tls12: true,
-        },
-        Group {
-            group: NamedGroup::X25519MLKEM768,
-            openssl: "X25519MLKEM768",
-            temp_key: "X25519MLKEM768",
-            shared: "X25519MLKEM768",
-            tls12: false,
-        },
+        classical(NamedGroup::X25519, "X25519", "X25519", "x25519"),
+        classical(
+            NamedGroup::secp256r1,
+            "P-256",
+            "ECDH, prime256v1",
+            "secp256r1",
+        ),
+        mlkem(NamedGroup::X25519MLKEM768, "X25519MLKEM768"),
+        mlkem(NamedGroup::MLKEM768, "MLKEM768"),
+        mlkem(NamedGroup::MLKEM1024, "MLKEM1024"),
     ]
 }
 
@@ -208,7 +213,7 @@ fn run_matrix(
     let mut rows = Vec::new();
     for suite in suites() {
         for group in groups() {
-            if suite.version == Version::Tls12 && !group.tls12 {
+            if suite.version == Version::Tls12 && group.mlkem {
                 continue; // hybrid groups are TLS 1.3 only: not a combination at all
             }
             let name = format!("{:?} {:?} {:?} leaf", suite.suite, group.group, suite.leaf);
@@ -247,7 +252,7 @@ fn report(title: &str, rows: &[(String, Outcome)]) {
 
 /// Why a combination cannot run, when one side lacks it by design.
 fn skip_reason(fx: &Fixture, side: Side, suite: &Suite, group: &Group) -> Option<String> {
-    if group.group == NamedGroup::X25519MLKEM768 && !fx.openssl_has_mlkem {
+    if group.mlkem && !fx.openssl_has_mlkem {
         return Some(format!(
             "{} has no ML-KEM (`openssl list -kem-algorithms`; ML-KEM groups arrived in 3.5)",
             fx.openssl_version
@@ -296,6 +301,9 @@ struct Fixture {
     ca: CertificateDer<'static>,
     ecdsa: Leaf,
     rsa: Leaf,
+    /// An ECDSA leaf whose issuer has the CA's name but not its key: its signature must not
+    /// verify under the CA's key.
+    forged: Leaf,
     /// `hello.txt`: a short file with a random token, for s_client.
     hello: Vec<u8>,
     /// `big.bin`: 1 MiB + 1 random bytes, for curl.
@@ -353,11 +361,16 @@ fn make_fixture() -> Fixture {
     ca_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
     let ca_key = KeyPair::generate_for(&PKCS_ECDSA_P256_SHA256).expect("CA key");
     let ca_cert = ca_params.self_signed(&ca_key).expect("CA certificate");
+    // An impostor: the same name as the CA, another key.
+    let impostor = Issuer::new(
+        ca_params.clone(),
+        KeyPair::generate_for(&PKCS_ECDSA_P256_SHA256).unwrap(),
+    );
     let issuer = Issuer::new(ca_params, ca_key);
     let ca_pem = dir.join("ca.pem");
     std::fs::write(&ca_pem, ca_cert.pem()).unwrap();
 
-    let make_leaf = |name: &str, key: KeyPair| {
+    let make_leaf = |name: &str, key: KeyPair, issuer: &Issuer<'_, KeyPair>| {
         let mut params =
             CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()])
                 .expect("leaf params");
@@ -366,7 +379,7 @@ fn make_fixture() -> Fixture {
             .push(DnType::CommonName, "localhost");
         params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
         params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-        let cert = params.signed_by(&key, &issuer).expect("leaf certificate");
+        let cert = params.signed_by(&key, issuer).expect("leaf certificate");
         let cert_pem = dir.join(format!("{name}.pem"));
         let key_pem = dir.join(format!("{name}.key.pem"));
         std::fs::write(&cert_pem, cert.pem()).unwrap();
@@ -379,12 +392,11 @@ fn make_fixture() -> Fixture {
             key: key_der,
         }
     };
-    let ecdsa = make_leaf(
-        "ecdsa",
-        KeyPair::generate_for(&PKCS_ECDSA_P256_SHA256).unwrap(),
-    );
+    let p256_key = || KeyPair::generate_for(&PKCS_ECDSA_P256_SHA256).unwrap();
+    let ecdsa = make_leaf("ecdsa", p256_key(), &issuer);
     let rsa_key = KeyPair::generate_rsa_for(&PKCS_RSA_SHA256, RsaKeySize::_2048).unwrap();
-    let rsa = make_leaf("rsa", rsa_key);
+    let rsa = make_leaf("rsa", rsa_key, &issuer);
+    let forged = make_leaf("forged", p256_key(), &impostor);
 
     let mut random = vec![0u8; 1024 * 1024 + 1 + 16];
     provider()
@@ -405,6 +417,7 @@ fn make_fixture() -> Fixture {
         ca: ca_cert.der().clone(),
         ecdsa,
         rsa,
+        forged,
         hello,
         big,
         openssl_version,
@@ -786,7 +799,6 @@ fn s_client_against_server(fx: &Fixture, suite: &Suite, group: &Group) -> Result
         Version::Tls12 => "TLSv1.2",
     };
     let want_cipher = format!("New, {version_name}, Cipher is {}", suite.openssl);
-    let want_key = format!("{},", group.temp_key);
     let checks = [
         (
             stdout.contains("HTTP/1.1 200 OK"),
@@ -798,8 +810,8 @@ fn s_client_against_server(fx: &Fixture, suite: &Suite, group: &Group) -> Result
         ),
         (stdout.contains(&want_cipher), want_cipher.clone()),
         (
-            field(&stdout, "Server Temp Key").is_some_and(|v| v.starts_with(&want_key)),
-            want_key,
+            s_client_reports_group(&stdout, group),
+            format!("the group {}", group.temp_key),
         ),
         (
             stdout.contains("Verify return code: 0 (ok)"),
@@ -815,6 +827,19 @@ fn s_client_against_server(fx: &Fixture, suite: &Suite, group: &Group) -> Result
         }
     }
     Ok(())
+}
+
+/// Whether s_client's output names `group` as the key exchange: `Server Temp Key: X25519, 253
+/// bits`; for ML-KEM groups (OpenSSL 3.5 on) also a `Negotiated TLS1.3 group:` line.
+fn s_client_reports_group(stdout: &str, group: &Group) -> bool {
+    let temp_key = field(stdout, "Server Temp Key");
+    if temp_key.is_some_and(|v| {
+        v.strip_prefix(group.temp_key)
+            .is_some_and(|r| r.starts_with(','))
+    }) {
+        return true;
+    }
+    group.mlkem && field(stdout, "Negotiated TLS1.3 group") == Some(group.openssl)
 }
 
 /// Accepts one connection, giving up at the deadline.
@@ -941,4 +966,51 @@ fn example_client_fetches_from_example_server() {
             .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert_eq!(response.status, 404, "{path}: {}", response.head);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rejection: the provider's signature verification is what refuses a forged certificate
+
+/// `openssl s_server` presents a leaf signed by an impostor carrying the CA's name: the chain
+/// builds by name, so only the provider's ECDSA verification of the leaf's signature under the
+/// real CA key can refuse it.
+#[test]
+fn tessera_client_rejects_forged_certificate_signature() {
+    let fx = fixture();
+    let config = ClientConfig::builder_with_provider(Arc::new(provider()))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(fx.roots())
+        .with_no_client_auth();
+    let port = free_port();
+    let mut cmd = Command::new("openssl");
+    cmd.arg("s_server")
+        .arg("-accept")
+        .arg(format!("127.0.0.1:{port}"));
+    cmd.args(["-naccept", "1", "-www"]);
+    cmd.arg("-cert")
+        .arg(&fx.forged.cert_pem)
+        .arg("-key")
+        .arg(&fx.forged.key_pem);
+    let server = Proc::spawn(cmd.stdin(Stdio::null()));
+    server.wait_for_line("ACCEPT").expect("s_server started");
+
+    let result = client_common::get(Arc::new(config), "127.0.0.1", port, "/");
+    let _ = server.finish();
+    let err = match result {
+        Ok((response, _)) => panic!("forged certificate accepted: {}", response.head),
+        Err(e) => e,
+    };
+    let tls_error = err
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<rustls::Error>());
+    assert!(
+        matches!(
+            tls_error,
+            Some(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::BadSignature
+            ))
+        ),
+        "expected a bad certificate signature, got {err:?}"
+    );
 }

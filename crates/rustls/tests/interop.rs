@@ -4,12 +4,16 @@
 //! leaves for `localhost` and `127.0.0.1`. Each combination of protocol version, cipher suite,
 //! key-exchange group and leaf key is forced on both sides (the provider cut down to one suite
 //! and one group; OpenSSL restricted with `-ciphersuites`/`-cipher` and `-groups`), and both
-//! sides' view of what was negotiated is checked.
+//! sides' view of what was negotiated is checked. (One exception, from TLS 1.2 itself: with an
+//! ECDSA leaf the client also offers P-256, the leaf's curve; the server stays restricted.)
+//! curl and the example client fetch a file from the example server's code, compared byte for
+//! byte; a certificate with a forged issuer signature must be refused.
 //!
 //! A combination is skipped, with its reason printed, only when one side lacks it by design:
-//! a group this OpenSSL does not have (ML-KEM before OpenSSL 3.5), or RSA when the provider
-//! has no RSA keys. A suite or group of the list below that the provider lacks is a failure.
-//! `openssl` and `curl` must be installed: without them the tests fail.
+//! a group this OpenSSL does not have (ML-KEM before OpenSSL 3.5), or an RSA leaf when the
+//! provider cannot sign with RSA (our server) or verify RSA-PSS (our client). A suite or group
+//! of the list below that the provider lacks is a failure. `openssl` and `curl` must be
+//! installed: without them the tests fail.
 //!
 //! Every child process is killed after at most [`DEADLINE`]; ports come from binding
 //! `127.0.0.1:0`.
@@ -214,7 +218,7 @@ fn run_matrix(
     for suite in suites() {
         for group in groups() {
             if suite.version == Version::Tls12 && group.mlkem {
-                continue; // hybrid groups are TLS 1.3 only: not a combination at all
+                continue; // ML-KEM groups are TLS 1.3 only: not a combination at all
             }
             let name = format!("{:?} {:?} {:?} leaf", suite.suite, group.group, suite.leaf);
             let outcome = match skip_reason(fx, side, &suite, &group) {

@@ -17,6 +17,10 @@
 //!
 //! Every child process is killed after at most [`DEADLINE`]; ports come from binding
 //! `127.0.0.1:0`.
+//!
+//! Built where the rcgen dev-dependency is (Cargo.toml: it needs aws-lc-rs): x86_64, neither
+//! Miri nor the compile-time portable leg.
+#![cfg(all(target_arch = "x86_64", not(any(miri, tessera_backend = "portable"))))]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;

@@ -178,15 +178,13 @@ where
     }
 }
 
-/// A PRK from an OKM block rustls hands back. rustls only passes blocks it got from
-/// `expand_block` of the same hash, so the length is `HashLen`; any other length is keyed as an
-/// HMAC key (what RFC 5869 does with a PRK anyway), so no length makes this fail.
+/// A PRK from an OKM block rustls hands back. rustls only passes blocks from `expand_block`
+/// of the same hash, so the length is `HashLen`. To keep the function total for any other
+/// length (no panic), such a block is first reduced by HKDF-Extract with it as the salt and an
+/// empty input; rustls never reaches that branch.
 fn prk_from_okm<H: Family>(okm: &[u8]) -> Prk<H> {
     match Prk::<H>::from_bytes(okm) {
         Ok(p) => p,
-        // HMAC(okm, "") as a PRK would change the key; instead re-extract under the okm as the
-        // salt-free key: `extract(okm, [])` is HMAC(okm, "") too. Both are unreachable from
-        // rustls; this branch keeps the function total.
         Err(_) => tessera_sha2::hkdf::extract::<H>(okm, &[]),
     }
 }

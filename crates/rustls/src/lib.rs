@@ -34,7 +34,6 @@ pub mod sign;
 mod ticketer;
 pub mod verify;
 
-use alloc::vec::Vec;
 use rustls::SupportedCipherSuite;
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
 
@@ -114,7 +113,3 @@ impl rustls::crypto::SecureRandom for Rng {
         getrandom::fill(buf).map_err(|_| rustls::crypto::GetRandomFailed)
     }
 }
-
-// Keeps `Vec` in scope for no_std builds' `to_vec`.
-#[allow(unused_imports)]
-use Vec as _;

@@ -114,3 +114,53 @@ impl ProducesTickets for TicketKey {
         Some(plain)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_fresh_nonces() {
+        let k = TicketKey::random().unwrap();
+        for len in [0usize, 1, 100, 5000] {
+            let plain: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            let a = k.encrypt(&plain).unwrap();
+            let b = k.encrypt(&plain).unwrap();
+            assert_eq!(a.len(), NAME_LEN + NONCE_LEN + len + TAG_LEN);
+            assert_ne!(a, b, "a fresh nonce per ticket");
+            assert_eq!(k.decrypt(&a).unwrap(), plain);
+            assert_eq!(k.decrypt(&b).unwrap(), plain);
+        }
+    }
+
+    #[test]
+    fn refuses_tampered_truncated_and_foreign_tickets() {
+        let k = TicketKey::random().unwrap();
+        let other = TicketKey::random().unwrap();
+        let t = k.encrypt(b"session state").unwrap();
+        for i in 0..t.len() {
+            let mut u = t.clone();
+            u[i] ^= 0x01;
+            assert!(k.decrypt(&u).is_none(), "byte {i}");
+        }
+        for len in 0..t.len() {
+            assert!(k.decrypt(&t[..len]).is_none(), "len {len}");
+        }
+        assert!(other.decrypt(&t).is_none());
+        // The other key's name on our ticket: still refused (wrong key, the tag fails).
+        let mut u = t.clone();
+        u[..NAME_LEN].copy_from_slice(&other.name);
+        assert!(other.decrypt(&u).is_none());
+    }
+
+    #[test]
+    fn rotator() {
+        let t = Ticketer::new().unwrap();
+        assert!(t.enabled());
+        // The rotator advertises how long a ticket stays acceptable: two key periods.
+        assert_eq!(t.lifetime(), 2 * LIFETIME);
+        let c = t.encrypt(b"abc").unwrap();
+        assert_eq!(t.decrypt(&c).unwrap(), b"abc");
+        assert!(t.decrypt(&c[1..]).is_none());
+    }
+}

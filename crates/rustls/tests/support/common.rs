@@ -116,16 +116,24 @@ pub fn identity(kt: KeyType) -> &'static Identity {
     &ids[KEY_TYPES.iter().position(|&k| k == kt).unwrap()]
 }
 
-/// `provider` restricted to the suite `suite` and the group `group` (by id); `None` when the
-/// provider lacks either.
+/// `provider` restricted to the suites `suites` and the groups `groups` (by id, in that
+/// order); `None` when the provider lacks one.
 pub fn restrict(
     mut provider: CryptoProvider,
     suites: &[rustls::CipherSuite],
     groups: &[NamedGroup],
 ) -> Option<CryptoProvider> {
-    provider
-        .cipher_suites
-        .retain(|s| suites.contains(&s.suite()));
+    // In the order of `suites` (the preference order).
+    provider.cipher_suites = suites
+        .iter()
+        .filter_map(|id| {
+            provider
+                .cipher_suites
+                .iter()
+                .find(|s| s.suite() == *id)
+                .copied()
+        })
+        .collect();
     let mut kx: Vec<&'static dyn SupportedKxGroup> = Vec::new();
     for g in groups {
         kx.push(*provider.kx_groups.iter().find(|k| k.name() == *g)?);

@@ -271,7 +271,11 @@ fn resume(suite: SupportedCipherSuite, ours_is_client: bool, tickets: bool) {
             tessera_rustls::Ticketer::new().unwrap()
         };
         sc.send_tls13_tickets = 2;
+        // No server-side session cache: resumption can only come from the ticket.
+        sc.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});
     } else {
+        // The default ticketer never issues tickets: resumption can only come from the
+        // server's session cache (TLS 1.2 session IDs, TLS 1.3 stateful PSKs).
         sc.send_tls13_tickets = 0;
     }
     let sc = Arc::new(sc);

@@ -422,9 +422,11 @@ fn key_update() {
     }
 }
 
-/// Both sides ours (no peer at all, apart from the temporary signature substitution).
+/// Both sides ours (no peer at all, apart from the temporary signature substitution), every
+/// suite with every group it can use.
 #[test]
 fn ours_against_ours() {
+    let mut cases = 0;
     for &suite in tessera_rustls::ALL_CIPHER_SUITES {
         let kt = match suite {
             SupportedCipherSuite::Tls12(s)
@@ -435,24 +437,26 @@ fn ours_against_ours() {
             _ => KeyType::Ed25519,
         };
         let versions = [version_of(suite)];
-        let mut p = ours();
-        p.cipher_suites = vec![suite];
-        let cc = Arc::new(client_config(p.clone(), &versions, kt));
-        let mut sc = server_config(p, &versions, kt);
-        sc.ticketer = tessera_rustls::Ticketer::new().unwrap();
-        let sc = Arc::new(sc);
-        let (mut c, mut s) = connect(&cc, &sc);
-        handshake(&mut c, &mut s).unwrap();
-        let expect_group = match suite {
-            SupportedCipherSuite::Tls13(_) => NamedGroup::X25519MLKEM768,
-            SupportedCipherSuite::Tls12(_) => NamedGroup::X25519,
-        };
-        assert_eq!(
-            c.negotiated_key_exchange_group().unwrap().name(),
-            expect_group
-        );
-        let a = pattern(20000, 4);
-        assert_eq!(send(&mut c, &mut s, &a).unwrap(), a);
-        assert_eq!(send(&mut s, &mut c, &a).unwrap(), a);
+        for group in our_groups() {
+            let tls12 = matches!(suite, SupportedCipherSuite::Tls12(_));
+            if tls12 && !matches!(group, NamedGroup::X25519 | NamedGroup::secp256r1) {
+                continue;
+            }
+            let p = restrict(ours(), &[suite.suite()], &[group]).unwrap();
+            let cc = Arc::new(client_config(p.clone(), &versions, kt));
+            let mut sc = server_config(p, &versions, kt);
+            sc.ticketer = tessera_rustls::Ticketer::new().unwrap();
+            let sc = Arc::new(sc);
+            let (mut c, mut s) = connect(&cc, &sc);
+            handshake(&mut c, &mut s).unwrap();
+            assert!(is_ours(&c) && is_ours(&s));
+            assert_eq!(c.negotiated_key_exchange_group().unwrap().name(), group);
+            let a = pattern(20000, 4);
+            assert_eq!(send(&mut c, &mut s, &a).unwrap(), a);
+            assert_eq!(send(&mut s, &mut c, &a).unwrap(), a);
+            cases += 1;
+        }
     }
+    // 3 TLS 1.3 suites x 5 groups + 6 TLS 1.2 suites x 2 groups.
+    assert_eq!(cases, 27);
 }

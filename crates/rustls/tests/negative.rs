@@ -475,3 +475,120 @@ fn tampered_records_between_connections() {
     }
     assert_eq!(cases, 9 * 2 * 3);
 }
+
+/// Applies `f` to the key-share bytes of `group` (the first `group id || length` in `buf`:
+/// the share in a ClientHello or ServerHello). Returns whether it was found.
+fn patch_share(buf: &mut [u8], group: NamedGroup, len: usize, f: &dyn Fn(&mut [u8])) -> bool {
+    let id = u16::from(group).to_be_bytes();
+    let l = (len as u16).to_be_bytes();
+    let pat = [id[0], id[1], l[0], l[1]];
+    match buf.windows(4).position(|w| w == pat) {
+        Some(i) if i + 4 + len <= buf.len() => {
+            f(&mut buf[i + 4..i + 4 + len]);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Bad key shares on the wire: the peer's ClientHello or ServerHello share is altered in the
+/// buffer between the connections; our side refuses it (an error and an alert, no panic).
+#[test]
+fn bad_key_shares_on_the_wire() {
+    use std::sync::Arc;
+    let zero_x25519 = |s: &mut [u8]| {
+        let n = s.len();
+        s[n - 32..].fill(0);
+    };
+    let off_curve = |s: &mut [u8]| {
+        let n = s.len();
+        s[n - 1] ^= 1;
+    };
+    let big_coefficient = |s: &mut [u8]| {
+        s[0] = 0xff;
+        s[1] |= 0x0f;
+    };
+    let flip = |s: &mut [u8]| s[10] ^= 1;
+    // (group, client share length, server share length, client-share edit, server-share edit,
+    //  whether a bad server share is detectable at once: an ML-KEM ciphertext is not; a
+    //  flipped one decapsulates to a different secret by implicit rejection, and the
+    //  handshake then fails to decrypt).
+    type Edit<'a> = &'a dyn Fn(&mut [u8]);
+    let cases: [(NamedGroup, usize, usize, Edit, Edit, bool); 5] = [
+        (NamedGroup::X25519, 32, 32, &zero_x25519, &zero_x25519, true),
+        (NamedGroup::secp256r1, 65, 65, &off_curve, &off_curve, true),
+        (
+            NamedGroup::X25519MLKEM768,
+            1216,
+            1120,
+            &big_coefficient,
+            &zero_x25519,
+            true,
+        ),
+        (
+            NamedGroup::MLKEM768,
+            1184,
+            1088,
+            &big_coefficient,
+            &flip,
+            false,
+        ),
+        (
+            NamedGroup::MLKEM1024,
+            1568,
+            1568,
+            &big_coefficient,
+            &flip,
+            false,
+        ),
+    ];
+    let mut count = 0;
+    for (group, client_len, server_len, client_edit, server_edit, immediate) in cases {
+        for ours_is_client in [true, false] {
+            let id = [rustls::CipherSuite::TLS13_AES_128_GCM_SHA256];
+            let versions = [&rustls::version::TLS13];
+            let mine = restrict(ours(), &id, &[group]).unwrap();
+            let theirs = restrict(aws(), &id, &[group]).unwrap();
+            let (cp, sp) = if ours_is_client {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            let cc = Arc::new(client_config(cp, &versions, KeyType::EcdsaP256));
+            let sc = Arc::new(server_config(sp, &versions, KeyType::EcdsaP256));
+            let (mut c, mut s) = connect(&cc, &sc);
+            let mut sink = Vec::new();
+            let mut found = false;
+            let r = if ours_is_client {
+                pump(&mut c, &mut s, &mut sink).unwrap();
+                let r = pump_with(&mut s, &mut c, &mut sink, &mut |b: &mut Vec<u8>| {
+                    found = patch_share(b, group, server_len, server_edit);
+                });
+                assert!(found, "{group:?} server share not found");
+                if immediate {
+                    r
+                } else {
+                    // Implicit rejection: no error yet at the share; the next record fails.
+                    r.and_then(|_| pump(&mut s, &mut c, &mut sink).map(|_| 0))
+                }
+            } else {
+                let r = pump_with(&mut c, &mut s, &mut sink, &mut |b: &mut Vec<u8>| {
+                    found = patch_share(b, group, client_len, client_edit);
+                });
+                assert!(found, "{group:?} client share not found");
+                r
+            };
+            let ours_conn = if ours_is_client { &c } else { &s };
+            match r {
+                Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare)) => {
+                    assert!(immediate || !ours_is_client)
+                }
+                Err(Error::DecryptError) => assert!(!immediate && ours_is_client, "{group:?}"),
+                other => panic!("{group:?} ours_is_client={ours_is_client}: {other:?}"),
+            }
+            assert!(ours_conn.wants_write(), "an alert is queued");
+            count += 1;
+        }
+    }
+    assert_eq!(count, 10);
+}

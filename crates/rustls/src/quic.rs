@@ -89,6 +89,37 @@ impl PacketKey for Packet {
         Ok(&payload[..n])
     }
 
+    /// Multipath QUIC (draft-ietf-quic-multipath): the nonce also mixes in the path ID.
+    fn encrypt_in_place_for_path(
+        &self,
+        path_id: u32,
+        packet_number: u64,
+        header: &[u8],
+        payload: &mut [u8],
+    ) -> Result<Tag, Error> {
+        let key = self.key.as_ref().ok_or(Error::EncryptError)?;
+        let nonce = Nonce::for_path(path_id, &self.iv, packet_number).0;
+        let tag = key
+            .seal(&nonce, header, payload)
+            .map_err(|_| Error::EncryptError)?;
+        Ok(Tag::from(&tag[..]))
+    }
+
+    fn decrypt_in_place_for_path<'a>(
+        &self,
+        path_id: u32,
+        packet_number: u64,
+        header: &[u8],
+        payload: &'a mut [u8],
+    ) -> Result<&'a [u8], Error> {
+        let key = self.key.as_ref().ok_or(Error::DecryptError)?;
+        let nonce = Nonce::for_path(path_id, &self.iv, packet_number).0;
+        let n = key
+            .open_appended(&nonce, header, payload)
+            .map_err(|_| Error::DecryptError)?;
+        Ok(&payload[..n])
+    }
+
     fn tag_len(&self) -> usize {
         TAG_LEN
     }

@@ -352,6 +352,27 @@ fn quic_matches_aws_lc_rs() {
             assert_eq!(po.decrypt_in_place(pn, &header, &mut a).unwrap(), &m[..]);
             c[0] ^= 1;
             assert!(po.decrypt_in_place(pn, &header, &mut c).is_err());
+            // Multipath: the path ID enters the nonce.
+            let path = 7u32;
+            let (mut a, mut b) = (m.clone(), m.clone());
+            let ta = po
+                .encrypt_in_place_for_path(path, pn, &header, &mut a)
+                .unwrap();
+            let tb = pt
+                .encrypt_in_place_for_path(path, pn, &header, &mut b)
+                .unwrap();
+            assert_eq!((&a, ta.as_ref()), (&b, tb.as_ref()));
+            a.extend_from_slice(ta.as_ref());
+            let mut c = a.clone();
+            assert_eq!(
+                po.decrypt_in_place_for_path(path, pn, &header, &mut a)
+                    .unwrap(),
+                &m[..]
+            );
+            assert!(
+                po.decrypt_in_place_for_path(path + 1, pn, &header, &mut c)
+                    .is_err()
+            );
             cases += 1;
         }
         let hp_key: [u8; 32] = g.bytes(32).try_into().unwrap();

@@ -592,3 +592,79 @@ fn bad_key_shares_on_the_wire() {
     }
     assert_eq!(count, 10);
 }
+
+/// A key of the wrong length (rustls never passes one; its public API can only build 32-byte
+/// keys, which is wrong for AES-128): every record and packet is an error, never a panic.
+#[test]
+fn wrong_key_length_is_an_error() {
+    let suite = tessera_rustls::cipher_suite::TLS13_AES_128_GCM_SHA256
+        .tls13()
+        .unwrap();
+    assert_eq!(suite.aead_alg.key_len(), 16);
+    let mut enc = suite
+        .aead_alg
+        .encrypter(AeadKey::from([1u8; 32]), Iv::from([0u8; 12]));
+    let chunks: [&[u8]; 1] = [b"hello"];
+    let msg = OutboundPlainMessage {
+        typ: ContentType::ApplicationData,
+        version: ProtocolVersion::TLSv1_2,
+        payload: OutboundChunks::new(&chunks),
+    };
+    assert!(matches!(enc.encrypt(msg, 0), Err(Error::EncryptError)));
+    let mut dec = suite
+        .aead_alg
+        .decrypter(AeadKey::from([1u8; 32]), Iv::from([0u8; 12]));
+    let mut buf = [0u8; 40];
+    let r = dec.decrypt(
+        InboundOpaqueMessage::new(
+            ContentType::ApplicationData,
+            ProtocolVersion::TLSv1_2,
+            &mut buf,
+        ),
+        0,
+    );
+    assert!(matches!(r, Err(Error::DecryptError)));
+    let q = suite.quic.unwrap();
+    let pk = q.packet_key(AeadKey::from([1u8; 32]), Iv::from([0u8; 12]));
+    assert!(pk.encrypt_in_place(0, b"h", &mut [0u8; 10]).is_err());
+    assert!(pk.decrypt_in_place(0, b"h", &mut [0u8; 30]).is_err());
+    let hp = q.header_protection_key(AeadKey::from([1u8; 32]));
+    assert!(
+        hp.encrypt_in_place(&[0u8; 16], &mut 0x40, &mut [0u8; 2])
+            .is_err()
+    );
+    #[cfg(feature = "tls12")]
+    {
+        let SupportedCipherSuite::Tls12(s12) =
+            tessera_rustls::cipher_suite::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256
+        else {
+            unreachable!()
+        };
+        let mut enc = s12
+            .aead_alg
+            .encrypter(AeadKey::from([1u8; 32]), &[0u8; 4], &[0u8; 8]);
+        let msg = OutboundPlainMessage {
+            typ: ContentType::ApplicationData,
+            version: ProtocolVersion::TLSv1_2,
+            payload: OutboundChunks::new(&chunks),
+        };
+        assert!(matches!(enc.encrypt(msg, 0), Err(Error::EncryptError)));
+        // A fixed IV of the wrong length, with a right-length key (AES-256).
+        let SupportedCipherSuite::Tls12(s12) =
+            tessera_rustls::cipher_suite::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384
+        else {
+            unreachable!()
+        };
+        let mut dec = s12.aead_alg.decrypter(AeadKey::from([1u8; 32]), &[0u8; 3]);
+        let mut buf = [0u8; 40];
+        let r = dec.decrypt(
+            InboundOpaqueMessage::new(
+                ContentType::ApplicationData,
+                ProtocolVersion::TLSv1_2,
+                &mut buf,
+            ),
+            0,
+        );
+        assert!(matches!(r, Err(Error::DecryptError)));
+    }
+}

@@ -33,6 +33,21 @@ use tessera_mldsa::pkcs8::der::asn1::ObjectIdentifier;
 
 use crate::verify::{Hash, RSA_MAX_BITS, RSA_MIN_BITS};
 
+/// The key types held here wipe their secrets on drop (checked at compile time; the ML-DSA
+/// signing key's secret part wipes itself in its `Drop`, the same part
+/// `tessera_mldsa::ml_dsa::SigningKey` declares `ZeroizeOnDrop` for).
+const _: () = {
+    fn wiped<T: zeroize::ZeroizeOnDrop>() {}
+    #[allow(dead_code)]
+    fn check() {
+        wiped::<tessera_p256::ecdsa::SigningKey>();
+        wiped::<p384::ecdsa::SigningKey>();
+        wiped::<ed25519_dalek::SigningKey>();
+        wiped::<rsa::PrivateKey>();
+        wiped::<tessera_mldsa::ml_dsa::SigningKey<MlDsa65>>();
+    }
+};
+
 /// Loads PKCS#8 / SEC 1 / PKCS#1 private keys.
 #[derive(Debug)]
 struct Keys;

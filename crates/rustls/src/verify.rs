@@ -342,3 +342,72 @@ pub static SUPPORTED_SIG_ALGS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgori
         (SignatureScheme::ML_DSA_87, &[ML_DSA_87]),
     ],
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The DER of `RSAPublicKey { n, e = 65537 }` for a modulus of `bits` bits (top bit set,
+    /// odd; not a product of two primes, which key parsing cannot tell).
+    fn rsa_public_key_der(bits: usize) -> alloc::vec::Vec<u8> {
+        let len = bits.div_ceil(8);
+        let mut n = alloc::vec![0x5au8; len];
+        n[0] = 1 << ((bits - 1) % 8);
+        n[len - 1] |= 1;
+        // DER INTEGER: a zero octet in front only when the top bit is set.
+        let pad = usize::from(n[0] & 0x80 != 0);
+        let mut int_n = alloc::vec![0x02];
+        push_len(&mut int_n, len + pad);
+        int_n.extend(core::iter::repeat_n(0, pad));
+        int_n.extend_from_slice(&n);
+        let int_e = [0x02, 0x03, 0x01, 0x00, 0x01];
+        let mut der = alloc::vec![0x30];
+        push_len(&mut der, int_n.len() + int_e.len());
+        der.extend_from_slice(&int_n);
+        der.extend_from_slice(&int_e);
+        der
+    }
+
+    /// A DER length (minimal form).
+    fn push_len(out: &mut alloc::vec::Vec<u8>, len: usize) {
+        match len {
+            0..0x80 => out.push(len as u8),
+            0x80..0x100 => out.extend_from_slice(&[0x81, len as u8]),
+            _ => out.extend_from_slice(&[0x82, (len >> 8) as u8, len as u8]),
+        }
+    }
+
+    /// The modulus window is 2048 to 4096 bits inclusive, whatever the `rsa` crate accepts
+    /// (1024 to 8192).
+    #[test]
+    fn rsa_modulus_window() {
+        for (bits, ok) in [
+            (1024, false),
+            (2047, false),
+            (2048, true),
+            (3072, true),
+            (4096, true),
+            (4097, false),
+            (8192, false),
+        ] {
+            let der = rsa_public_key_der(bits);
+            use rsa::pkcs1::DecodeRsaPublicKey;
+            let parsed = rsa::PublicKey::from_pkcs1_der(&der).expect("the rsa crate parses it");
+            assert_eq!(parsed.n().bit_width() as usize, bits);
+            assert_eq!(rsa_public_key(&der).is_some(), ok, "{bits} bits");
+        }
+    }
+
+    /// Garbage and empty input are refused by every algorithm (no panic).
+    #[test]
+    fn garbage_is_invalid_signature() {
+        for alg in SUPPORTED_SIG_ALGS.all {
+            assert!(alg.verify_signature(&[], b"m", &[]).is_err(), "{alg:?}");
+            assert!(
+                alg.verify_signature(&[0xff; 97], b"m", &[0x30; 64])
+                    .is_err(),
+                "{alg:?}"
+            );
+        }
+    }
+}

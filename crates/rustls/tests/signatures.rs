@@ -735,6 +735,39 @@ fn rsa_1024_is_refused() {
     );
 }
 
+/// 3072- and 4096-bit RSA keys (the upper end of the window): ours loads them and signs every
+/// scheme, aws-lc-rs verifies; aws-lc-rs signs, ours verifies.
+#[test]
+fn rsa_3072_and_4096() {
+    for size in [rcgen::RsaKeySize::_3072, rcgen::RsaKeySize::_4096] {
+        let kp = KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, size).unwrap();
+        let der = pkcs8(&kp.serialize_der());
+        let spki = kp.subject_public_key_info();
+        let ours = KEY_PROVIDER.load_private_key(der.clone_key()).unwrap();
+        let theirs = aws().key_provider.load_private_key(der).unwrap();
+        assert_eq!(ours.public_key().unwrap().as_ref(), spki.as_slice());
+        for &scheme in RSA_ALL {
+            let sig = sign(&ours, scheme, MSG);
+            assert!(
+                verify_with(
+                    &aws().signature_verification_algorithms,
+                    scheme,
+                    &spki,
+                    MSG,
+                    &sig
+                )
+                .is_ok(),
+                "{size:?} {scheme:?}: aws-lc-rs rejects ours"
+            );
+            let sig = sign(&theirs, scheme, MSG);
+            assert!(
+                verify_with(&SUPPORTED_SIG_ALGS, scheme, &spki, MSG, &sig).is_ok(),
+                "{size:?} {scheme:?}: ours rejects aws-lc-rs"
+            );
+        }
+    }
+}
+
 /// Keys of types or curves this provider does not sign with, and garbage: `Error::General`.
 #[test]
 fn unsupported_private_keys() {

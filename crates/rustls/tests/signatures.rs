@@ -2,6 +2,10 @@
 //! keys generated here (rcgen on aws-lc-rs, tessera-mldsa seeds), signatures made by one side
 //! and checked by the other, refusals of bad input with their errors, and certificate chains
 //! through rustls' `WebPkiServerVerifier` built on this provider.
+//!
+//! Built where the aws-lc-rs dev-dependencies are (Cargo.toml): x86_64, neither Miri nor the
+//! compile-time portable leg.
+#![cfg(all(target_arch = "x86_64", not(any(miri, tessera_backend = "portable"))))]
 
 use std::sync::Arc;
 

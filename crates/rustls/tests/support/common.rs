@@ -13,19 +13,10 @@ use rustls::{
 
 /// Our provider, as the tests use it.
 ///
-/// TEMPORARY: until the signing/verification work lands in `sign.rs`/`verify.rs`, the provider
-/// has no signature verification algorithms and loads no private keys. While
-/// `verify::SUPPORTED_SIG_ALGS.all` is empty, this (and only this) substitutes aws-lc-rs's
-/// `signature_verification_algorithms` and `key_provider`; every other part (suites, groups,
-/// hashes, HKDF, PRF, record layer, randomness) is ours. Remove the substitution then.
+/// The provider under test, unmodified: every part (suites, groups, hashes, HKDF, PRF, record
+/// layer, randomness, signature verification and signing keys) is this crate's.
 pub fn ours() -> CryptoProvider {
-    let mut p = tessera_rustls::provider();
-    if tessera_rustls::verify::SUPPORTED_SIG_ALGS.all.is_empty() {
-        let aws = rustls::crypto::aws_lc_rs::default_provider();
-        p.signature_verification_algorithms = aws.signature_verification_algorithms;
-        p.key_provider = aws.key_provider;
-    }
-    p
+    tessera_rustls::provider()
 }
 
 /// The peers.

@@ -1,8 +1,8 @@
-//! Key-exchange groups: X25519MLKEM768, X25519, secp256r1, MLKEM768 and MLKEM1024.
+//! Key-exchange groups: X25519MLKEM768, X25519, secp256r1, secp384r1, MLKEM768 and MLKEM1024.
 //!
 //! Every peer share is checked before use: its length, the ML-KEM encapsulation key's modulus
-//! check (FIPS 203 section 7.2), the P-256 point's encoding and curve equation (uncompressed
-//! SEC 1 only, as RFC 8446 section 4.2.8.2 requires), and a non-zero X25519 result (RFC 8446
+//! check (FIPS 203 section 7.2), the P-256 and P-384 points' encoding and curve equation
+//! (uncompressed SEC 1 only, as RFC 8446 section 4.2.8.2 requires), and a non-zero X25519 result (RFC 8446
 //! section 7.4.2). A failed check is `PeerMisbehaved::InvalidKeyShare`, never a panic.
 //! Ephemeral secrets come from the operating system (`getrandom`) and are wiped on drop (by
 //! the primitive crates' key types; seeds and shared secrets held here are wiped explicitly).
@@ -25,6 +25,9 @@ pub static X25519MLKEM768: &dyn SupportedKxGroup = &Hybrid;
 pub static X25519: &dyn SupportedKxGroup = &X25519Group;
 /// secp256r1 (NIST P-256) ECDHE with uncompressed points.
 pub static SECP256R1: &dyn SupportedKxGroup = &P256Group;
+/// secp384r1 (NIST P-384) ECDHE with uncompressed points, on RustCrypto's `p384` (Tessera has
+/// no P-384 of its own).
+pub static SECP384R1: &dyn SupportedKxGroup = &P384Group;
 /// ML-KEM-768 alone (0x0201, draft-ietf-tls-mlkem).
 pub static MLKEM768: &dyn SupportedKxGroup = &MlKem::<MlKem768>::GROUP;
 /// ML-KEM-1024 alone (0x0202, draft-ietf-tls-mlkem).
@@ -136,6 +139,62 @@ impl ActiveKeyExchange for P256Pair {
 
     fn group(&self) -> NamedGroup {
         NamedGroup::secp256r1
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// secp384r1
+
+#[derive(Debug)]
+struct P384Group;
+
+struct P384Pair {
+    secret: p384::SecretKey,
+    public: [u8; 97],
+}
+
+impl SupportedKxGroup for P384Group {
+    fn start(&self) -> Result<Box<dyn ActiveKeyExchange>, Error> {
+        use p384::elliptic_curve::sec1::ToSec1Point;
+        // A uniformly random 48-byte string is a valid scalar (in [1, n - 1]) except with
+        // probability below 2^-189; draw again in that case.
+        let secret = loop {
+            let bytes = random::<48>()?;
+            if let Ok(sk) = p384::SecretKey::from_slice(&bytes[..]) {
+                break sk;
+            }
+        };
+        let point = secret.public_key().to_sec1_point(false);
+        let public: [u8; 97] = point
+            .as_bytes()
+            .try_into()
+            .map_err(|_| Error::General("P-384 public key encoding".into()))?;
+        Ok(Box::new(P384Pair { secret, public }))
+    }
+
+    fn name(&self) -> NamedGroup {
+        NamedGroup::secp384r1
+    }
+}
+
+impl ActiveKeyExchange for P384Pair {
+    fn complete(self: Box<Self>, peer_pub_key: &[u8]) -> Result<SharedSecret, Error> {
+        // Uncompressed only (RFC 8446 section 4.2.8.2); `from_sec1_bytes` checks the
+        // coordinates and the curve equation and refuses the identity.
+        if peer_pub_key.len() != 97 || peer_pub_key[0] != 4 {
+            return Err(bad_share());
+        }
+        let peer = p384::PublicKey::from_sec1_bytes(peer_pub_key).map_err(|_| bad_share())?;
+        let ss = p384::ecdh::diffie_hellman(self.secret.to_nonzero_scalar(), peer.as_affine());
+        Ok(SharedSecret::from(&ss.raw_secret_bytes()[..]))
+    }
+
+    fn pub_key(&self) -> &[u8] {
+        &self.public
+    }
+
+    fn group(&self) -> NamedGroup {
+        NamedGroup::secp384r1
     }
 }
 

@@ -12,7 +12,8 @@
 //!   TLS13_CHACHA20_POLY1305_SHA256 and (feature `tls12`) the six ECDHE_ECDSA / ECDHE_RSA
 //!   suites with AES-128-GCM, AES-256-GCM and ChaCha20-Poly1305. Records are sealed and opened
 //!   in place in rustls' record buffers.
-//! - [`kx_group`]: X25519MLKEM768 (preferred), X25519, secp256r1, MLKEM768, MLKEM1024.
+//! - [`kx_group`]: X25519MLKEM768 (preferred), X25519, secp256r1, secp384r1 (RustCrypto's
+//!   `p384`), MLKEM768, MLKEM1024.
 //!   secp384r1 is not offered (Tessera has no P-384 yet).
 //! - SHA-256/384, HMAC, HKDF (implemented directly on pre-keyed HMAC) and the TLS 1.2 PRF on
 //!   `tessera-sha2`; QUIC packet and header protection for the TLS 1.3 suites.
@@ -42,7 +43,7 @@ pub use ticketer::Ticketer;
 
 /// The key-exchange groups.
 pub mod kx_group {
-    pub use crate::kx::{MLKEM768, MLKEM1024, SECP256R1, X25519, X25519MLKEM768};
+    pub use crate::kx::{MLKEM768, MLKEM1024, SECP256R1, SECP384R1, X25519, X25519MLKEM768};
 }
 
 /// The hash, HMAC and HKDF implementations (for tests and for building custom suites).
@@ -92,7 +93,7 @@ pub static ALL_CIPHER_SUITES: &[SupportedCipherSuite] = &[
 ];
 
 /// The groups offered by default, most preferred first: X25519MLKEM768, X25519, secp256r1,
-/// MLKEM768, MLKEM1024.
+/// secp384r1, MLKEM768, MLKEM1024.
 pub static DEFAULT_KX_GROUPS: &[&dyn SupportedKxGroup] = ALL_KX_GROUPS;
 
 /// Every key-exchange group of this crate.
@@ -100,6 +101,7 @@ pub static ALL_KX_GROUPS: &[&dyn SupportedKxGroup] = &[
     kx_group::X25519MLKEM768,
     kx_group::X25519,
     kx_group::SECP256R1,
+    kx_group::SECP384R1,
     kx_group::MLKEM768,
     kx_group::MLKEM1024,
 ];

@@ -118,7 +118,10 @@ fn matrix(peer_name: &str, tls13: bool) -> Counts {
                     // groups are TLS 1.3 only: such combinations cannot be negotiated at all.
                     if let SupportedCipherSuite::Tls12(s12) = suite {
                         let rsa_suite = s12.sign.contains(&rustls::SignatureScheme::RSA_PSS_SHA256);
-                        let kem = !matches!(group, NamedGroup::X25519 | NamedGroup::secp256r1);
+                        let kem = !matches!(
+                            group,
+                            NamedGroup::X25519 | NamedGroup::secp256r1 | NamedGroup::secp384r1
+                        );
                         if rsa_suite != kt.is_rsa() || kem {
                             counts.not_applicable += 1;
                             continue;
@@ -140,30 +143,31 @@ fn matrix(peer_name: &str, tls13: bool) -> Counts {
 #[test]
 fn matrix_aws_tls13() {
     let c = matrix("aws-lc-rs", true);
-    // 3 suites x 5 groups x 4 key types x 2 directions, all supported by aws-lc-rs.
-    assert_eq!((c.passed, c.skipped_peer_lacks_group), (120, 0));
+    // 3 suites x 6 groups x 4 key types x 2 directions, all supported by aws-lc-rs.
+    assert_eq!((c.passed, c.skipped_peer_lacks_group), (144, 0));
 }
 
 #[test]
 fn matrix_ring_tls13() {
     let c = matrix("ring", true);
-    // ring has X25519 and secp256r1 but no ML-KEM: 3 x 3 x 4 x 2 = 72 skipped explicitly.
-    assert_eq!((c.passed, c.skipped_peer_lacks_group), (48, 72));
+    // ring has X25519, secp256r1 and secp384r1 but no ML-KEM: 3 x 3 x 4 x 2 = 72 passed and
+    // 72 skipped explicitly.
+    assert_eq!((c.passed, c.skipped_peer_lacks_group), (72, 72));
 }
 
 #[cfg(feature = "tls12")]
 #[test]
 fn matrix_aws_tls12() {
     let c = matrix("aws-lc-rs", false);
-    // (3 ECDSA suites x 3 ECDSA/EdDSA keys + 3 RSA suites x 1 RSA key) x 2 groups x 2 directions.
-    assert_eq!((c.passed, c.skipped_peer_lacks_group), (48, 0));
+    // (3 ECDSA suites x 3 ECDSA/EdDSA keys + 3 RSA suites x 1 RSA key) x 3 groups x 2 directions.
+    assert_eq!((c.passed, c.skipped_peer_lacks_group), (72, 0));
 }
 
 #[cfg(feature = "tls12")]
 #[test]
 fn matrix_ring_tls12() {
     let c = matrix("ring", false);
-    assert_eq!((c.passed, c.skipped_peer_lacks_group), (48, 0));
+    assert_eq!((c.passed, c.skipped_peer_lacks_group), (72, 0));
 }
 
 /// A connected pair with `suite` (ours on one side, aws-lc-rs on the other), default groups.
@@ -439,7 +443,12 @@ fn ours_against_ours() {
         let versions = [version_of(suite)];
         for group in our_groups() {
             let tls12 = matches!(suite, SupportedCipherSuite::Tls12(_));
-            if tls12 && !matches!(group, NamedGroup::X25519 | NamedGroup::secp256r1) {
+            if tls12
+                && !matches!(
+                    group,
+                    NamedGroup::X25519 | NamedGroup::secp256r1 | NamedGroup::secp384r1
+                )
+            {
                 continue;
             }
             let p = restrict(ours(), &[suite.suite()], &[group]).unwrap();
@@ -457,6 +466,6 @@ fn ours_against_ours() {
             cases += 1;
         }
     }
-    // 3 TLS 1.3 suites x 5 groups + 6 TLS 1.2 suites x 2 groups.
-    assert_eq!(cases, 27);
+    // 3 TLS 1.3 suites x 6 groups + 6 TLS 1.2 suites x 3 groups.
+    assert_eq!(cases, 36);
 }

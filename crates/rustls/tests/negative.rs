@@ -162,6 +162,46 @@ fn p256_bad_shares() {
     assert_eq!(bad.len(), 14);
 }
 
+#[test]
+fn p384_bad_shares() {
+    let good = kx_group::SECP384R1.start().unwrap().pub_key().to_vec();
+    assert_eq!(good.len(), 97);
+    // Control: the good share works (kx_agrees_with_aws_lc_rs checks the secret).
+    assert!(kx_group::SECP384R1.start().unwrap().complete(&good).is_ok());
+    let mut bad: Vec<Vec<u8>> = Vec::new();
+    let mut v = good.clone();
+    v[96] ^= 1; // y changed: off the curve
+    bad.push(v);
+    // Compressed form of a valid point, hybrid and wrong prefixes.
+    let mut c = vec![2 + (good[96] & 1)];
+    c.extend_from_slice(&good[1..49]);
+    bad.push(c);
+    for prefix in [0u8, 3, 6, 7] {
+        let mut v = good.clone();
+        v[0] = prefix;
+        bad.push(v);
+    }
+    // x = 2^384 - 1 (above the field prime), all-zero coordinates, wrong lengths.
+    let mut v = good.clone();
+    v[1..49].fill(0xff);
+    bad.push(v);
+    let mut v = vec![4u8];
+    v.resize(97, 0);
+    bad.push(v);
+    bad.push(vec![]);
+    bad.push(good[..96].to_vec());
+    let mut v = good.clone();
+    v.push(0);
+    bad.push(v);
+    for b in &bad {
+        assert!(
+            is_bad_share(kx_group::SECP384R1.start().unwrap().complete(b)),
+            "{b:02x?}"
+        );
+    }
+    assert_eq!(bad.len(), 11);
+}
+
 /// A valid encapsulation key with its first coefficient set to 4095 (>= q = 3329).
 fn ek_with_big_coefficient(ek: &[u8]) -> Vec<u8> {
     let mut v = ek.to_vec();

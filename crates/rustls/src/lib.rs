@@ -14,7 +14,6 @@
 //!   in place in rustls' record buffers.
 //! - [`kx_group`]: X25519MLKEM768 (preferred), X25519, secp256r1, secp384r1 (RustCrypto's
 //!   `p384`), MLKEM768, MLKEM1024.
-//!   secp384r1 is not offered (Tessera has no P-384 yet).
 //! - SHA-256/384, HMAC, HKDF (implemented directly on pre-keyed HMAC) and the TLS 1.2 PRF on
 //!   `tessera-sha2`; QUIC packet and header protection for the TLS 1.3 suites.
 //! - [`Ticketer`] (feature `std`): rotating ChaCha20-Poly1305 session-ticket keys.

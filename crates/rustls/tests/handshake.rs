@@ -14,6 +14,8 @@ use rustls::{CipherSuite, HandshakeKind, NamedGroup, SupportedCipherSuite};
 struct Counts {
     passed: usize,
     skipped_peer_lacks_group: usize,
+    /// ML-DSA certificates with a peer that has no ML-DSA (ring).
+    skipped_peer_lacks_signature: usize,
     not_applicable: usize,
 }
 
@@ -114,6 +116,17 @@ fn matrix(peer_name: &str, tls13: bool) -> Counts {
         for group in our_groups() {
             for kt in KEY_TYPES {
                 for ours_is_client in [true, false] {
+                    if kt == KeyType::MlDsa65 {
+                        // ML-DSA signs TLS 1.3 handshakes only; ring has no ML-DSA.
+                        if !is13 {
+                            counts.not_applicable += 1;
+                            continue;
+                        }
+                        if peer_name == "ring" {
+                            counts.skipped_peer_lacks_signature += 1;
+                            continue;
+                        }
+                    }
                     // TLS 1.2 suites are bound to the certificate's key type, and the ML-KEM
                     // groups are TLS 1.3 only: such combinations cannot be negotiated at all.
                     if let SupportedCipherSuite::Tls12(s12) = suite {
@@ -143,16 +156,19 @@ fn matrix(peer_name: &str, tls13: bool) -> Counts {
 #[test]
 fn matrix_aws_tls13() {
     let c = matrix("aws-lc-rs", true);
-    // 3 suites x 6 groups x 4 key types x 2 directions, all supported by aws-lc-rs.
-    assert_eq!((c.passed, c.skipped_peer_lacks_group), (144, 0));
+    // 3 suites x 6 groups x 5 key types x 2 directions, all supported by aws-lc-rs.
+    assert_eq!((c.passed, c.skipped_peer_lacks_group), (180, 0));
+    assert_eq!(c.skipped_peer_lacks_signature, 0);
 }
 
 #[test]
 fn matrix_ring_tls13() {
     let c = matrix("ring", true);
-    // ring has X25519, secp256r1 and secp384r1 but no ML-KEM: 3 x 3 x 4 x 2 = 72 passed and
-    // 72 skipped explicitly.
+    // ring has X25519, secp256r1 and secp384r1 but no ML-KEM and no ML-DSA: 3 x 3 x 4 x 2 =
+    // 72 passed, 3 x 3 x 4 x 2 = 72 skipped for the group, 3 x 6 x 2 = 36 for the ML-DSA
+    // certificate, each explicitly.
     assert_eq!((c.passed, c.skipped_peer_lacks_group), (72, 72));
+    assert_eq!(c.skipped_peer_lacks_signature, 36);
 }
 
 #[cfg(feature = "tls12")]

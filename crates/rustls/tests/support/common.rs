@@ -43,13 +43,16 @@ pub enum KeyType {
     EcdsaP384,
     Ed25519,
     Rsa2048,
+    /// ML-DSA-65 (signature scheme 0x0905; TLS 1.3 only).
+    MlDsa65,
 }
 
-pub const KEY_TYPES: [KeyType; 4] = [
+pub const KEY_TYPES: [KeyType; 5] = [
     KeyType::EcdsaP256,
     KeyType::EcdsaP384,
     KeyType::Ed25519,
     KeyType::Rsa2048,
+    KeyType::MlDsa65,
 ];
 
 impl KeyType {
@@ -73,6 +76,7 @@ fn keypair(kt: KeyType) -> rcgen::KeyPair {
         KeyType::Rsa2048 => {
             rcgen::KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
         }
+        KeyType::MlDsa65 => rcgen::KeyPair::generate_for(&rcgen::PKCS_ML_DSA_65),
     }
     .expect("key generation")
 }

@@ -215,6 +215,10 @@ pub const CRATES: &[Crate] = &[
         aarch64: Aarch64::ClippyAndQemuMax,
         ..Crate::primitive("tessera")
     },
+    // The rustls provider: no backends of its own (its primitives' are covered above); its
+    // in-memory handshake matrix against rustls' aws-lc-rs and ring providers and its loopback
+    // interop with OpenSSL and curl run natively and with every primitive forced portable.
+    Crate::tool("tessera-rustls"),
     // The constant-time examples of every crate above, one per crate, in a crate of their own
     // whose release build compiles the checked crates without their test-only peer libraries.
     Crate {

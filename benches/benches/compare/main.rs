@@ -47,6 +47,7 @@ mod mlkem_rows;
 mod p256_rows;
 mod rows;
 mod soft_rows;
+mod tls_rows;
 mod trait_rows;
 mod x25519_rows;
 
@@ -60,6 +61,7 @@ pub(crate) use mlkem_rows::*;
 pub(crate) use p256_rows::*;
 pub(crate) use rows::*;
 pub(crate) use soft_rows::*;
+pub(crate) use tls_rows::*;
 pub(crate) use trait_rows::*;
 pub(crate) use x25519_rows::*;
 

@@ -249,6 +249,7 @@ pub(crate) fn specs() -> Vec<Spec> {
     for (op, build) in SOFT_ROWS {
         add(op, &SOFT_SIZES, 1, Soft, build);
     }
+    tls_specs(&mut v);
     hpke_specs(&mut v);
     v
 }

@@ -482,7 +482,7 @@ macro_rules! turbo_ctor {
 turbo_ctor!(TurboShake128, turboshake128);
 turbo_ctor!(TurboShake256, turboshake256);
 
-/// Small unit tests, cheap enough for Miri (host and big-endian s390x, where they are the only
+/// Small unit tests, cheap enough for Miri (on big-endian s390x, where they are the only
 /// check that lanes are loaded and stored little-endian). Expected values are published ones,
 /// never computed with this crate: the NIST example digests for FIPS 202 (`""`, `"abc"`, the
 /// 1600-bit message of 200 bytes `A3`) and RFC 9861 Section 5 for TurboSHAKE; each was also

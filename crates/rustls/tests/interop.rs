@@ -43,7 +43,8 @@ mod client_common;
 #[path = "interop/server_common.rs"]
 mod server_common;
 
-/// The provider under test.
+/// The provider under test. (Returning `rustls::crypto::aws_lc_rs::default_provider()` runs the
+/// same matrix on rustls' aws-lc-rs provider, a check of the test itself.)
 fn provider() -> CryptoProvider {
     tessera_rustls::provider()
 }
@@ -175,7 +176,7 @@ fn suites() -> Vec<Suite> {
     all
 }
 
-fn groups() -> [Group; 5] {
+fn groups() -> [Group; 6] {
     let classical = |group, openssl, temp_key, shared| Group {
         group,
         openssl,
@@ -198,6 +199,12 @@ fn groups() -> [Group; 5] {
             "P-256",
             "ECDH, prime256v1",
             "secp256r1",
+        ),
+        classical(
+            NamedGroup::secp384r1,
+            "P-384",
+            "ECDH, secp384r1",
+            "secp384r1",
         ),
         mlkem(NamedGroup::X25519MLKEM768, "X25519MLKEM768"),
         mlkem(NamedGroup::MLKEM768, "MLKEM768"),

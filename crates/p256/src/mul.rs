@@ -7,14 +7,16 @@
 //! - fixed base (key generation, signing): signed radix-64 digits over the compile-time table
 //!   of [`crate::table`], 43 mixed additions and no doubling, each row read whole;
 //! - double base `u1 G + u2 Q` (verification, public inputs, variable time): width-5 NAF of
-//!   `u2` over the odd multiples of `Q`, and the fixed-base rows for `u1` skipping zero digits.
+//!   `u2` over the odd multiples of `Q`, and the fixed-base rows for `u1` skipping zero digits,
+//!   in Jacobian coordinates (cheaper doubling; the exceptional cases of those formulas are
+//!   branched on, which is fine for public inputs only).
 #![forbid(unsafe_code)]
 
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
-use crate::field::{Field, ONE};
-use crate::point::{Affine, IDENTITY, Projective, add, add_mixed, double, neg};
+use crate::field::{Fe, Field, ONE};
+use crate::point::{Affine, IDENTITY, Projective, add, add_mixed, double};
 use crate::scalar::Scalar;
 use crate::table::{COLS, ROWS, TABLE, W};
 
@@ -136,7 +138,127 @@ pub(crate) fn mul_base<F: Field>(f: F, k: &Scalar) -> Projective {
     r
 }
 
-/// `u1 G + u2 q`, variable time (public inputs only).
+/// A point in Jacobian coordinates, `(X / Z^2, Y / Z^3)`, the identity when `Z = 0`: the
+/// representation of the variable-time double-base multiplication, whose doubling (3M + 5S for
+/// `a = -3`) is cheaper than the complete projective one. Its formulas have exceptional cases
+/// (equal or opposite inputs, the identity), which [`jadd`] and [`jadd_affine`] detect and
+/// handle by branching: they are used only on public inputs.
+#[derive(Clone, Copy)]
+struct Jacobian {
+    x: Fe,
+    y: Fe,
+    z: Fe,
+}
+
+const J_IDENTITY: Jacobian = Jacobian {
+    x: ONE,
+    y: ONE,
+    z: [0; 4],
+};
+
+/// Field elements are fully reduced, so zero has one representation.
+#[inline(always)]
+fn is_zero_vartime(a: &Fe) -> bool {
+    *a == [0; 4]
+}
+
+/// `2 p` (dbl-2001-b, `a = -3`: 3M + 5S). The identity (`Z = 0`) doubles to `Z3 = 0`; no
+/// other exception (the curve has no point of order 2).
+#[inline(always)]
+fn jdbl<F: Field>(f: F, p: &Jacobian) -> Jacobian {
+    let delta = f.sqr(&p.z);
+    let gamma = f.sqr(&p.y);
+    let beta = f.mul(&p.x, &gamma);
+    let t = f.mul(&f.sub(&p.x, &delta), &f.add(&p.x, &delta));
+    let alpha = f.add(&f.add(&t, &t), &t);
+    let beta2 = f.add(&beta, &beta);
+    let beta4 = f.add(&beta2, &beta2);
+    let x = f.sub(&f.sqr(&alpha), &f.add(&beta4, &beta4));
+    let z = f.sub(&f.sub(&f.sqr(&f.add(&p.y, &p.z)), &gamma), &delta);
+    let g2 = f.sqr(&gamma);
+    let g4 = f.add(&g2, &g2);
+    let g8 = f.add(&g4, &g4);
+    let y = f.sub(&f.mul(&alpha, &f.sub(&beta4, &x)), &f.add(&g8, &g8));
+    Jacobian { x, y, z }
+}
+
+/// `p + q` (add-2007-bl: 11M + 5S), variable time.
+#[inline(always)]
+fn jadd<F: Field>(f: F, p: &Jacobian, q: &Jacobian) -> Jacobian {
+    if is_zero_vartime(&p.z) {
+        return *q;
+    }
+    if is_zero_vartime(&q.z) {
+        return *p;
+    }
+    let z1z1 = f.sqr(&p.z);
+    let z2z2 = f.sqr(&q.z);
+    let u1 = f.mul(&p.x, &z2z2);
+    let u2 = f.mul(&q.x, &z1z1);
+    let s1 = f.mul(&f.mul(&p.y, &q.z), &z2z2);
+    let s2 = f.mul(&f.mul(&q.y, &p.z), &z1z1);
+    let h = f.sub(&u2, &u1);
+    let r = f.sub(&s2, &s1);
+    if is_zero_vartime(&h) {
+        return if is_zero_vartime(&r) {
+            jdbl(f, p)
+        } else {
+            J_IDENTITY
+        };
+    }
+    let h2 = f.add(&h, &h);
+    let i = f.sqr(&h2);
+    let j = f.mul(&h, &i);
+    let r = f.add(&r, &r);
+    let v = f.mul(&u1, &i);
+    let x = f.sub(&f.sub(&f.sqr(&r), &j), &f.add(&v, &v));
+    let s1j = f.mul(&s1, &j);
+    let y = f.sub(&f.mul(&r, &f.sub(&v, &x)), &f.add(&s1j, &s1j));
+    let zz = f.add(&p.z, &q.z);
+    let z = f.mul(&f.sub(&f.sub(&f.sqr(&zz), &z1z1), &z2z2), &h);
+    Jacobian { x, y, z }
+}
+
+/// `p + q` for an affine `q` (madd-2007-bl: 7M + 4S), variable time.
+#[inline(always)]
+fn jadd_affine<F: Field>(f: F, p: &Jacobian, q: &Affine) -> Jacobian {
+    if is_zero_vartime(&p.z) {
+        return Jacobian {
+            x: q.x,
+            y: q.y,
+            z: ONE,
+        };
+    }
+    let z1z1 = f.sqr(&p.z);
+    let u2 = f.mul(&q.x, &z1z1);
+    let s2 = f.mul(&f.mul(&q.y, &p.z), &z1z1);
+    let h = f.sub(&u2, &p.x);
+    let r = f.sub(&s2, &p.y);
+    if is_zero_vartime(&h) {
+        return if is_zero_vartime(&r) {
+            jdbl(f, p)
+        } else {
+            J_IDENTITY
+        };
+    }
+    let hh = f.sqr(&h);
+    let i = f.add(&hh, &hh);
+    let i = f.add(&i, &i);
+    let j = f.mul(&h, &i);
+    let r = f.add(&r, &r);
+    let v = f.mul(&p.x, &i);
+    let x = f.sub(&f.sub(&f.sqr(&r), &j), &f.add(&v, &v));
+    let yj = f.mul(&p.y, &j);
+    let y = f.sub(&f.mul(&r, &f.sub(&v, &x)), &f.add(&yj, &yj));
+    let zh = f.add(&p.z, &h);
+    let z = f.sub(&f.sub(&f.sqr(&zh), &z1z1), &hh);
+    Jacobian { x, y, z }
+}
+
+/// `u1 G + u2 q`, variable time (public inputs only), in Jacobian coordinates: width-5 NAF of
+/// `u2` over `q, 3q, ..., 15q` (255 doublings at most, one addition per non-zero digit), then
+/// the fixed-base rows for `u1` as mixed additions, skipping zero digits. Returned projective
+/// (`(X Z, Y, Z^3)`, one multiplication and two squarings away).
 #[inline(always)]
 pub(crate) fn mul_double_vartime<F: Field>(
     f: F,
@@ -145,25 +267,32 @@ pub(crate) fn mul_double_vartime<F: Field>(
     q: &Affine,
 ) -> Projective {
     // Odd multiples q, 3q, ..., 15q.
-    let mut t = [IDENTITY; 8];
-    t[0] = q.to_projective();
-    let q2 = double(f, &t[0]);
+    let q1 = Jacobian {
+        x: q.x,
+        y: q.y,
+        z: ONE,
+    };
+    let mut t = [q1; 8];
+    let q2 = jdbl(f, &q1);
     for i in 1..8 {
-        t[i] = add(f, &t[i - 1], &q2);
+        t[i] = jadd(f, &t[i - 1], &q2);
     }
     let naf = u2.wnaf_vartime::<5>();
-    let mut r = IDENTITY;
-    let mut started = false;
+    let mut r = J_IDENTITY;
     for &d in naf.iter().rev() {
-        if started {
-            r = double(f, &r);
+        if !is_zero_vartime(&r.z) {
+            r = jdbl(f, &r);
         }
         if d > 0 {
-            r = add(f, &r, &t[(d as usize) / 2]);
-            started = true;
+            r = jadd(f, &r, &t[(d as usize) / 2]);
         } else if d < 0 {
-            r = add(f, &r, &neg(f, &t[(-d) as usize / 2]));
-            started = true;
+            let e = &t[(-d) as usize / 2];
+            let e = Jacobian {
+                x: e.x,
+                y: f.neg(&e.y),
+                z: e.z,
+            };
+            r = jadd(f, &r, &e);
         }
     }
     let d1 = u1.booth::<W, ROWS>();
@@ -173,10 +302,18 @@ pub(crate) fn mul_double_vartime<F: Field>(
             if sign == 1 {
                 e.y = f.neg(&e.y);
             }
-            r = add_mixed(f, &r, &e);
+            r = jadd_affine(f, &r, &e);
         }
     }
-    r
+    if is_zero_vartime(&r.z) {
+        return IDENTITY;
+    }
+    let z2 = f.sqr(&r.z);
+    Projective {
+        x: f.mul(&r.x, &r.z),
+        y: r.y,
+        z: f.mul(&z2, &r.z),
+    }
 }
 
 /// ECDSA's final check on `R = u1 G + u2 q` without converting `R` to affine (variable time,

@@ -275,7 +275,7 @@ pub(crate) fn double<F: Field>(f: F, p: &Projective) -> Projective {
 }
 
 /// `-p`.
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn neg<F: Field>(f: F, p: &Projective) -> Projective {
     Projective {
         x: p.x,

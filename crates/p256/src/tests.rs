@@ -103,6 +103,46 @@ fn scalar_mults_agree() {
     assert!(bool::from(to_affine(f, &add_mixed(f, &p, &G)).1));
 }
 
+/// The exceptional cases of the variable-time Jacobian double-base path, each reached on
+/// purpose and checked against the constant-time complete-formula multiplications: with
+/// `q = G` and `u2 = 1` the accumulator is `G` when the fixed-base rows start, so `u1 = 1`
+/// adds `G` to itself (the doubling branch), `u1 = n - 1` adds `-G` (the identity branch), and
+/// `u2 = n - 1` with `u1 = 1` cancels to the identity, whose doubling and re-entry follow.
+#[test]
+fn double_base_exceptional_cases() {
+    let f = Portable;
+    let one = Scalar::ONE;
+    let minus_one = Scalar::ONE.neg();
+    let two = Scalar([2, 0, 0, 0]);
+    let three = Scalar([3, 0, 0, 0]);
+    let dbl = |u1: &Scalar, u2: &Scalar, q: &Affine| {
+        to_affine(f, &crate::mul::mul_double_vartime(f, u1, u2, q))
+    };
+    let base = |k: &Scalar| to_affine(f, &crate::mul::mul_base(f, k));
+    // G + G = 2G.
+    let (a, id) = dbl(&one, &one, &G);
+    assert!(!bool::from(id));
+    assert_eq!((a.x, a.y), (base(&two).0.x, base(&two).0.y));
+    // G + (-G) = O, from either side.
+    assert!(bool::from(dbl(&minus_one, &one, &G).1));
+    assert!(bool::from(dbl(&one, &minus_one, &G).1));
+    // 2G + G = 3G (the NAF part doubles, then the fixed-base row adds G).
+    let (a, _) = dbl(&one, &two, &G);
+    assert_eq!((a.x, a.y), (base(&three).0.x, base(&three).0.y));
+    // u2 q with q = -G against the variable-base ladder: 3 (-G) + 3 G = O.
+    let neg_g = Affine {
+        x: G.x,
+        y: fe::neg(&G.y, &P.m),
+    };
+    assert!(bool::from(dbl(&three, &three, &neg_g).1));
+    // Zero scalars: O, and u1 G or u2 q alone.
+    assert!(bool::from(dbl(&Scalar::ZERO, &Scalar::ZERO, &G).1));
+    let k = Scalar([0x1234_5678, 0x9abc, 0xdef0, 0x1357]);
+    let v = to_affine(f, &crate::mul::mul_var(f, &k, &neg_g));
+    let (a, _) = dbl(&Scalar::ZERO, &k, &neg_g);
+    assert_eq!((a.x, a.y), (v.0.x, v.0.y));
+}
+
 #[test]
 fn scalar_inverse() {
     let a = Scalar([0x1234, 0x5678, 0x9abc, 0xdef0]);

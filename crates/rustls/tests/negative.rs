@@ -706,5 +706,19 @@ fn wrong_key_length_is_an_error() {
             0,
         );
         assert!(matches!(r, Err(Error::DecryptError)));
+        // Key extraction (for kTLS) with a fixed IV or an explicit nonce of the wrong length:
+        // an error, not an all-zero IV; with the right lengths, the IV is salt || explicit.
+        let x = |iv: &[u8], explicit: &[u8]| {
+            s12.aead_alg
+                .extract_keys(AeadKey::from([1u8; 32]), iv, explicit)
+        };
+        assert!(x(&[0u8; 3], &[0u8; 8]).is_err());
+        assert!(x(&[0u8; 4], &[0u8; 7]).is_err());
+        match x(&[1, 2, 3, 4], &[5, 6, 7, 8, 9, 10, 11, 12]) {
+            Ok(rustls::ConnectionTrafficSecrets::Aes256Gcm { iv, .. }) => {
+                assert_eq!(iv.as_ref(), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+            }
+            _ => panic!("AES-256-GCM secrets expected"),
+        }
     }
 }

@@ -70,6 +70,9 @@ impl Tls12AeadAlgorithm for Tls12Gcm {
         iv: &[u8],
         explicit: &[u8],
     ) -> Result<ConnectionTrafficSecrets, UnsupportedOperationError> {
+        if iv.len() != 4 || explicit.len() != GCM_EXPLICIT_NONCE_LEN {
+            return Err(UnsupportedOperationError);
+        }
         Ok(self.0.secrets(key, gcm_iv(iv, explicit)))
     }
 }

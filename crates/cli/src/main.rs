@@ -1,0 +1,184 @@
+//! The `tessera` command: `sum` (coreutils-compatible file hashing), `hpke` (file encryption
+//! to a public key), `speed` (a one-screen throughput summary) and `info` (CPU features and the
+//! backend each crate chose). See the crate README.
+#![forbid(unsafe_code)]
+
+mod hpke;
+mod info;
+mod keys;
+mod quote;
+mod rng;
+mod speed;
+mod sum;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Tessera: constant-time cryptography from the command line.
+#[derive(Parser)]
+#[command(name = "tessera", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print or check file digests, byte-identical to coreutils' sha256sum and friends.
+    Sum(SumArgs),
+    /// Encrypt files to a public key with HPKE (RFC 9180) in a streamed, chunked format.
+    #[command(subcommand)]
+    Hpke(HpkeCommand),
+    /// Throughput of every primitive on this machine, with the backend each row ran on.
+    Speed(SpeedArgs),
+    /// The CPU features detected and the backend each crate chose.
+    Info,
+}
+
+/// `tessera sum`.
+#[derive(Args)]
+pub struct SumArgs {
+    /// The hash: sha256, sha224, sha384, sha512, sha512-256, sha3-256, sha3-384, sha3-512,
+    /// shake128 (32-byte output), shake256 (64-byte output).
+    #[arg(short = 'a', long = "algorithm", default_value = "sha256")]
+    pub algorithm: String,
+    /// Read checksums from the FILEs and check them.
+    #[arg(short = 'c', long = "check")]
+    pub check: bool,
+    /// Create a BSD-style checksum line (`SHA256 (name) = hex`).
+    #[arg(long = "tag")]
+    pub tag: bool,
+    /// Mark the files as read in binary mode (`*` before the name).
+    #[arg(short = 'b', long = "binary")]
+    pub binary: bool,
+    /// Read in text mode (the default; the same bytes on this system).
+    #[arg(short = 't', long = "text")]
+    pub text: bool,
+    /// End each output line with NUL instead of a newline, and do not escape names.
+    #[arg(short = 'z', long = "zero")]
+    pub zero: bool,
+    /// With --check: skip files that do not exist instead of failing.
+    #[arg(long = "ignore-missing")]
+    pub ignore_missing: bool,
+    /// With --check: do not print OK for each verified file.
+    #[arg(long = "quiet")]
+    pub quiet: bool,
+    /// With --check: print nothing, the exit code tells.
+    #[arg(long = "status")]
+    pub status: bool,
+    /// With --check: exit non-zero for improperly formatted lines.
+    #[arg(long = "strict")]
+    pub strict: bool,
+    /// With --check: warn about improperly formatted lines.
+    #[arg(short = 'w', long = "warn")]
+    pub warn: bool,
+    /// Hash this many files at once (default: the number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// Files to hash (or checksum lists with --check); `-` or none: standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+}
+
+#[derive(Subcommand)]
+enum HpkeCommand {
+    /// Generate a key pair: KEY (PKCS#8 PEM private key) and KEY.pub (SPKI PEM public key).
+    Keygen {
+        /// The KEM: x-wing, ml-kem-512, ml-kem-768, ml-kem-1024, x25519, p256.
+        #[arg(long, default_value = "x-wing")]
+        kem: String,
+        /// Where to write the private key (the public key goes to the same name + `.pub`).
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+    },
+    /// Encrypt FILE (or standard input) to a public key.
+    Seal {
+        /// The recipient's public key (SPKI PEM, as written by `keygen`).
+        #[arg(long = "to")]
+        to: PathBuf,
+        /// The KDF: hkdf-sha256, hkdf-sha384, hkdf-sha512, shake128, shake256,
+        /// turboshake128, turboshake256.
+        #[arg(long, default_value = "hkdf-sha256")]
+        kdf: String,
+        /// The AEAD: chacha20-poly1305, aes-128-gcm, aes-256-gcm.
+        #[arg(long, default_value = "chacha20-poly1305")]
+        aead: String,
+        /// Plaintext bytes per chunk (1 KiB to 16 MiB).
+        #[arg(long = "chunk-size", default_value_t = hpke::DEFAULT_CHUNK)]
+        chunk_size: u32,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "out")]
+        out: Option<PathBuf>,
+        /// Input file (default: standard input).
+        file: Option<PathBuf>,
+    },
+    /// Decrypt FILE (or standard input) with a private key; nothing is written unless every
+    /// chunk verifies.
+    Open {
+        /// The private key (PKCS#8 PEM, as written by `keygen`).
+        #[arg(long = "key")]
+        key: PathBuf,
+        /// Output file (default: standard output, written only after everything verified).
+        #[arg(short = 'o', long = "out")]
+        out: Option<PathBuf>,
+        /// Input file (default: standard input).
+        file: Option<PathBuf>,
+    },
+}
+
+/// `tessera speed`.
+#[derive(Args)]
+pub struct SpeedArgs {
+    /// Print JSON (one object with a `hardware` string and a `rows` array).
+    #[arg(long)]
+    pub json: bool,
+    /// Run only the rows whose name contains this string.
+    pub filter: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Sum(args) => sum::run(&args),
+        Command::Hpke(cmd) => {
+            let r = match cmd {
+                HpkeCommand::Keygen { kem, out } => hpke::keygen(&kem, &out),
+                HpkeCommand::Seal {
+                    to,
+                    kdf,
+                    aead,
+                    chunk_size,
+                    out,
+                    file,
+                } => hpke::seal(&hpke::SealOptions {
+                    to: &to,
+                    kdf: &kdf,
+                    aead: &aead,
+                    chunk_size,
+                    out: out.as_deref(),
+                    input: file.as_deref(),
+                }),
+                HpkeCommand::Open { key, out, file } => {
+                    hpke::open(&key, out.as_deref(), file.as_deref())
+                }
+            };
+            finish(r)
+        }
+        Command::Speed(args) => finish(speed::run(&args)),
+        Command::Info => finish(info::run()),
+    }
+}
+
+/// One line on stderr and exit code 1 for an error.
+fn finish(r: Result<(), String>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tessera: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! stub
+pub fn run(_: &crate::SpeedArgs) -> Result<(), String> {
+    Err("todo".into())
+}

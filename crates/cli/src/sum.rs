@@ -1,0 +1,280 @@
+//! `tessera sum`: the output, check mode, messages and exit codes of coreutils' `sha256sum`
+//! (9.x), with the files hashed on several threads and printed in argument order.
+
+mod algo;
+mod check;
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub use algo::{Algo, hex};
+
+use crate::SumArgs;
+use crate::quote::{io_error, name_bytes, quotef};
+
+/// The read buffer of one hashing thread (a fixed buffer: `read` into it, hash, repeat).
+const BUF: usize = 256 * 1024;
+
+/// A progress bar is shown (on a terminal only) when the named files add up to this much.
+const PROGRESS_MIN: u64 = 64 * 1024 * 1024;
+
+/// Prints `tessera: <message>` on stderr.
+pub fn warn(msg: &str) {
+    eprintln!("tessera: {msg}");
+}
+
+/// `tessera sum`.
+pub fn run(args: &SumArgs) -> ExitCode {
+    let Some(algo) = Algo::from_name(&args.algorithm) else {
+        warn(&format!(
+            "unknown algorithm '{}' (sha224, sha256, sha384, sha512, sha512-256, sha3-256, sha3-384, sha3-512, shake128, shake256)",
+            args.algorithm
+        ));
+        return ExitCode::FAILURE;
+    };
+    if !args.check && (args.quiet || args.status || args.strict || args.ignore_missing || args.warn)
+    {
+        warn(
+            "the --ignore-missing, --quiet, --status, --strict and --warn options are meaningful only when verifying checksums",
+        );
+        return ExitCode::FAILURE;
+    }
+    if args.check && args.tag {
+        warn("the --tag option is meaningless when verifying checksums");
+        return ExitCode::FAILURE;
+    }
+    let files: Vec<OsString> = if args.files.is_empty() {
+        vec![OsString::from("-")]
+    } else {
+        args.files.clone()
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let ok = if args.check {
+        check::run(algo, args, &files, jobs, &mut out)
+    } else {
+        hash_mode(algo, args, &files, jobs, &mut out)
+    };
+    if out.flush().is_err() {
+        warn("write error");
+        return ExitCode::FAILURE;
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Prints one line per file; false if a file could not be read.
+fn hash_mode(
+    algo: Algo,
+    args: &SumArgs,
+    files: &[OsString],
+    jobs: usize,
+    out: &mut impl Write,
+) -> bool {
+    let pb = progress_bar(files);
+    let mut ok = true;
+    let mut write_ok = true;
+    hash_in_order(algo, files, jobs, pb.as_ref(), |i, r| match r {
+        Ok(d) => {
+            let line = format_line(
+                algo,
+                &d,
+                &name_bytes(&files[i]),
+                args.tag,
+                args.binary,
+                args.zero,
+            );
+            if out.write_all(&line).is_err() {
+                write_ok = false;
+            }
+        }
+        Err(e) => {
+            ok = false;
+            warn(&format!(
+                "{}: {}",
+                quotef(&name_bytes(&files[i])),
+                io_error(&e)
+            ));
+        }
+    });
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    ok && write_ok
+}
+
+/// One output line: `[\]hex  name`, `[\]hex *name` or `[\]TAG (name) = hex`, names with a
+/// backslash, newline or carriage return escaped (not with `-z`).
+pub fn format_line(
+    algo: Algo,
+    digest: &[u8],
+    name: &[u8],
+    tag: bool,
+    binary: bool,
+    zero: bool,
+) -> Vec<u8> {
+    let escape = !zero && name.iter().any(|&c| matches!(c, b'\\' | b'\n' | b'\r'));
+    let name = if escape {
+        escape_name(name)
+    } else {
+        name.to_vec()
+    };
+    let mut line = Vec::with_capacity(name.len() + 2 * digest.len() + 16);
+    if escape {
+        line.push(b'\\');
+    }
+    if tag {
+        line.extend_from_slice(algo.tag().as_bytes());
+        line.extend_from_slice(b" (");
+        line.extend_from_slice(&name);
+        line.extend_from_slice(b") = ");
+        line.extend_from_slice(hex(digest).as_bytes());
+    } else {
+        line.extend_from_slice(hex(digest).as_bytes());
+        line.extend_from_slice(if binary { b" *" } else { b"  " });
+        line.extend_from_slice(&name);
+    }
+    line.push(if zero { 0 } else { b'\n' });
+    line
+}
+
+/// `\` as `\\`, newline as `\n`, carriage return as `\r`.
+pub fn escape_name(name: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(name.len() + 4);
+    for &c in name {
+        match c {
+            b'\\' => v.extend_from_slice(b"\\\\"),
+            b'\n' => v.extend_from_slice(b"\\n"),
+            b'\r' => v.extend_from_slice(b"\\r"),
+            _ => v.push(c),
+        }
+    }
+    v
+}
+
+/// A byte-count progress bar on stderr when stderr is a terminal and the files are large.
+fn progress_bar(files: &[OsString]) -> Option<ProgressBar> {
+    if !io::stderr().is_terminal() {
+        return None;
+    }
+    let total: u64 = files
+        .iter()
+        .filter(|f| f.as_os_str() != "-")
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum();
+    if total < PROGRESS_MIN {
+        return None;
+    }
+    let pb = ProgressBar::new(total);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
+    ) {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
+
+/// Hashes a file (`-`: standard input) with a fixed buffer.
+pub fn hash_path(
+    algo: Algo,
+    name: &OsStr,
+    buf: &mut [u8],
+    pb: Option<&ProgressBar>,
+) -> io::Result<Vec<u8>> {
+    if name == "-" {
+        let stdin = io::stdin();
+        let mut lock = stdin.lock();
+        hash_reader(algo, &mut lock, buf, pb)
+    } else {
+        let mut f = File::open(name)?;
+        hash_reader(algo, &mut f, buf, pb)
+    }
+}
+
+fn hash_reader(
+    algo: Algo,
+    r: &mut impl Read,
+    buf: &mut [u8],
+    pb: Option<&ProgressBar>,
+) -> io::Result<Vec<u8>> {
+    let mut h = algo.hasher();
+    loop {
+        let n = match r.read(buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        h.update(&buf[..n]);
+        if let Some(pb) = pb {
+            pb.inc(n as u64);
+        }
+    }
+    Ok(h.finalize())
+}
+
+/// Hashes `names` on up to `jobs` threads and calls `emit(i, result)` in index order (as soon
+/// as every earlier result is in).
+pub fn hash_in_order(
+    algo: Algo,
+    names: &[OsString],
+    jobs: usize,
+    pb: Option<&ProgressBar>,
+    mut emit: impl FnMut(usize, io::Result<Vec<u8>>),
+) {
+    let jobs = jobs.clamp(1, names.len().max(1));
+    if jobs == 1 {
+        let mut buf = vec![0u8; BUF];
+        for (i, n) in names.iter().enumerate() {
+            emit(i, hash_path(algo, n, &mut buf, pb));
+        }
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let next = &next;
+            s.spawn(move || {
+                let mut buf = vec![0u8; BUF];
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= names.len() {
+                        break;
+                    }
+                    let r = hash_path(algo, &names[i], &mut buf, pb);
+                    if tx.send((i, r)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut want = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&want) {
+                emit(want, r);
+                want += 1;
+            }
+        }
+    });
+}

@@ -52,10 +52,10 @@ pub struct SumArgs {
     #[arg(long = "tag")]
     pub tag: bool,
     /// Mark the files as read in binary mode (`*` before the name).
-    #[arg(short = 'b', long = "binary")]
+    #[arg(short = 'b', long = "binary", overrides_with = "text")]
     pub binary: bool,
     /// Read in text mode (the default; the same bytes on this system).
-    #[arg(short = 't', long = "text")]
+    #[arg(short = 't', long = "text", overrides_with = "binary")]
     pub text: bool,
     /// End each output line with NUL instead of a newline, and do not escape names.
     #[arg(short = 'z', long = "zero")]
@@ -63,17 +63,18 @@ pub struct SumArgs {
     /// With --check: skip files that do not exist instead of failing.
     #[arg(long = "ignore-missing")]
     pub ignore_missing: bool,
-    /// With --check: do not print OK for each verified file.
-    #[arg(long = "quiet")]
+    /// With --check: do not print OK for each verified file (as in coreutils, the last of
+    /// --quiet, --status and --warn wins).
+    #[arg(long = "quiet", overrides_with_all = ["status", "warn"])]
     pub quiet: bool,
     /// With --check: print nothing, the exit code tells.
-    #[arg(long = "status")]
+    #[arg(long = "status", overrides_with_all = ["quiet", "warn"])]
     pub status: bool,
     /// With --check: exit non-zero for improperly formatted lines.
     #[arg(long = "strict")]
     pub strict: bool,
     /// With --check: warn about improperly formatted lines.
-    #[arg(short = 'w', long = "warn")]
+    #[arg(short = 'w', long = "warn", overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
     /// Hash this many files at once (default: the number of cores).
     #[arg(short = 'j', long = "jobs")]

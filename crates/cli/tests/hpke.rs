@@ -78,15 +78,30 @@ fn round_trips_at_chunk_boundaries_for_several_suites() {
                 ok(
                     d,
                     &[
-                        "hpke", "seal", "--to", &format!("{kem}.pub"), "--kdf", kdf, "--aead", aead,
-                        "--chunk-size", &cs, "-o", "ct", "pt",
+                        "hpke",
+                        "seal",
+                        "--to",
+                        &format!("{kem}.pub"),
+                        "--kdf",
+                        kdf,
+                        "--aead",
+                        aead,
+                        "--chunk-size",
+                        &cs,
+                        "-o",
+                        "ct",
+                        "pt",
                     ],
                 );
                 let ct = std::fs::read(d.join("ct")).expect("ct");
                 let chunks = len / chunk + 1;
                 assert!(ct.len() > len + chunks * TAG, "{kem} {len}: overhead");
                 ok(d, &["hpke", "open", "--key", kem, "-o", "back", "ct"]);
-                assert_eq!(std::fs::read(d.join("back")).expect("back"), pt, "{kem} {kdf} {aead} {len}");
+                assert_eq!(
+                    std::fs::read(d.join("back")).expect("back"),
+                    pt,
+                    "{kem} {kdf} {aead} {len}"
+                );
             }
         }
     }
@@ -101,7 +116,11 @@ fn stdin_to_stdout_round_trip() {
     let seal = run_piped(d, &["hpke", "seal", "--to", "k.pub"], &pt);
     assert!(seal.status.success());
     let open = run_piped(d, &["hpke", "open", "--key", "k"], &seal.stdout);
-    assert!(open.status.success(), "{}", String::from_utf8_lossy(&open.stderr));
+    assert!(
+        open.status.success(),
+        "{}",
+        String::from_utf8_lossy(&open.stderr)
+    );
     assert_eq!(open.stdout, pt);
     // Corrupted on stdin, to stdout: nothing at all on stdout.
     let mut bad = seal.stdout.clone();
@@ -168,7 +187,20 @@ fn tampering_is_refused_without_output() {
     std::fs::write(d.join("b"), data(len, 2)).expect("write");
     let cs = CHUNK.to_string();
     for f in ["a", "b"] {
-        ok(d, &["hpke", "seal", "--to", "k.pub", "--chunk-size", &cs, "-o", &format!("{f}.ct"), f]);
+        ok(
+            d,
+            &[
+                "hpke",
+                "seal",
+                "--to",
+                "k.pub",
+                "--chunk-size",
+                &cs,
+                "-o",
+                &format!("{f}.ct"),
+                f,
+            ],
+        );
     }
     let a = std::fs::read(d.join("a.ct")).expect("a.ct");
     let b = std::fs::read(d.join("b.ct")).expect("b.ct");
@@ -181,7 +213,10 @@ fn tampering_is_refused_without_output() {
 
     // Truncation at every chunk boundary, inside the header, inside the last chunk, and one
     // byte short.
-    for &cut in starts.iter().chain([0, 5, 20, header - 1, starts[5] + 10, a.len() - 1].iter()) {
+    for &cut in starts
+        .iter()
+        .chain([0, 5, 20, header - 1, starts[5] + 10, a.len() - 1].iter())
+    {
         refused(d, "k", &a[..cut], &format!("truncated at {cut}"));
     }
     // Swapped chunks 1 and 2.
@@ -212,7 +247,13 @@ fn tampering_is_refused_without_output() {
         s[pos] ^= 0x01;
         refused(d, "k", &s, &format!("header bit at {pos}"));
     }
-    for pos in [starts[0], starts[2] + 17, starts[3] - 1, a.len() - TAG, a.len() - 1] {
+    for pos in [
+        starts[0],
+        starts[2] + 17,
+        starts[3] - 1,
+        a.len() - TAG,
+        a.len() - 1,
+    ] {
         let mut s = a.clone();
         s[pos] ^= 0x80;
         refused(d, "k", &s, &format!("bit at {pos}"));
@@ -243,13 +284,48 @@ fn errors_are_one_line() {
         assert_eq!(err.lines().count(), 1, "{what}: {err}");
         assert!(err.starts_with("tessera: "), "{what}: {err}");
     };
-    one_line(&["hpke", "seal", "--to", "k.pub", "-o", "o", "missing"], "missing input");
-    one_line(&["hpke", "seal", "--to", "nokey.pub", "-o", "o", "k"], "missing key");
-    one_line(&["hpke", "seal", "--to", "k", "-o", "o", "k"], "private key given to --to");
-    one_line(&["hpke", "seal", "--to", "k.pub", "--aead", "rot13", "-o", "o", "k"], "unknown AEAD");
-    one_line(&["hpke", "seal", "--to", "k.pub", "--kdf", "md5", "-o", "o", "k"], "unknown KDF");
-    one_line(&["hpke", "seal", "--to", "k.pub", "--chunk-size", "10", "-o", "o", "k"], "chunk");
-    one_line(&["hpke", "keygen", "--kem", "rsa", "-o", "r"], "unknown KEM");
+    one_line(
+        &["hpke", "seal", "--to", "k.pub", "-o", "o", "missing"],
+        "missing input",
+    );
+    one_line(
+        &["hpke", "seal", "--to", "nokey.pub", "-o", "o", "k"],
+        "missing key",
+    );
+    one_line(
+        &["hpke", "seal", "--to", "k", "-o", "o", "k"],
+        "private key given to --to",
+    );
+    one_line(
+        &[
+            "hpke", "seal", "--to", "k.pub", "--aead", "rot13", "-o", "o", "k",
+        ],
+        "unknown AEAD",
+    );
+    one_line(
+        &[
+            "hpke", "seal", "--to", "k.pub", "--kdf", "md5", "-o", "o", "k",
+        ],
+        "unknown KDF",
+    );
+    one_line(
+        &[
+            "hpke",
+            "seal",
+            "--to",
+            "k.pub",
+            "--chunk-size",
+            "10",
+            "-o",
+            "o",
+            "k",
+        ],
+        "chunk",
+    );
+    one_line(
+        &["hpke", "keygen", "--kem", "rsa", "-o", "r"],
+        "unknown KEM",
+    );
     one_line(&["hpke", "keygen", "-o", "k"], "existing key file");
     assert!(!d.join("o").exists());
 }
@@ -271,8 +347,16 @@ fn openssl_reads_the_key_files() {
             .current_dir(d)
             .output()
             .expect("openssl");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        assert_eq!(out.stdout, std::fs::read(d.join(format!("{kem}.pub"))).expect("pub"), "{kem}");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            out.stdout,
+            std::fs::read(d.join(format!("{kem}.pub"))).expect("pub"),
+            "{kem}"
+        );
     }
 }
 
@@ -318,7 +402,10 @@ fn rss_of(size: u64) -> (u64, u64) {
     f.set_len(size).expect("set_len");
     drop(f);
     let seal = peak_rss_kib(d, &["hpke", "seal", "--to", "k.pub", "-o", "big.ct", "big"]);
-    let open = peak_rss_kib(d, &["hpke", "open", "--key", "k", "-o", "big.back", "big.ct"]);
+    let open = peak_rss_kib(
+        d,
+        &["hpke", "open", "--key", "k", "-o", "big.back", "big.ct"],
+    );
     let back = std::fs::metadata(d.join("big.back")).expect("opened").len();
     assert_eq!(back, size);
     (seal, open)
@@ -335,7 +422,10 @@ fn peak_rss_is_flat() {
     let (s_small, o_small) = rss_of(8 << 20);
     let (s_big, o_big) = rss_of(256 << 20);
     eprintln!("peak RSS KiB: seal {s_small} -> {s_big}, open {o_small} -> {o_big}");
-    assert!(s_big < 32 * 1024 && o_big < 32 * 1024, "peak RSS over 32 MiB");
+    assert!(
+        s_big < 32 * 1024 && o_big < 32 * 1024,
+        "peak RSS over 32 MiB"
+    );
     assert!(s_big < s_small + 4096, "seal RSS grows with the file");
     assert!(o_big < o_small + 4096, "open RSS grows with the file");
 }
@@ -362,6 +452,9 @@ fn large_file_round_trip() {
     let pt = data(100 << 20, 42);
     std::fs::write(d.join("big"), &pt).expect("write");
     ok(d, &["hpke", "seal", "--to", "k.pub", "-o", "big.ct", "big"]);
-    ok(d, &["hpke", "open", "--key", "k", "-o", "big.back", "big.ct"]);
+    ok(
+        d,
+        &["hpke", "open", "--key", "k", "-o", "big.back", "big.ct"],
+    );
     assert!(std::fs::read(d.join("big.back")).expect("back") == pt);
 }

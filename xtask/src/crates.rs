@@ -219,6 +219,12 @@ pub const CRATES: &[Crate] = &[
     // in-memory handshake matrix against rustls' aws-lc-rs and ring providers and its loopback
     // interop with OpenSSL and curl run natively and with every primitive forced portable.
     Crate::tool("tessera-rustls"),
+    // The `tessera` command: its tests (against coreutils and OpenSSL; HPKE files) run in the
+    // native leg; the 1 GiB flat-memory round trip is a long test.
+    Crate {
+        long_tests: &[("hpke", "peak_rss_is_flat_1gib")],
+        ..Crate::tool("tessera-cli")
+    },
     // The constant-time examples of every crate above, one per crate, in a crate of their own
     // whose release build compiles the checked crates without their test-only peer libraries.
     Crate {

@@ -3,7 +3,7 @@
 //! on stderr and no output file, not even a temporary one), wrong keys, OpenSSL reading the
 //! X25519 / P-256 key files, and a flat peak RSS on large files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tessera");
@@ -360,37 +360,26 @@ fn openssl_reads_the_key_files() {
     }
 }
 
-/// Peak RSS (`VmHWM`) of a child, sampled from /proc while it runs.
+/// Peak RSS (`VmHWM`, KiB) of a run, as the child reads it from /proc/self/status at its end
+/// (`TESSERA_REPORT_PEAK_RSS`).
 fn peak_rss_kib(dir: &Path, args: &[&str]) -> u64 {
-    let mut child = Command::new(BIN)
+    let out = Command::new(BIN)
         .args(args)
         .current_dir(dir)
+        .env("TESSERA_REPORT_PEAK_RSS", "1")
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let status_path = PathBuf::from(format!("/proc/{}/status", child.id()));
-    let mut peak = 0;
-    loop {
-        if let Ok(s) = std::fs::read_to_string(&status_path)
-            && let Some(line) = s.lines().find(|l| l.starts_with("VmHWM:"))
-        {
-            let kib: u64 = line
-                .split_whitespace()
-                .nth(1)
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            peak = peak.max(kib);
-        }
-        if let Some(st) = child.try_wait().expect("try_wait") {
-            assert!(st.success(), "tessera {args:?}");
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    assert!(peak > 0, "no VmHWM sample of {args:?}");
-    peak
+        .output()
+        .expect("run tessera");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "tessera {args:?}: {err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .unwrap_or_else(|| panic!("no VmHWM line from {args:?}: {err}"));
+    line.split_whitespace()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("bad VmHWM line {line}"))
 }
 
 /// Seal and open of a `size`-byte file (sparse: zeros), peak RSS of each.

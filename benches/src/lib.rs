@@ -7,6 +7,7 @@
 
 pub mod aead;
 pub mod interleave;
+pub mod load;
 pub mod plot;
 pub mod report;
 

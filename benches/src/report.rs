@@ -2,6 +2,7 @@
 //! (written, and read back to merge the rows of the separate RustCrypto-soft build).
 
 use crate::interleave::{Measured, Role, Spread};
+use crate::load::{Load, RunLoad};
 use serde_json::{Value, json};
 
 /// One measured row.
@@ -81,6 +82,19 @@ pub struct Meta {
     pub total_secs: f64,
     /// Rows the default run leaves out (`--full` or a filter runs them).
     pub left_out: usize,
+    /// The CPU profile: `native`, or the cap `cargo xtask bench --cpu` set (with the peers'
+    /// caps).
+    pub profile: String,
+    /// The background load, one entry per pass (of every process, in an aggregated report).
+    pub load: RunLoad,
+    /// Whether the load makes the run noisy (in an aggregated report: any process was).
+    pub noisy: bool,
+    /// Processes whose medians the ratios come from: 1 for one process; more for a report
+    /// aggregated by `--aggregate`, where a ratio's interval is the range of the processes'
+    /// medians and a ratio whose range contains 1 is parity.
+    pub processes: usize,
+    /// More header lines (`- ...`): the builds and processes of an aggregated report.
+    pub extra: Vec<String>,
 }
 
 /// `64B`, `1KiB`, `16KiB`, `1MiB`.
@@ -160,9 +174,17 @@ const COLUMNS: [&str; 9] = [
     "hpke-rs",
 ];
 
-fn ratio_cell(m: &Measured) -> String {
+/// `1.234x [1.200, 1.250]`, marked `tie` (one process: the interval contains 1) or `parity`
+/// (aggregated: the processes' medians fall on both sides of 1).
+fn ratio_cell(m: &Measured, processes: usize) -> String {
     let r = format!("{:.3}x [{:.3}, {:.3}]", m.ratio.median, m.ci95.0, m.ci95.1);
-    if m.tie() { format!("tie ({r})") } else { r }
+    if !m.tie() {
+        r
+    } else if processes > 1 {
+        format!("parity ({r})")
+    } else {
+        format!("tie ({r})")
+    }
 }
 
 fn spread_json(s: &Spread) -> Value {
@@ -210,6 +232,16 @@ pub fn to_json(meta: &Meta, rows: &[RowRecord]) -> Value {
             "left_out": meta.left_out,
             "batch_us": meta.batch_us, "passes": meta.passes, "row_secs": meta.row_secs,
             "total_secs": meta.total_secs,
+            "profile": meta.profile,
+            "processes": meta.processes,
+            "extra": meta.extra,
+            "load": {
+                "passes": meta.load.passes.iter().map(|l| [l.others_cpu, l.steal_pct]).collect::<Vec<_>>(),
+                "others_cpu_mean": meta.load.others_mean(),
+                "others_cpu_max": meta.load.others_max(),
+                "steal_pct_mean": meta.load.steal_mean(),
+                "noisy": meta.noisy,
+            },
             "ratio": "time of impl / time of the reference (Tessera's best backend); >1: Tessera faster",
         },
         "rows": row_list,
@@ -223,6 +255,44 @@ fn spread_from(v: &Value) -> Spread {
         median: f("median"),
         q1: f("q1"),
         q3: f("q3"),
+    }
+}
+
+/// Reads back the meta of [`to_json`] (an aggregated report combines the processes').
+pub fn meta_from_json(v: &Value) -> Meta {
+    let m = &v["meta"];
+    let s = |k: &str| m[k].as_str().unwrap_or("").to_string();
+    let f = |k: &str| m[k].as_f64().unwrap_or(0.0);
+    Meta {
+        cpu: s("cpu"),
+        hw: s("hw"),
+        clock: s("clock"),
+        mode: s("mode"),
+        batch_us: f("batch_us"),
+        passes: m["passes"].as_u64().unwrap_or(0) as usize,
+        row_secs: f("row_secs"),
+        total_secs: f("total_secs"),
+        left_out: m["left_out"].as_u64().unwrap_or(0) as usize,
+        profile: s("profile"),
+        load: RunLoad {
+            passes: m["load"]["passes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| Load {
+                    others_cpu: p[0].as_f64().unwrap_or(0.0),
+                    steal_pct: p[1].as_f64().unwrap_or(0.0),
+                })
+                .collect(),
+        },
+        noisy: m["load"]["noisy"].as_bool().unwrap_or(false),
+        processes: m["processes"].as_u64().unwrap_or(1) as usize,
+        extra: m["extra"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|x| x.as_str().map(String::from))
+            .collect(),
     }
 }
 
@@ -334,6 +404,23 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
         rows.len(),
         meta.total_secs
     );
+    out += &format!(
+        "- CPU profile: {}\n- Load: {}\n",
+        if meta.profile.is_empty() {
+            "native"
+        } else {
+            &meta.profile
+        },
+        meta.load.line()
+    );
+    if meta.noisy {
+        out += "- **NOISY RUN**: other processes or the hypervisor took CPU time above the \
+                thresholds (see `benches/src/load.rs`); its ratios are not for the README \
+                (`cargo xtask bench --readme` refuses it)\n";
+    }
+    for l in &meta.extra {
+        out += &format!("- {l}\n");
+    }
     if meta.left_out > 0 {
         out += &format!(
             "- Left out of this default run: {} detail rows (HPKE KEM, context and export rows, P-521 \
@@ -355,9 +442,16 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
             })
         })
         .collect();
-    out += "\n## Summary\n\nPeer time / Tessera time, median of per-round ratios [95% interval]; \
-            >1: Tessera faster; *tie*: the interval contains 1. A dash is a row the peer cannot \
-            run (see the notes).\n\n";
+    out += if meta.processes > 1 {
+        "\n## Summary\n\nPeer time / Tessera time: the median over the processes of each \
+         process's median of per-round ratios [lowest, highest process]; >1: Tessera faster; \
+         *parity*: the processes disagree on the side of 1, so the row is neither a win nor a \
+         loss. A dash is a row the peer cannot run (see the notes).\n\n"
+    } else {
+        "\n## Summary\n\nPeer time / Tessera time, median of per-round ratios [95% interval]; \
+         >1: Tessera faster; *tie*: the interval contains 1. A dash is a row the peer cannot \
+         run (see the notes).\n\n"
+    };
     out += &table_header(
         &["row", "tessera backend", "tessera time", "throughput"],
         cols.iter().copied(),
@@ -374,9 +468,9 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
                 .map(|m| {
                     // Name the crate when the family has several (sha2, sha3, aes-gcm, hmac).
                     if *c == "RustCrypto" || *c == "hpke-rs" {
-                        format!("{}: {}", m.name, ratio_cell(m))
+                        format!("{}: {}", m.name, ratio_cell(m, meta.processes))
                     } else {
-                        ratio_cell(m)
+                        ratio_cell(m, meta.processes)
                     }
                 })
                 .collect();
@@ -458,7 +552,13 @@ pub fn markdown(meta: &Meta, rows: &[RowRecord], plots: &[(String, String)]) -> 
                     .contestants
                     .iter()
                     .find(|m| m.role == Role::Backend && m.name == *b)
-                    .map(|m| format!("{} ({})", ratio_cell(m), fmt_time(m.time_ns.median)))
+                    .map(|m| {
+                        format!(
+                            "{} ({})",
+                            ratio_cell(m, meta.processes),
+                            fmt_time(m.time_ns.median)
+                        )
+                    })
                     .unwrap_or_else(|| "—".into());
                 out += &format!(" {cell} |");
             }

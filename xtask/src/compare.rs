@@ -1,5 +1,11 @@
-//! `cargo xtask bench [--full] [FILTER]`: the interleaved comparison (the `compare` bench of
-//! `tessera-benches`). Two builds: the rows of Tessera portable against RustCrypto's software
+//! `cargo xtask bench [--full] [--cpu PROFILE] [--processes N] [--builds 1|2] [FILTER]`: the
+//! interleaved comparison (the `compare` bench of `tessera-benches`), in N processes (default
+//! 4) alternating between two builds of different code layout (the second compiled from a copy
+//! of the sources at another path, `target/layout-b/`, so every symbol hash and the function
+//! placement differ), each process writing `runs/<build><n>/`; the report aggregates them:
+//! per ratio the median of the processes' medians and their range, a win or a loss only where
+//! every process agrees. `--cpu avx2|aesni` caps Tessera's detection (`TESSERA_CPU_CAP`) and
+//! AWS-LC's (`OPENSSL_ia32cap`) to a smaller CPU (see [`CpuProfile`]). Two builds: the rows of Tessera portable against RustCrypto's software
 //! AES-GCM and ChaCha20-Poly1305 need RUSTFLAGS that reach RustCrypto's `aes`, `polyval`,
 //! `chacha20` and `poly1305` crates, so they run first
 //! in a build of their own (`target/soft`) and leave `soft.json`; the main build then runs every
@@ -33,6 +39,12 @@ fn compare_cmd(args: &[&str]) -> Command {
 
 /// [`compare_cmd`] built with the cargo profile `profile`.
 fn compare_cmd_profile(profile: &str, args: &[&str]) -> Command {
+    compare_cmd_in(&root(), profile, args)
+}
+
+/// [`compare_cmd_profile`] for the source tree at `tree` (a layout build: its own copy of the
+/// workspace, built into this workspace's target directory).
+fn compare_cmd_in(tree: &Path, profile: &str, args: &[&str]) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.args([
         "bench",
@@ -46,7 +58,13 @@ fn compare_cmd_profile(profile: &str, args: &[&str]) -> Command {
         "--",
     ])
     .args(args)
-    .current_dir(root());
+    .current_dir(tree);
+    if tree != root() {
+        // Both builds share one target directory: the peers' artefacts (registry crates: the
+        // same package ids) are reused, the workspace's crates (path packages: the path is part
+        // of their id, so of their symbol hashes) are built again beside the first build's.
+        c.env("CARGO_TARGET_DIR", root().join("target"));
+    }
     c
 }
 
@@ -57,7 +75,12 @@ fn status(name: &str, c: &mut Command) -> bool {
 
 /// The row ids of both builds: (id, is_soft, is_full_only).
 fn list_rows() -> Option<Vec<(String, bool, bool)>> {
-    let out = compare_cmd(&["--list"]).output().ok()?;
+    list_rows_in(&root())
+}
+
+/// [`list_rows`] of the tree at `tree` (building it first).
+fn list_rows_in(tree: &Path) -> Option<Vec<(String, bool, bool)>> {
+    let out = compare_cmd_in(tree, "bench", &["--list"]).output().ok()?;
     if !out.status.success() {
         eprintln!("{}", String::from_utf8_lossy(&out.stderr));
         return None;
@@ -89,13 +112,148 @@ fn clean(dir: &Path) {
     }
 }
 
+/// A CPU profile of `cargo xtask bench --cpu`: what Tessera's detection and the peers that
+/// allow it are capped to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CpuProfile {
+    /// The machine as it is.
+    Native,
+    /// AMD Zen 3's feature set: AVX2, BMI1/2, ADX, AES-NI, PCLMULQDQ, VAES, VPCLMULQDQ,
+    /// SHA-NI; no AVX-512, no GFNI.
+    Avx2,
+    /// A Westmere-class x86-64: SSE up to 4.1, AES-NI, PCLMULQDQ; no AVX.
+    AesNi,
+}
+
+/// AWS-LC's `OPENSSL_ia32cap` masks (`~`: clear these bits of the CPUID words it read; the
+/// first value is leaf 1 EDX (low half) and ECX (high half), the second leaf 7 EBX (low) and
+/// ECX (high)).
+/// avx2: leaf 7 EBX bits 16, 17, 21, 26, 27, 28, 30, 31 (AVX-512 F, DQ, IFMA, PF, ER, CD, BW,
+/// VL) and ECX bits 1, 6, 8, 11, 12, 14 (AVX-512 VBMI, VBMI2, GFNI, VNNI, BITALG, VPOPCNTDQ).
+const IA32CAP_AVX2: &str = "~0x0:~0x00005942DC230000";
+/// aesni: leaf 1 ECX bits 12, 22, 26, 27, 28, 29 (FMA, MOVBE, XSAVE, OSXSAVE, AVX, F16C) and
+/// every leaf 7 bit (AVX2, BMI1/2, ADX, SHA, AVX-512, VAES, ...).
+const IA32CAP_AESNI: &str = "~0x3C40100000000000:~0xFFFFFFFFFFFFFFFF";
+
+impl CpuProfile {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "native" => Some(Self::Native),
+            "avx2" => Some(Self::Avx2),
+            "aesni" => Some(Self::AesNi),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Native => "native",
+            Self::Avx2 => "avx2",
+            Self::AesNi => "aesni",
+        }
+    }
+
+    /// The output directory of a run of this profile.
+    fn dir(self) -> PathBuf {
+        match self {
+            Self::Native => root().join("target/tessera-bench"),
+            p => root().join(format!("target/tessera-bench-{}", p.name())),
+        }
+    }
+
+    /// The environment of every bench process, and the report's profile line.
+    fn env(self) -> (Vec<(&'static str, &'static str)>, String) {
+        match self {
+            Self::Native => (Vec::new(), "native (no cap)".into()),
+            Self::Avx2 => (
+                vec![
+                    ("TESSERA_CPU_CAP", "avx2"),
+                    ("OPENSSL_ia32cap", IA32CAP_AVX2),
+                ],
+                format!(
+                    "`avx2` (AMD Zen 3's features: AVX2, BMI1/2, ADX, AES-NI, PCLMULQDQ, VAES and \
+                     VPCLMULQDQ on 256-bit vectors, SHA-NI; no AVX-512, no GFNI). Tessera: \
+                     `TESSERA_CPU_CAP=avx2` (test builds only). aws-lc-rs: \
+                     `OPENSSL_ia32cap={IA32CAP_AVX2}` (clears AVX-512 F/DQ/IFMA/PF/ER/CD/BW/VL, \
+                     VBMI/VBMI2, GFNI, VNNI, BITALG, VPOPCNTDQ). ring 0.17: not capped, and has \
+                     no AVX-512 code (no zmm instruction in its x86_64 assembly). RustCrypto, \
+                     libcrux, PQClean, dalek and the HPKE crates read CPUID themselves, not \
+                     capped; none of the code their measured rows run has AVX-512 paths \
+                     (RustCrypto `sha2`/`aes`/`polyval`/`chacha20`/`poly1305`: SHA-NI, AES-NI, \
+                     CLMUL and AVX2 at most; libcrux and PQClean ML-KEM: AVX2; curve25519-dalek's \
+                     IFMA code serves Edwards points, not the X25519 ladder)"
+                ),
+            ),
+            Self::AesNi => (
+                vec![
+                    ("TESSERA_CPU_CAP", "aesni"),
+                    ("OPENSSL_ia32cap", IA32CAP_AESNI),
+                ],
+                format!(
+                    "`aesni` (a Westmere-class x86-64: SSE up to 4.1, AES-NI, PCLMULQDQ; no AVX, \
+                     no BMI, no SHA-NI). Tessera: `TESSERA_CPU_CAP=aesni`. aws-lc-rs: \
+                     `OPENSSL_ia32cap={IA32CAP_AESNI}` (clears FMA, MOVBE, XSAVE, OSXSAVE, AVX, \
+                     F16C and every leaf 7 feature). ring, RustCrypto, libcrux, PQClean, dalek \
+                     and the HPKE crates cannot be capped: they still run their AVX2, BMI2/ADX \
+                     and SHA-NI code here, so their ratios are not those of a real Westmere"
+                ),
+            ),
+        }
+    }
+}
+
+/// What `cargo xtask bench` runs.
+#[derive(Clone, Debug)]
+pub struct Opts {
+    pub full: bool,
+    pub filter: Option<String>,
+    pub cpu: CpuProfile,
+    /// Bench processes; 1: one process, its report as it is.
+    pub processes: usize,
+    /// Builds of different code layout the processes alternate between (1 or 2).
+    pub builds: usize,
+}
+
+/// Copies the workspace's sources (not `target/`, not `.git/`) to `dst`, rewriting only the
+/// files whose contents changed (so a second run rebuilds only what changed).
+fn sync_tree(src: &Path, dst: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dst)?;
+    for e in std::fs::read_dir(src)? {
+        let e = e?;
+        let name = e.file_name();
+        if src == root() && (name == "target" || name == ".git") {
+            continue;
+        }
+        let (from, to) = (e.path(), dst.join(&name));
+        if e.file_type()?.is_dir() {
+            sync_tree(&from, &to)?;
+        } else if e.file_type()?.is_file() {
+            let data = std::fs::read(&from)?;
+            if std::fs::read(&to).ok().as_deref() != Some(&data[..]) {
+                std::fs::write(&to, data)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The second build's source tree: a copy of this workspace at another path.
+fn layout_tree() -> PathBuf {
+    root().join("target/layout-b/tessera")
+}
+
 /// Runs the comparison and prints the report's summary; false when a build or run failed or
-/// the filter selects no row.
-pub fn run(full: bool, filter: Option<&str>) -> bool {
+/// the filter selects no row. With several processes (the default: 4, alternating between
+/// two builds of different code layout), each process writes `DIR/runs/<build><n>/`, and
+/// the report in DIR aggregates them (see the bench's `--aggregate`).
+pub fn run(o: &Opts) -> bool {
     let t = Instant::now();
-    let dir = root().join("target/tessera-bench");
+    let dir = o.cpu.dir();
     let _ = std::fs::create_dir_all(&dir);
     clean(&dir);
+    let _ = std::fs::remove_dir_all(dir.join("runs"));
+    let filter = o.filter.as_deref();
+    let full = o.full;
     eprintln!("=== building the comparison (main build)");
     let Some(rows) = list_rows() else {
         eprintln!("compare: the main build failed");
@@ -120,43 +278,123 @@ pub fn run(full: bool, filter: Option<&str>) -> bool {
         }
         return false;
     }
-    let out = dir.to_string_lossy().into_owned();
-    let mut common: Vec<&str> = vec!["--out", &out];
-    if full {
-        common.push("--full");
+    let builds = o.builds.clamp(1, 2);
+    let processes = o.processes.max(1);
+    let mut trees = vec![root()];
+    if builds == 2 && processes > 1 {
+        let tree = layout_tree();
+        eprintln!(
+            "=== the second build: a copy of the sources at {} (another path: other symbol \
+             hashes, so another code layout)",
+            tree.display()
+        );
+        if let Err(e) = sync_tree(&root(), &tree) {
+            eprintln!("compare: cannot copy the sources: {e}");
+            return false;
+        }
+        if list_rows_in(&tree).is_none() {
+            eprintln!("compare: the second build failed");
+            return false;
+        }
+        trees.push(tree);
     }
-    if let Some(f) = filter {
-        common.push(f);
-    }
-    let soft_json = dir.join("soft.json");
-    let soft_json_s = soft_json.to_string_lossy().into_owned();
-    if soft_rows > 0 {
-        // RUSTFLAGS replaces the config's test hooks, which the bench harness needs (it
-        // drives the derandomized HPKE entry points): add them back.
-        let flags = crate::cmd::rustflags_with_hooks(SOFT_RUSTFLAGS);
-        let mut c = compare_cmd(&common);
-        c.env("RUSTFLAGS", flags)
-            .env("CARGO_TARGET_DIR", root().join("target/soft"));
+    let (env, profile_line) = o.cpu.env();
+    // Per process: the passes and row time of the mode, shortened when several processes
+    // share the budget (the default run stays under 15 minutes once built).
+    let per_process: Vec<String> = if processes > 1 && !full {
+        vec![
+            "--passes".into(),
+            "2".into(),
+            "--row-secs".into(),
+            "1.0".into(),
+        ]
+    } else if processes > 1 {
+        vec![
+            "--passes".into(),
+            "4".into(),
+            "--row-secs".into(),
+            "5".into(),
+        ]
+    } else {
+        Vec::new()
+    };
+    let mut run_dirs = Vec::new();
+    for i in 0..processes {
+        let b = i % trees.len();
+        let label = format!("{}{}", (b'a' + b as u8) as char, i / trees.len() + 1);
+        let out_dir = if processes == 1 {
+            dir.clone()
+        } else {
+            dir.join("runs").join(&label)
+        };
+        let _ = std::fs::create_dir_all(&out_dir);
+        let out = out_dir.to_string_lossy().into_owned();
+        let mut common: Vec<&str> = vec!["--out", &out];
+        common.extend(per_process.iter().map(String::as_str));
+        if full {
+            common.push("--full");
+        }
+        if let Some(f) = filter {
+            common.push(f);
+        }
+        let soft_json = out_dir.join("soft.json").to_string_lossy().into_owned();
+        let with_env = |c: &mut Command| {
+            for (k, v) in &env {
+                c.env(k, v);
+            }
+            c.env("TESSERA_BENCH_PROFILE", &profile_line);
+        };
+        if soft_rows > 0 {
+            // RUSTFLAGS replaces the config's test hooks, which the bench harness needs (it
+            // drives the derandomized HPKE entry points): add them back.
+            let flags = crate::cmd::rustflags_with_hooks(SOFT_RUSTFLAGS);
+            let mut c = compare_cmd_in(&trees[b], "bench", &common);
+            c.env("RUSTFLAGS", flags)
+                .env("CARGO_TARGET_DIR", root().join("target/soft"));
+            with_env(&mut c);
+            if !status(
+                &format!(
+                    "compare [{label}, process {}/{processes}, {}]: {soft_rows} RustCrypto-soft rows (build with {SOFT_RUSTFLAGS})",
+                    i + 1,
+                    o.cpu.name()
+                ),
+                &mut c,
+            ) {
+                return false;
+            }
+        }
+        let mut args = common.clone();
+        if soft_rows > 0 {
+            args.extend(["--merge", &soft_json]);
+        }
+        let mut c = compare_cmd_in(&trees[b], "bench", &args);
+        with_env(&mut c);
         if !status(
-            &format!("compare: {soft_rows} RustCrypto-soft rows (build with {SOFT_RUSTFLAGS})"),
+            &format!(
+                "compare [{label}, process {}/{processes}, {}]: {main_rows} rows",
+                i + 1,
+                o.cpu.name()
+            ),
             &mut c,
         ) {
             return false;
         }
-    } else {
-        eprintln!(
-            "\n=== compare: the RustCrypto-soft build skipped (the filter matches none of its rows)"
-        );
+        run_dirs.push(out_dir);
     }
-    let mut args = common.clone();
-    if soft_rows > 0 {
-        args.extend(["--merge", &soft_json_s]);
-    }
-    if !status(
-        &format!("compare: {main_rows} rows (main build)"),
-        &mut compare_cmd(&args),
-    ) {
-        return false;
+    if processes > 1 {
+        let out = dir.to_string_lossy().into_owned();
+        let mut args: Vec<String> = vec!["--out".into(), out];
+        for d in &run_dirs {
+            args.push("--aggregate".into());
+            args.push(d.to_string_lossy().into_owned());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        if !status(
+            &format!("compare: one report from {processes} processes"),
+            &mut compare_cmd(&args),
+        ) {
+            return false;
+        }
     }
     let report = dir.join("report.md");
     let Ok(text) = std::fs::read_to_string(&report) else {
@@ -167,50 +405,107 @@ pub fn run(full: bool, filter: Option<&str>) -> bool {
     let head = text.split("\n## Rows in detail").next().unwrap_or(&text);
     println!("\n{head}");
     println!(
-        "full report: {} (JSON: results.json, plots: *.svg); {:.0} s",
+        "full report: {} (JSON: results.json, plots: *.svg; each process: runs/); {:.0} s",
         report.display(),
         t.elapsed().as_secs_f64()
     );
     true
 }
 
-/// One tiny row, very few rounds, then a check of every output file (no timing asserted).
+/// One tiny row, very few rounds, then a check of every output file (no timing asserted); then
+/// the same in the `avx2` profile, checking that the cap took effect (the report's profile and
+/// feature lines, and a backend without AVX-512 on the row).
 ///
 /// Built with the test profile (opt-level 2, what the test legs build), not the release one:
 /// the smoke checks the harness and its outputs, not speed, and in `cargo xtask test` it then
 /// reuses the peers' C builds (aws-lc-sys, ring) of the native leg instead of building every
 /// peer a second time in release (about 4 minutes of CI on 2 cores).
 pub fn smoke() -> bool {
-    let dir = root().join("target/tessera-bench/smoke");
-    let _ = std::fs::create_dir_all(&dir);
-    clean(&dir);
-    let out = dir.to_string_lossy().into_owned();
-    if !status(
-        "compare --smoke (test profile)",
-        &mut compare_cmd_profile("test", &["--smoke", "--out", &out]),
-    ) {
+    const AVX2_SMOKE_ROW: &str = "op=aes128-gcm-seal,size=64B";
+    // The harness library's own unit tests (the load parser, the report), in the same
+    // profile and features as the smoke's build, so they reuse it.
+    let mut unit = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    unit.args([
+        "test",
+        "--ignore-rust-version",
+        "-p",
+        "tessera-benches",
+        "--lib",
+    ])
+    .current_dir(root());
+    if !status("tessera-benches unit tests (test profile)", &mut unit) {
         return false;
     }
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
-    let json: serde_json::Value = serde_json::from_str(&read("results.json")).unwrap_or_default();
-    let records = json["records"].as_array().map_or(0, |r| r.len());
-    let checks = [
-        (
-            "results.json has a reference and at least one peer record",
-            records >= 2
-                && json["records"][0]["role"] == "reference"
-                && json["records"][0]["time_ns"]["median"].as_f64().is_some(),
-        ),
-        (
-            "report.md has the summary table",
-            read("report.md").contains("## Summary"),
-        ),
-        ("ratios.svg is an SVG", read("ratios.svg").contains("<svg")),
-    ];
     let mut ok = true;
-    for (what, good) in checks {
-        eprintln!("smoke: {} {what}", if good { "ok  " } else { "FAIL" });
-        ok &= good;
+    for cpu in [CpuProfile::Native, CpuProfile::Avx2] {
+        let dir = root().join("target/tessera-bench/smoke").join(cpu.name());
+        let _ = std::fs::create_dir_all(&dir);
+        clean(&dir);
+        let out = dir.to_string_lossy().into_owned();
+        // The avx2 smoke races AES-128-GCM, whose best backend on an AVX-512 machine is
+        // `x86_vaes512`: capped, it must be another one.
+        let mut args = vec!["--smoke", "--out", &out];
+        if cpu == CpuProfile::Avx2 {
+            args.push(AVX2_SMOKE_ROW);
+        }
+        let mut c = compare_cmd_profile("test", &args);
+        let (env, line) = cpu.env();
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.env("TESSERA_BENCH_PROFILE", line);
+        if !status(
+            &format!("compare --smoke (test profile, {})", cpu.name()),
+            &mut c,
+        ) {
+            return false;
+        }
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+        let json: serde_json::Value =
+            serde_json::from_str(&read("results.json")).unwrap_or_default();
+        let records = json["records"].as_array().map_or(0, |r| r.len());
+        let report = read("report.md");
+        let reference = json["records"][0]["impl"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        let mut checks = vec![
+            (
+                "results.json has a reference and at least one peer record",
+                records >= 2
+                    && json["records"][0]["role"] == "reference"
+                    && json["records"][0]["time_ns"]["median"].as_f64().is_some(),
+            ),
+            (
+                "report.md has the summary table",
+                report.contains("## Summary"),
+            ),
+            (
+                "report.md has the load line",
+                report.contains("- Load: ") && json["meta"]["load"]["noisy"].is_boolean(),
+            ),
+            ("ratios.svg is an SVG", read("ratios.svg").contains("<svg")),
+        ];
+        if cpu == CpuProfile::Avx2 {
+            checks.push((
+                "the avx2 report names its profile and detects no AVX-512",
+                report.contains("- CPU profile: `avx2`")
+                    && (!cfg!(target_arch = "x86_64") || report.contains("AVX-512 no")),
+            ));
+            checks.push((
+                "the avx2 row runs a backend without AVX-512",
+                json["records"][0]["row"] == AVX2_SMOKE_ROW && !reference.contains("512"),
+            ));
+        }
+        for (what, good) in checks {
+            eprintln!(
+                "smoke ({}): {} {what}",
+                cpu.name(),
+                if good { "ok  " } else { "FAIL" }
+            );
+            ok &= good;
+        }
+        eprintln!("smoke ({}): the row ran on {reference}", cpu.name());
     }
     ok
 }
@@ -350,9 +645,12 @@ mod tests {
     }
 }
 
-/// The README's generated benchmark section lies between these two lines.
+/// The README's generated benchmark section of the native profile lies between these two lines.
 const README_BEGIN: &str = "<!-- bench-report:begin (generated by `cargo xtask bench --readme`; edit the report, not this) -->";
 const README_END: &str = "<!-- bench-report:end -->";
+/// ... and that of the avx2 profile between these.
+const README_AVX2_BEGIN: &str = "<!-- bench-report-avx2:begin (generated by `cargo xtask bench --cpu avx2` then `cargo xtask bench --readme target/tessera-bench-avx2`) -->";
+const README_AVX2_END: &str = "<!-- bench-report-avx2:end -->";
 
 /// The README section made from a run's `report.md`: its header, summary table and notes (up to
 /// the per-backend table), headings moved one level down under the README's own, the plot
@@ -387,10 +685,11 @@ fn readme_section(report: &str) -> String {
     out.join("\n")
 }
 
-/// Puts `section` between the README markers of `readme`; None when a marker is missing.
-fn splice_readme(readme: &str, section: &str) -> Option<String> {
-    let b = readme.find(README_BEGIN)? + README_BEGIN.len();
-    let e = readme[b..].find(README_END)? + b;
+/// Puts `section` between the markers `begin` and `end` of `readme`; None when a marker is
+/// missing.
+fn splice_between(readme: &str, section: &str, begin: &str, end: &str) -> Option<String> {
+    let b = readme.find(begin)? + begin.len();
+    let e = readme[b..].find(end)? + b;
     Some(format!("{}\n\n{section}\n\n{}", &readme[..b], &readme[e..]))
 }
 
@@ -408,13 +707,26 @@ pub fn readme(dir: Option<&str>) -> bool {
             return false;
         }
     };
+    if report.contains("**NOISY RUN**") {
+        eprintln!(
+            "readme: {} is from a noisy run (other processes or steal above the thresholds): \
+             measure again on a quiet machine",
+            dir.join("report.md").display()
+        );
+        return false;
+    }
+    let (begin, end) = if report.contains("- CPU profile: `avx2`") {
+        (README_AVX2_BEGIN, README_AVX2_END)
+    } else {
+        (README_BEGIN, README_END)
+    };
     let path = root().join("README.md");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("readme: cannot read {}", path.display());
         return false;
     };
-    let Some(new) = splice_readme(&text, &readme_section(&report)) else {
-        eprintln!("readme: README.md lacks the lines {README_BEGIN} and {README_END}");
+    let Some(new) = splice_between(&text, &readme_section(&report), begin, end) else {
+        eprintln!("readme: README.md lacks the lines {begin} and {end}");
         return false;
     };
     if std::fs::write(&path, new).is_err() {
@@ -441,11 +753,15 @@ mod readme_tests {
             "- CPU: x\n\n### Summary\n\n| a |\n\n(The ratio chart of this table is `target/tessera-bench/ratios.svg` after a run.)"
         );
         let readme = format!("intro\n{README_BEGIN}\nold\n{README_END}\ntail\n");
-        let new = splice_readme(&readme, "NEW").unwrap();
+        let new = splice_between(&readme, "NEW", README_BEGIN, README_END).unwrap();
         assert_eq!(
             new,
             format!("intro\n{README_BEGIN}\n\nNEW\n\n{README_END}\ntail\n")
         );
-        assert!(splice_readme("no markers", "x").is_none());
+        assert!(splice_between("no markers", "x", README_BEGIN, README_END).is_none());
+        let both =
+            format!("{README_BEGIN}\na\n{README_END}\n{README_AVX2_BEGIN}\nb\n{README_AVX2_END}\n");
+        let new = splice_between(&both, "X", README_AVX2_BEGIN, README_AVX2_END).unwrap();
+        assert!(new.contains("\na\n") && new.contains("\n\nX\n\n") && !new.contains("\nb\n"));
     }
 }

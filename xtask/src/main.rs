@@ -1,9 +1,13 @@
 //! `cargo xtask test [--quick] [--list] [--only SUBSTRING]`: the whole test matrix, ending
 //! with one table (`--list`: every leg's name and command, nothing run; `--only`: the legs
 //! whose name contains SUBSTRING, for working on one leg).
-//! `cargo xtask bench [--full] [FILTER]`: the interleaved comparison against peers (report,
-//! JSON and SVG plots in target/tessera-bench; see `compare.rs`); `--smoke`: one tiny row and a
-//! check of the output files. `cargo xtask bench --criterion [--full] [FILTER]`: the criterion
+//! `cargo xtask bench [--full] [--cpu native|avx2|aesni] [--processes N] [--builds 1|2]
+//! [FILTER]`: the interleaved comparison against peers (report, JSON and SVG plots in
+//! target/tessera-bench, or target/tessera-bench-PROFILE; see `compare.rs`), by default in 4
+//! processes alternating between two builds of different code layout, every ratio reported
+//! with its spread across them; `--cpu` caps Tessera's detection (and AWS-LC's) to a smaller
+//! CPU's features; `--smoke`: one tiny row (native, then the avx2 profile) and a check of the
+//! output files. `cargo xtask bench --criterion [--full] [FILTER]`: the criterion
 //! benches' detailed curves, as markdown tables (FILTER `soft`: only Tessera portable against
 //! RustCrypto's software AES-GCM).
 //! `cargo xtask bench --stability RUN1 RUN2 [PERCENT]`: the summary ratios of two runs side by
@@ -25,7 +29,7 @@ mod report;
 mod userbuild;
 mod vectors;
 
-const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | bench --readme [DIR] | vectors | user-build";
+const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--cpu native|avx2|aesni] [--processes N] [--builds 1|2] [FILTER] | bench [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | bench --readme [DIR] | vectors | user-build";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -61,13 +65,13 @@ fn main() {
                 }
             }
         }
-        Some("bench") if !flag("--criterion") => compare::run(
-            flag("--full"),
-            args.iter()
-                .skip(1)
-                .find(|a| !a.starts_with("--"))
-                .map(String::as_str),
-        ),
+        Some("bench") if !flag("--criterion") => match bench_opts(&args) {
+            Some(o) => compare::run(&o),
+            None => {
+                eprintln!("{USAGE}");
+                false
+            }
+        },
         Some("bench") => bench::bench(
             flag("--full"),
             args.iter()
@@ -83,4 +87,27 @@ fn main() {
         }
     };
     std::process::exit(if ok { 0 } else { 1 });
+}
+
+/// The options of `cargo xtask bench` (the interleaved comparison); None on a malformed one.
+fn bench_opts(args: &[String]) -> Option<compare::Opts> {
+    let mut o = compare::Opts {
+        full: false,
+        filter: None,
+        cpu: compare::CpuProfile::Native,
+        processes: 4,
+        builds: 2,
+    };
+    let mut it = args.iter().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--full" => o.full = true,
+            "--cpu" => o.cpu = compare::CpuProfile::parse(it.next()?)?,
+            "--processes" => o.processes = it.next()?.parse().ok().filter(|&n| n >= 1)?,
+            "--builds" => o.builds = it.next()?.parse().ok().filter(|&n| n == 1 || n == 2)?,
+            f if f.starts_with("--") => return None,
+            f => o.filter = Some(f.to_string()),
+        }
+    }
+    Some(o)
 }

@@ -15,6 +15,10 @@ pub(crate) struct Args {
     pub(crate) clock: Clock,
     pub(crate) row_secs: Option<f64>,
     pub(crate) batch_us: Option<f64>,
+    /// `--passes N`: passes over every row (the mode's number otherwise).
+    pub(crate) passes: Option<usize>,
+    /// `--aggregate DIR` (repeated): no measuring; one report from these runs' results.json.
+    pub(crate) aggregate: Vec<PathBuf>,
 }
 
 pub(crate) fn parse_args() -> Args {
@@ -31,6 +35,8 @@ pub(crate) fn parse_args() -> Args {
         clock: Clock::ThreadCpu,
         row_secs: None,
         batch_us: None,
+        passes: None,
+        aggregate: Vec::new(),
     };
     let mut it = raw.into_iter();
     while let Some(x) = it.next() {
@@ -48,6 +54,8 @@ pub(crate) fn parse_args() -> Args {
             }
             "--row-secs" => a.row_secs = Some(value("--row-secs").parse().expect("--row-secs")),
             "--batch-us" => a.batch_us = Some(value("--batch-us").parse().expect("--batch-us")),
+            "--passes" => a.passes = Some(value("--passes").parse().expect("--passes")),
+            "--aggregate" => a.aggregate.push(PathBuf::from(value("--aggregate"))),
             f if f.starts_with("--") => panic!("unknown flag {f}"),
             f => a.filter = Some(f.to_string()),
         }
@@ -256,6 +264,7 @@ pub(crate) fn run_config(args: &Args) -> (&'static str, usize, Config) {
             },
         )
     };
+    let passes = args.passes.unwrap_or(passes).max(1);
     if let Some(s) = args.row_secs {
         cfg.row_ns = s * 1e9 / passes as f64;
     }
@@ -298,7 +307,7 @@ pub(crate) fn measure_rows(
     selected: &[&Spec],
     cfg: &Config,
     passes: usize,
-) -> (Vec<Samples>, Vec<Samples>, Vec<Vec<String>>) {
+) -> (Vec<Samples>, Vec<Samples>, Vec<Vec<String>>, RunLoad) {
     let cfg = *cfg;
     let n = selected.len();
     // Per row, the samples of its two races: the best backend against the peers (or against
@@ -307,7 +316,9 @@ pub(crate) fn measure_rows(
     let mut samples = vec![Samples::default(); n];
     let mut backend_samples = vec![Samples::default(); n];
     let mut notes = vec![Vec::new(); n];
+    let mut load = RunLoad::default();
     for pass in 1..=passes {
+        let before = tessera_benches::load::sample();
         for (i, s) in selected.iter().enumerate() {
             let built = (s.build)(s.size);
             notes[i] = built.notes;
@@ -350,8 +361,16 @@ pub(crate) fn measure_rows(
                 );
             }
         }
+        if let (Some(a), Some(b)) = (before, tessera_benches::load::sample()) {
+            let l = tessera_benches::load::between(&a, &b);
+            eprintln!(
+                "[pass {pass}/{passes}] load: other processes {:.2} CPU, steal {:.1}%",
+                l.others_cpu, l.steal_pct
+            );
+            load.passes.push(l);
+        }
     }
-    (samples, backend_samples, notes)
+    (samples, backend_samples, notes, load)
 }
 
 /// The bootstrap intervals, on both cores (the measuring is over; the results do not depend on
@@ -435,8 +454,163 @@ pub(crate) fn merge_soft(m: &std::path::Path, meta: &mut Meta, rows: &mut Vec<Ro
         Ok(text) => {
             let v: serde_json::Value = serde_json::from_str(&text).expect("parse soft results");
             meta.total_secs += v["meta"]["total_secs"].as_f64().unwrap_or(0.0);
+            let soft = report::meta_from_json(&v);
+            meta.load.passes.extend(soft.load.passes);
+            meta.noisy = meta.load.noisy();
             rows.extend(report::rows_from_json(&v));
         }
         Err(e) => eprintln!("no soft results to merge ({}: {e})", m.display()),
     }
+}
+
+/// The CPU profile line of the report: what `cargo xtask bench --cpu` set (`TESSERA_BENCH_PROFILE`),
+/// else the caps found in the environment, else `native`.
+pub(crate) fn profile_line() -> String {
+    if let Ok(p) = std::env::var("TESSERA_BENCH_PROFILE") {
+        return p;
+    }
+    let cap = std::env::var("TESSERA_CPU_CAP").unwrap_or_default();
+    let ossl = std::env::var("OPENSSL_ia32cap").unwrap_or_default();
+    match (cap.is_empty(), ossl.is_empty()) {
+        (true, true) => "native".into(),
+        _ => format!("TESSERA_CPU_CAP={cap:?}, OPENSSL_ia32cap={ossl:?}"),
+    }
+}
+
+/// `--aggregate DIR...`: one report from several processes' runs (their `results.json`): per
+/// ratio, the median of the processes' medians, and as its interval the lowest and highest of
+/// them, so that a ratio is a win or a loss only where every process agrees (else parity).
+/// Times likewise: median [lowest, highest] of the processes' medians.
+pub(crate) fn aggregate(out: &std::path::Path, dirs: &[PathBuf]) {
+    let runs: Vec<(String, Meta, Vec<RowRecord>)> = dirs
+        .iter()
+        .map(|d| {
+            let p = d.join("results.json");
+            let text = std::fs::read_to_string(&p)
+                .unwrap_or_else(|e| panic!("aggregate: cannot read {}: {e}", p.display()));
+            let v: serde_json::Value = serde_json::from_str(&text).expect("aggregate: JSON");
+            let label = d
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (
+                label,
+                report::meta_from_json(&v),
+                report::rows_from_json(&v),
+            )
+        })
+        .collect();
+    let (_, first_meta, first_rows) = runs.first().expect("aggregate: no run given");
+    let med = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    };
+    let mut rows = Vec::new();
+    let (mut wins, mut losses, mut parity) = (0, 0, 0);
+    for r in first_rows {
+        let mut row = r.clone();
+        row.rounds = 0;
+        row.secs = 0.0;
+        let mut contestants = Vec::new();
+        for m in &r.contestants {
+            let found: Vec<&Measured> = runs
+                .iter()
+                .filter_map(|(_, _, rs)| {
+                    rs.iter()
+                        .find(|x| x.id == r.id)
+                        .and_then(|x| x.contestants.iter().find(|c| c.name == m.name))
+                })
+                .collect();
+            if found.len() != runs.len() {
+                row.notes.push(format!(
+                    "{} measured in {} of {} processes: left out of the aggregate",
+                    m.name,
+                    found.len(),
+                    runs.len()
+                ));
+                continue;
+            }
+            let mut t: Vec<f64> = found.iter().map(|c| c.time_ns.median).collect();
+            let mut q: Vec<f64> = found.iter().map(|c| c.ratio.median).collect();
+            let (tlo, thi) = (
+                t.iter().copied().fold(f64::INFINITY, f64::min),
+                t.iter().copied().fold(0.0, f64::max),
+            );
+            let (qlo, qhi) = (
+                q.iter().copied().fold(f64::INFINITY, f64::min),
+                q.iter().copied().fold(0.0, f64::max),
+            );
+            let mut c = (*m).clone();
+            c.time_ns = Spread {
+                median: med(&mut t),
+                q1: tlo,
+                q3: thi,
+            };
+            c.ratio = Spread {
+                median: med(&mut q),
+                q1: qlo,
+                q3: qhi,
+            };
+            c.ci95 = (qlo, qhi);
+            c.rounds = found.iter().map(|c| c.rounds).sum();
+            if c.role == Role::Peer {
+                if c.tie() {
+                    parity += 1;
+                } else if qlo > 1.0 {
+                    wins += 1;
+                } else {
+                    losses += 1;
+                }
+            }
+            contestants.push(c);
+        }
+        for (_, _, rs) in &runs {
+            if let Some(x) = rs.iter().find(|x| x.id == r.id) {
+                row.rounds += x.rounds;
+                row.secs += x.secs;
+            }
+        }
+        row.contestants = contestants;
+        rows.push(row);
+    }
+    let mut meta = first_meta.clone();
+    meta.processes = runs.len();
+    meta.total_secs = runs.iter().map(|(_, m, _)| m.total_secs).sum();
+    meta.load = RunLoad {
+        passes: runs
+            .iter()
+            .flat_map(|(_, m, _)| m.load.passes.clone())
+            .collect(),
+    };
+    meta.noisy = runs.iter().any(|(_, m, _)| m.noisy);
+    let mut builds: Vec<char> = runs.iter().filter_map(|(l, ..)| l.chars().next()).collect();
+    builds.sort();
+    builds.dedup();
+    meta.extra = vec![format!(
+        "Spread: {} processes ({}) in {} build{} of different code layout (each build compiled \
+         from its own copy of the source tree, at another path: other symbol hashes, so other \
+         function placement); every process has its own address layout. Ratios against peers: \
+         {wins} wins and {losses} losses (every process agrees), {parity} parity",
+        runs.len(),
+        runs.iter()
+            .map(|(l, ..)| l.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        builds.len(),
+        if builds.len() == 1 { "" } else { "s" }
+    )];
+    for (l, m, _) in &runs {
+        meta.extra.push(format!(
+            "Process {l}: {:.0} s, load: {}",
+            m.total_secs,
+            m.load.line()
+        ));
+    }
+    std::fs::create_dir_all(out).expect("create the output directory");
+    write_outputs(out, &meta, &rows, false);
 }

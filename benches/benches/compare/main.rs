@@ -24,8 +24,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 use tessera_benches::interleave::{
-    AlignedBuf, Clock, Config, Contestant, Measured, Role, RowResult, Samples, SplitMix64, measure,
+    AlignedBuf, Clock, Config, Contestant, Measured, Role, RowResult, Samples, SplitMix64, Spread,
+    measure,
 };
+use tessera_benches::load::RunLoad;
 use tessera_benches::report::{self, Meta, RowRecord, size_label};
 use tessera_benches::{AAD, NONCE, RustCryptoGcm, plot};
 
@@ -67,6 +69,10 @@ pub(crate) use x25519_rows::*;
 
 fn main() {
     let args = parse_args();
+    if !args.aggregate.is_empty() {
+        aggregate(&args.out, &args.aggregate);
+        return;
+    }
     let soft = soft_build();
     let all = specs();
     if args.list {
@@ -78,7 +84,7 @@ fn main() {
     let hw = tessera::hw_line();
     announce(&selected, mode, passes, &cfg, soft, &hw);
     let start = Instant::now();
-    let (samples, backend_samples, mut notes) = measure_rows(&selected, &cfg, passes);
+    let (samples, backend_samples, mut notes, load) = measure_rows(&selected, &cfg, passes);
     let summaries = summarize_rows(&samples, &backend_samples, cfg.resamples);
     let mut rows = records(&selected, summaries, &mut notes);
     let mut meta = Meta {
@@ -91,6 +97,11 @@ fn main() {
         row_secs: cfg.row_ns / 1e9,
         total_secs: start.elapsed().as_secs_f64(),
         left_out,
+        profile: profile_line(),
+        noisy: load.noisy(),
+        load,
+        processes: 1,
+        extra: Vec::new(),
     };
     std::fs::create_dir_all(&args.out).expect("create the output directory");
     if soft {

@@ -75,6 +75,58 @@ mod test_hooks {
         })
     }
 
+    /// The x86_64 features of a CPU-profile cap (`TESSERA_CPU_CAP`), rustc's spelling.
+    /// `avx2`: AMD Zen 3 (AVX2, BMI1/2, ADX, AES-NI, PCLMULQDQ, VAES, VPCLMULQDQ on 256-bit
+    /// vectors, SHA-NI; no AVX-512, no GFNI). `aesni`: a Westmere-class x86-64 (SSE up to
+    /// SSE4.1, AES-NI, PCLMULQDQ; no AVX).
+    pub(super) fn cap_profile(name: &str) -> Option<&'static [&'static str]> {
+        const AESNI: &[&str] = &["sse2", "ssse3", "sse4.1", "pclmulqdq", "aes"];
+        const AVX2: &[&str] = &[
+            "sse2",
+            "ssse3",
+            "sse4.1",
+            "pclmulqdq",
+            "aes",
+            "avx",
+            "avx2",
+            "bmi1",
+            "bmi2",
+            "adx",
+            "sha",
+            "vaes",
+            "vpclmulqdq",
+        ];
+        match name {
+            "avx2" => Some(AVX2),
+            "aesni" => Some(AESNI),
+            _ => None,
+        }
+    }
+
+    /// Whether `cap` (the value of `TESSERA_CPU_CAP`) lets detection report every feature of
+    /// `names`: unset, empty or `native`, no cap; a profile name of [`cap_profile`]; else a
+    /// comma-separated list of target features (rustc's spelling), the only ones detection may
+    /// report. The cap only removes features: a feature the CPU lacks stays absent.
+    pub(super) fn cap_allows(cap: &str, names: &[&str]) -> bool {
+        let cap = cap.trim();
+        if cap.is_empty() || cap == "native" {
+            return true;
+        }
+        match cap_profile(cap) {
+            Some(list) => names.iter().all(|n| list.contains(n)),
+            None => names.iter().all(|n| cap.split(',').any(|c| c.trim() == *n)),
+        }
+    }
+
+    /// [`cap_allows`] with the environment's `TESSERA_CPU_CAP` (test builds only: the
+    /// `--cpu` profiles of `cargo xtask bench`, which measure a smaller CPU on this one).
+    pub(super) fn env_cap_allows(names: &[&str]) -> bool {
+        match std::env::var("TESSERA_CPU_CAP") {
+            Ok(cap) => cap_allows(&cap, names),
+            Err(_) => true,
+        }
+    }
+
     /// `TESSERA_FORCE_BACKEND`: unset or empty, detection as usual; `portable`, every token
     /// absent; anything else is a mistake in a test setup and panics.
     pub(super) fn forced_portable() -> bool {
@@ -115,6 +167,21 @@ fn cpu_has_all(names: &[&str]) -> bool {
     }
 }
 
+/// Whether the test builds' CPU cap (`TESSERA_CPU_CAP`, `--cfg tessera_test_hooks` only)
+/// allows every feature of `names`; always true in a user's build.
+#[inline]
+fn cap_allows(names: &[&str]) -> bool {
+    #[cfg(tessera_test_hooks)]
+    {
+        test_hooks::env_cap_allows(names)
+    }
+    #[cfg(not(tessera_test_hooks))]
+    {
+        let _ = names;
+        true
+    }
+}
+
 /// `UNKNOWN` until the first `detect()`, then `ABSENT` or `PRESENT`.
 const UNKNOWN: u8 = 0;
 const ABSENT: u8 = 1;
@@ -130,7 +197,7 @@ fn detect_cached(cache: &AtomicU8, features: &[&str]) -> bool {
         PRESENT => true,
         ABSENT => false,
         _ => {
-            let yes = cpu_has_all(features);
+            let yes = cpu_has_all(features) && cap_allows(features);
             cache.store(if yes { PRESENT } else { ABSENT }, Ordering::Relaxed);
             yes
         }
@@ -241,6 +308,43 @@ pub(crate) const X86_TOKENS: &[(&str, &[&str])] = &[
     ("X86Avx512", X86Avx512::FEATURES),
     ("X86Avx512Ifma", X86Avx512Ifma::FEATURES),
 ];
+
+#[cfg(all(test, tessera_test_hooks))]
+mod cap_tests {
+    use super::test_hooks::cap_allows;
+    use super::*;
+
+    #[test]
+    fn avx2_profile_is_zen3() {
+        for (token, feats) in X86_TOKENS {
+            let want = !matches!(*token, "X86Avx512" | "X86Avx512Ifma" | "X86Vaes512");
+            assert_eq!(cap_allows("avx2", feats), want, "{token}");
+        }
+    }
+
+    #[test]
+    fn aesni_profile_is_westmere() {
+        for (token, feats) in X86_TOKENS {
+            assert_eq!(
+                cap_allows("aesni", feats),
+                *token == "X86AesClmul",
+                "{token}"
+            );
+        }
+    }
+
+    #[test]
+    fn native_empty_and_lists() {
+        for (_, feats) in X86_TOKENS {
+            assert!(cap_allows("", feats));
+            assert!(cap_allows("native", feats));
+        }
+        assert!(cap_allows("bmi2, adx", X86Bmi2Adx::FEATURES));
+        assert!(!cap_allows("bmi2", X86Bmi2Adx::FEATURES));
+        assert!(cap_allows("neon,aes", &["neon"]));
+        assert!(!cap_allows("neon", &["neon", "aes"]));
+    }
+}
 
 /// `a` is a subset of `b` (compile-time check of the narrowing conversions).
 const fn subset(a: &[&str], b: &[&str]) -> bool {

@@ -123,3 +123,47 @@ fn forced_portable_detects_nothing() {
 fn cfg_portable_detects_nothing() {
     forced_portable_detects_nothing();
 }
+
+/// `TESSERA_CPU_CAP=avx2` (test builds: the `--cpu avx2` profile of `cargo xtask bench`) hides
+/// every AVX-512 token and keeps the others as the CPU has them. Runs this test binary again in
+/// a child process with the cap set (detection is cached per process).
+#[cfg(all(
+    target_arch = "x86_64",
+    tessera_test_hooks,
+    not(tessera_backend = "portable"),
+    not(miri)
+))]
+#[test]
+fn cpu_cap_avx2_hides_avx512() {
+    use std::arch::is_x86_feature_detected as has;
+    use tessera_cpu::*;
+    if std::env::var("TESSERA_FORCE_BACKEND").as_deref() == Ok("portable") {
+        return;
+    }
+    if std::env::var("TESSERA_CPU_CAP").as_deref() == Ok("avx2") {
+        // The child.
+        assert!(X86Avx512::detect().is_none());
+        assert!(X86Avx512Ifma::detect().is_none());
+        assert!(X86Vaes512::detect().is_none());
+        assert_eq!(X86Avx2::detect().is_some(), has!("avx2"));
+        assert_eq!(X86Bmi2Adx::detect().is_some(), has!("bmi2") && has!("adx"));
+        assert_eq!(
+            X86ShaNi::detect().is_some(),
+            has!("sha") && has!("sse4.1") && has!("ssse3")
+        );
+        let line = features().to_string();
+        assert!(line.contains("AVX-512 no"), "{line}");
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "cpu_cap_avx2_hides_avx512", "--nocapture"])
+        .env("TESSERA_CPU_CAP", "avx2")
+        .output()
+        .expect("run the test binary again");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "child failed or ran nothing:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -141,7 +141,10 @@ pub struct SpeedArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let code = run(cli);
     // For the tests' flat-memory check: the peak RSS from the kernel, read at the very end.
     if std::env::var_os("TESSERA_REPORT_PEAK_RSS").is_some()
@@ -183,6 +186,41 @@ fn run(cli: Cli) -> ExitCode {
         Command::Speed(args) => finish(speed::run(&args)),
         Command::Info => finish(info::run()),
     }
+}
+
+/// `--help` and `--version` print and exit 0; any other command-line error is one line on
+/// stderr (`tessera: <what is wrong>`) and exit code 1.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        return if e.print().is_ok() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    let text = e.render().to_string();
+    eprintln!("tessera: {}", usage_error_line(e.kind(), &text));
+    ExitCode::FAILURE
+}
+
+/// The one-line form of clap's message: its first paragraph on one line without `error: `,
+/// or for a missing subcommand, where to look.
+fn usage_error_line(kind: clap::error::ErrorKind, text: &str) -> String {
+    if kind == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let cmd = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .map_or("tessera", |u| u.split(" <").next().unwrap_or("tessera"));
+        return format!("a subcommand is required (see '{cmd} --help')");
+    }
+    let para: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = para.join(" ");
+    line.strip_prefix("error: ").unwrap_or(&line).to_string()
 }
 
 /// One line on stderr and exit code 1 for an error.

@@ -12,6 +12,7 @@ mod speed;
 mod sum;
 
 use std::ffi::OsString;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -151,7 +152,7 @@ fn main() -> ExitCode {
         && let Ok(status) = std::fs::read_to_string("/proc/self/status")
         && let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:"))
     {
-        eprintln!("{line}");
+        let _ = writeln!(io::stderr().lock(), "{line}");
     }
     code
 }
@@ -200,7 +201,7 @@ fn usage_error(e: &clap::Error) -> ExitCode {
         };
     }
     let text = e.render().to_string();
-    eprintln!("tessera: {}", usage_error_line(e.kind(), &text));
+    error_line(&usage_error_line(e.kind(), &text));
     ExitCode::FAILURE
 }
 
@@ -228,8 +229,18 @@ fn finish(r: Result<(), String>) -> ExitCode {
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tessera: {e}");
+            error_line(&e);
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `tessera: <msg>` on stderr (a closed stderr is ignored, never a panic).
+pub fn error_line(msg: &str) {
+    let _ = writeln!(io::stderr().lock(), "tessera: {msg}");
+}
+
+/// The message of a failed write to standard output (a closed pipe, a full disk).
+pub fn stdout_error(e: &io::Error) -> String {
+    format!("standard output: write error: {}", quote::io_error(e))
 }

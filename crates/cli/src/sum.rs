@@ -27,7 +27,7 @@ const PROGRESS_MIN: u64 = 64 * 1024 * 1024;
 
 /// Prints `tessera: <message>` on stderr.
 pub fn warn(msg: &str) {
-    eprintln!("tessera: {msg}");
+    crate::error_line(msg);
 }
 
 /// `tessera sum`.

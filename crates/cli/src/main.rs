@@ -77,7 +77,7 @@ pub struct SumArgs {
     /// With --check: warn about improperly formatted lines.
     #[arg(short = 'w', long = "warn", overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
-    /// Hash this many files at once (default: the number of cores).
+    /// Hash this many files at once (default: the number of cores; at most 4 per core).
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
     /// Files to hash (or checksum lists with --check); `-` or none: standard input.

@@ -55,10 +55,7 @@ pub fn run(args: &SumArgs) -> ExitCode {
     } else {
         args.files.clone()
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = thread_count(args.jobs);
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let ok = if args.check {
@@ -229,8 +226,20 @@ fn hash_reader(
     Ok(h.finalize())
 }
 
+/// The most hashing threads `-j` can ask for, per core (more only adds memory and contention).
+const THREADS_PER_CORE: usize = 4;
+
+/// The thread count for `-j jobs` (default: the number of cores), capped at
+/// [`THREADS_PER_CORE`] per core.
+pub fn thread_count(jobs: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    jobs.unwrap_or(cores)
+        .clamp(1, cores.saturating_mul(THREADS_PER_CORE))
+}
+
 /// Hashes `names` on up to `jobs` threads and calls `emit(i, result)` in index order (as soon
-/// as every earlier result is in).
+/// as every earlier result is in). If the system refuses threads, the ones it gave do the work
+/// (none: this thread alone).
 pub fn hash_in_order(
     algo: Algo,
     names: &[OsString],
@@ -239,20 +248,24 @@ pub fn hash_in_order(
     mut emit: impl FnMut(usize, io::Result<Vec<u8>>),
 ) {
     let jobs = jobs.clamp(1, names.len().max(1));
-    if jobs == 1 {
+    let sequential = |emit: &mut dyn FnMut(usize, io::Result<Vec<u8>>)| {
         let mut buf = vec![0u8; BUF];
         for (i, n) in names.iter().enumerate() {
             emit(i, hash_path(algo, n, &mut buf, pb));
         }
+    };
+    if jobs == 1 {
+        sequential(&mut emit);
         return;
     }
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
     std::thread::scope(|s| {
+        let mut spawned = 0;
         for _ in 0..jobs {
             let tx = tx.clone();
             let next = &next;
-            s.spawn(move || {
+            let worker = move || {
                 let mut buf = vec![0u8; BUF];
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -264,9 +277,17 @@ pub fn hash_in_order(
                         break;
                     }
                 }
-            });
+            };
+            if std::thread::Builder::new().spawn_scoped(s, worker).is_err() {
+                break;
+            }
+            spawned += 1;
         }
         drop(tx);
+        if spawned == 0 {
+            sequential(&mut emit);
+            return;
+        }
         let mut pending = BTreeMap::new();
         let mut want = 0;
         for (i, r) in rx {

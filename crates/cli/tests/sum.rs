@@ -362,3 +362,46 @@ fn many_files_in_argument_order_on_threads() {
         );
     }
 }
+
+/// `-j` far beyond the machine under a 100 MB address-space limit: the thread count is capped
+/// (4 per core) and a refused thread is not a panic; the output is still coreutils'.
+#[test]
+fn huge_jobs_under_a_memory_limit() {
+    if !Path::new("/proc/self/status").exists() {
+        eprintln!(
+            "SKIPPED (not a pass): the test limits memory with the shell's ulimit -v (Linux)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut names = Vec::new();
+    for i in 0..300usize {
+        let name = format!("g{i:03}");
+        std::fs::write(dir.path().join(&name), data(i * 7, i as u64 + 1)).expect("write");
+        names.push(OsString::from(name));
+    }
+    let theirs = run(dir.path(), "sha256sum", &names, b"");
+    assert!(theirs.status.success());
+    let mut a = vec![
+        OsString::from("-c"),
+        OsString::from("ulimit -v 100000 && exec \"$0\" \"$@\""),
+        OsString::from(BIN),
+        OsString::from("sum"),
+        OsString::from("-j"),
+        OsString::from("1000000"),
+    ];
+    a.extend_from_slice(&names);
+    let mut c = Command::new("sh");
+    c.args(&a)
+        .current_dir(dir.path())
+        .env("MALLOC_ARENA_MAX", "1")
+        .stdin(Stdio::null());
+    let ours = c.output().expect("sh");
+    assert_eq!(
+        String::from_utf8_lossy(&ours.stderr),
+        "",
+        "stderr with -j 1000000"
+    );
+    assert_eq!(ours.status.code(), Some(0));
+    assert_eq!(ours.stdout, theirs.stdout);
+}

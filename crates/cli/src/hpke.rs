@@ -12,6 +12,7 @@ use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use tessera::hpke::{AeadId, KdfId, Suite};
+use zeroize::Zeroizing;
 
 use crate::keys;
 use crate::quote::io_error;
@@ -77,6 +78,18 @@ fn read_text(path: &Path) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("{}: {}", path.display(), io_error(&e)))
 }
 
+/// A private key file's text, in a buffer wiped on drop (sized from the file's length so that
+/// reading does not leave copies behind in reallocated memory).
+fn read_secret_text(path: &Path) -> Result<Zeroizing<String>, String> {
+    let err = |e: io::Error| format!("{}: {}", path.display(), io_error(&e));
+    let mut f = File::open(path).map_err(err)?;
+    let len = f.metadata().map_err(err)?.len();
+    let cap = usize::try_from(len).unwrap_or(0).min(1 << 20);
+    let mut s = Zeroizing::new(String::with_capacity(cap + 1));
+    f.read_to_string(&mut s).map_err(err)?;
+    Ok(s)
+}
+
 /// `tessera hpke keygen --kem KEM -o KEY`: `KEY` (PKCS#8 PEM, mode 0600) and `KEY.pub`.
 pub fn keygen(kem: &str, out: &Path) -> Result<(), String> {
     let kem = keys::kem_from_name(kem)?;
@@ -97,6 +110,7 @@ pub fn keygen(kem: &str, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes a new file (mode 0600 if `private`); on any error after it was created, removes it.
 fn write_new(path: &Path, data: &[u8], private: bool) -> Result<(), String> {
     let mut o = OpenOptions::new();
     o.write(true).create_new(true);
@@ -109,8 +123,13 @@ fn write_new(path: &Path, data: &[u8], private: bool) -> Result<(), String> {
     let _ = private;
     let err = |e: io::Error| format!("{}: {}", path.display(), io_error(&e));
     let mut f = o.open(path).map_err(err)?;
-    f.write_all(data).map_err(err)?;
-    f.sync_all().map_err(err)
+    let r = f.write_all(data).and_then(|()| f.sync_all());
+    drop(f);
+    if let Err(e) = r {
+        let _ = fs::remove_file(path);
+        return Err(err(e));
+    }
+    Ok(())
 }
 
 /// Where the output goes: a temporary file beside the destination, renamed into place by
@@ -373,7 +392,8 @@ pub fn seal(o: &SealOptions<'_>) -> Result<(), String> {
 
 /// `tessera hpke open`.
 pub fn open(key: &Path, out: Option<&Path>, input: Option<&Path>) -> Result<(), String> {
-    let sk = keys::read_private(&read_text(key)?).map_err(|e| format!("{}: {e}", key.display()))?;
+    let sk = keys::read_private(&read_secret_text(key)?)
+        .map_err(|e| format!("{}: {e}", key.display()))?;
     let mut input = open_input(input)?;
     let rerr = |e: io::Error| format!("read error: {}", io_error(&e));
     let mut h = [0u8; FIXED];

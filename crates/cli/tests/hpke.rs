@@ -599,3 +599,29 @@ fn long_output_names_and_errors_name_the_destination() {
         );
     }
 }
+
+/// Private key files are created with mode 0600 (owner read/write only), for every KEM.
+#[cfg(unix)]
+#[test]
+fn private_key_files_are_mode_0600() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    for kem in [
+        "x-wing",
+        "ml-kem-512",
+        "ml-kem-768",
+        "ml-kem-1024",
+        "x25519",
+        "p256",
+    ] {
+        keygen(d, kem, kem);
+        let mode = std::fs::metadata(d.join(kem))
+            .expect("key")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{kem}: mode {mode:o}");
+        let text = std::fs::read_to_string(d.join(kem)).expect("key text");
+        assert!(text.starts_with("-----BEGIN PRIVATE KEY-----\n"), "{kem}");
+    }
+}

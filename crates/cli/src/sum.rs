@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -259,12 +259,22 @@ pub fn hash_in_order(
         return;
     }
     let next = AtomicUsize::new(0);
+    // Standard input goes to the `-` names in argument order (the first reads it all, as in
+    // coreutils): the k-th `-` waits until the ones before it are done. Names are taken in
+    // index order, so those are already running and no wait can deadlock.
+    let mut stdin_rank = vec![None; names.len()];
+    for (k, i) in (0..names.len()).filter(|&i| names[i] == "-").enumerate() {
+        stdin_rank[i] = Some(k);
+    }
+    let stdin_turn = (Mutex::new(0usize), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
     std::thread::scope(|s| {
         let mut spawned = 0;
         for _ in 0..jobs {
             let tx = tx.clone();
             let next = &next;
+            let stdin_rank = &stdin_rank;
+            let stdin_turn = &stdin_turn;
             let worker = move || {
                 let mut buf = vec![0u8; BUF];
                 loop {
@@ -272,7 +282,20 @@ pub fn hash_in_order(
                     if i >= names.len() {
                         break;
                     }
-                    let r = hash_path(algo, &names[i], &mut buf, pb);
+                    let r = match stdin_rank[i] {
+                        None => hash_path(algo, &names[i], &mut buf, pb),
+                        Some(k) => {
+                            let (turn, cv) = stdin_turn;
+                            let mut t = turn.lock().unwrap_or_else(PoisonError::into_inner);
+                            while *t != k {
+                                t = cv.wait(t).unwrap_or_else(PoisonError::into_inner);
+                            }
+                            let r = hash_path(algo, &names[i], &mut buf, pb);
+                            *t += 1;
+                            cv.notify_all();
+                            r
+                        }
+                    };
                     if tx.send((i, r)).is_err() {
                         break;
                     }

@@ -60,15 +60,17 @@ fn keygen(dir: &Path, kem: &str, name: &str) {
 fn round_trips_at_chunk_boundaries_for_several_suites() {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
-    let suites: &[(&str, &str, &str)] = &[
-        ("x-wing", "hkdf-sha256", "chacha20-poly1305"),
-        ("ml-kem-768", "hkdf-sha384", "aes-256-gcm"),
-        ("ml-kem-512", "shake128", "aes-128-gcm"),
-        ("ml-kem-1024", "turboshake256", "chacha20-poly1305"),
-        ("x25519", "shake256", "aes-128-gcm"),
-        ("p256", "hkdf-sha512", "aes-256-gcm"),
+    // With each KEM's `enc` length (Nenc: X-Wing draft 1120, FIPS 203 ciphertexts 768 / 1088 /
+    // 1568, RFC 9180 DHKEM(X25519) 32 and DHKEM(P-256) 65).
+    let suites: &[(&str, &str, &str, usize)] = &[
+        ("x-wing", "hkdf-sha256", "chacha20-poly1305", 1120),
+        ("ml-kem-768", "hkdf-sha384", "aes-256-gcm", 1088),
+        ("ml-kem-512", "shake128", "aes-128-gcm", 768),
+        ("ml-kem-1024", "turboshake256", "chacha20-poly1305", 1568),
+        ("x25519", "shake256", "aes-128-gcm", 32),
+        ("p256", "hkdf-sha512", "aes-256-gcm", 65),
     ];
-    for (kem, kdf, aead) in suites {
+    for &(kem, kdf, aead, nenc) in suites {
         keygen(d, kem, kem);
         for chunk in [CHUNK, 64 * 1024] {
             for len in [0, 1, chunk - 1, chunk, chunk + 1, 3 * chunk, 3 * chunk + 7] {
@@ -94,8 +96,15 @@ fn round_trips_at_chunk_boundaries_for_several_suites() {
                     ],
                 );
                 let ct = std::fs::read(d.join("ct")).expect("ct");
+                // Header (21 bytes + enc), the plaintext, one tag per chunk: `len / C + 1`
+                // chunks (the last one shorter, empty when C divides the length).
                 let chunks = len / chunk + 1;
-                assert!(ct.len() > len + chunks * TAG, "{kem} {len}: overhead");
+                assert_eq!(
+                    ct.len(),
+                    21 + nenc + len + chunks * TAG,
+                    "{kem} {len} {chunk}: ciphertext length"
+                );
+                assert_eq!(usize::from(u16::from_be_bytes([ct[19], ct[20]])), nenc);
                 ok(d, &["hpke", "open", "--key", kem, "-o", "back", "ct"]);
                 assert_eq!(
                     std::fs::read(d.join("back")).expect("back"),
@@ -257,6 +266,20 @@ fn tampering_is_refused_without_output() {
         let mut s = a.clone();
         s[pos] ^= 0x80;
         refused(d, "k", &s, &format!("bit at {pos}"));
+    }
+    // Chunk sizes 0 and 2^32 - 1 and an enc length of 0xFFFF in the header: refused before
+    // anything is allocated for them, with the reason.
+    for (range, value, why) in [
+        (15..19, &[0u8, 0, 0, 0][..], "invalid chunk size 0"),
+        (15..19, &[0xff; 4][..], "invalid chunk size 4294967295"),
+        (19..21, &[0xff; 2][..], "enc too long"),
+    ] {
+        let mut s = a.clone();
+        s[range].copy_from_slice(value);
+        refused(d, "k", &s, why);
+        let out = tessera(d, &["hpke", "open", "--key", "k", "-o", "out", "bad.ct"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{why}: {err}");
     }
     // Bytes appended after the last chunk.
     let mut s = a.clone();

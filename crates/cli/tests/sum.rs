@@ -143,11 +143,10 @@ fn digests_and_formats_match_coreutils() {
             let theirs = run(dir.path(), tool, &files, b"");
             let mut a = os(&["sum", "-a", algo, j]);
             a.extend_from_slice(&files);
-            assert_eq!(
-                run(dir.path(), BIN, &a, b"").stdout,
-                theirs.stdout,
-                "{tool} {j}"
-            );
+            let ours = run(dir.path(), BIN, &a, b"");
+            assert_eq!(ours.stdout, theirs.stdout, "{tool} {j}");
+            assert_eq!(ours.stderr, theirs.stderr, "{tool} {j} stderr");
+            assert_eq!(ours.status.code(), theirs.status.code(), "{tool} {j}");
         }
     }
 }
@@ -303,6 +302,11 @@ fn check_matches_coreutils() {
             ours_args.extend_from_slice(&a);
             let ours = run(d, BIN, &ours_args, b"");
             assert_eq!(ours.stdout, theirs.stdout, "-j1 {opts:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&ours.stderr),
+                String::from_utf8_lossy(&theirs.stderr).replace(&format!("{tool}:"), "tessera:"),
+                "-j1 {opts:?} stderr"
+            );
             assert_eq!(ours.status.code(), theirs.status.code(), "-j1 {opts:?}");
         }
         // A list of only missing files with --ignore-missing; a list with no valid line; a

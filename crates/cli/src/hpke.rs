@@ -181,15 +181,9 @@ impl TempOut {
                         dest: dest.map(Path::to_path_buf),
                         file: None,
                     };
-                    if t.dest.is_none() {
-                        // Unlinked at once: the plaintext lives only behind this handle.
-                        fs::remove_file(&t.tmp).map_err(|e| {
-                            format!(
-                                "{label}: temporary file in {}: {}",
-                                dir.display(),
-                                io_error(&e)
-                            )
-                        })?;
+                    // Unlinked at once: the plaintext lives only behind this handle. (Where an
+                    // open file cannot be unlinked, it is removed on drop instead.)
+                    if t.dest.is_none() && fs::remove_file(&t.tmp).is_ok() {
                         t.tmp = PathBuf::new();
                     }
                     t.file = Some(BufWriter::with_capacity(256 * 1024, f));

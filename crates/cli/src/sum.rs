@@ -245,7 +245,20 @@ pub fn hash_in_order(
     names: &[OsString],
     jobs: usize,
     pb: Option<&ProgressBar>,
+    emit: impl FnMut(usize, io::Result<Vec<u8>>),
+) {
+    hash_in_order_spawning(algo, names, jobs, pb, emit, usize::MAX);
+}
+
+/// [`hash_in_order`], with every thread spawn after the first `spawn_limit` taken as refused
+/// by the system (the unit tests' way to reach the fallback).
+fn hash_in_order_spawning(
+    algo: Algo,
+    names: &[OsString],
+    jobs: usize,
+    pb: Option<&ProgressBar>,
     mut emit: impl FnMut(usize, io::Result<Vec<u8>>),
+    spawn_limit: usize,
 ) {
     let jobs = jobs.clamp(1, names.len().max(1));
     let sequential = |emit: &mut dyn FnMut(usize, io::Result<Vec<u8>>)| {
@@ -301,7 +314,9 @@ pub fn hash_in_order(
                     }
                 }
             };
-            if std::thread::Builder::new().spawn_scoped(s, worker).is_err() {
+            if spawned >= spawn_limit
+                || std::thread::Builder::new().spawn_scoped(s, worker).is_err()
+            {
                 break;
             }
             spawned += 1;
@@ -321,4 +336,51 @@ pub fn hash_in_order(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+
+    use super::{Algo, hash_in_order_spawning, hex};
+
+    /// SHA-256 of "abc" and of "" (FIPS 180-2 example, and the empty-message digest).
+    const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    const EMPTY: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+    /// Refused thread spawns (none, or one of four allowed): every file is still hashed, and
+    /// the results come in index order.
+    #[test]
+    fn refused_spawns_fall_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut names = Vec::new();
+        let mut want = Vec::new();
+        for i in 0..20 {
+            let p = dir.path().join(format!("f{i}"));
+            let (data, digest): (&[u8], &str) = if i % 3 == 0 {
+                (b"", EMPTY)
+            } else {
+                (b"abc", ABC)
+            };
+            std::fs::write(&p, data).expect("write");
+            names.push(OsString::from(p));
+            want.push(digest.to_string());
+        }
+        let algo = Algo::from_name("sha256").expect("sha256");
+        for limit in [0, 1, usize::MAX] {
+            let mut got = Vec::new();
+            hash_in_order_spawning(
+                algo,
+                &names,
+                4,
+                None,
+                |i, r| got.push((i, hex(&r.expect("hash")))),
+                limit,
+            );
+            let indices: Vec<usize> = got.iter().map(|(i, _)| *i).collect();
+            assert_eq!(indices, (0..20).collect::<Vec<_>>(), "limit {limit}: order");
+            let digests: Vec<String> = got.into_iter().map(|(_, d)| d).collect();
+            assert_eq!(digests, want, "limit {limit}");
+        }
+    }
 }

@@ -8,10 +8,11 @@
 //! empty), each sealed as `ciphertext || tag` with `aad = index (8) || last (1)`.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use tessera::hpke::{AeadId, KdfId, Suite};
+use zeroize::Zeroizing;
 
 use crate::keys;
 use crate::quote::io_error;
@@ -77,6 +78,18 @@ fn read_text(path: &Path) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("{}: {}", path.display(), io_error(&e)))
 }
 
+/// A private key file's text, in a buffer wiped on drop (sized from the file's length so that
+/// reading does not leave copies behind in reallocated memory).
+fn read_secret_text(path: &Path) -> Result<Zeroizing<String>, String> {
+    let err = |e: io::Error| format!("{}: {}", path.display(), io_error(&e));
+    let mut f = File::open(path).map_err(err)?;
+    let len = f.metadata().map_err(err)?.len();
+    let cap = usize::try_from(len).unwrap_or(0).min(1 << 20);
+    let mut s = Zeroizing::new(String::with_capacity(cap + 1));
+    f.read_to_string(&mut s).map_err(err)?;
+    Ok(s)
+}
+
 /// `tessera hpke keygen --kem KEM -o KEY`: `KEY` (PKCS#8 PEM, mode 0600) and `KEY.pub`.
 pub fn keygen(kem: &str, out: &Path) -> Result<(), String> {
     let kem = keys::kem_from_name(kem)?;
@@ -97,6 +110,7 @@ pub fn keygen(kem: &str, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes a new file (mode 0600 if `private`); on any error after it was created, removes it.
 fn write_new(path: &Path, data: &[u8], private: bool) -> Result<(), String> {
     let mut o = OpenOptions::new();
     o.write(true).create_new(true);
@@ -109,21 +123,37 @@ fn write_new(path: &Path, data: &[u8], private: bool) -> Result<(), String> {
     let _ = private;
     let err = |e: io::Error| format!("{}: {}", path.display(), io_error(&e));
     let mut f = o.open(path).map_err(err)?;
-    f.write_all(data).map_err(err)?;
-    f.sync_all().map_err(err)
+    let r = f.write_all(data).and_then(|()| f.sync_all());
+    drop(f);
+    if let Err(e) = r {
+        let _ = fs::remove_file(path);
+        return Err(err(e));
+    }
+    Ok(())
 }
 
-/// An output file being written under a temporary name in its directory; removed on drop
-/// unless [`TempOut::commit`] renamed it into place.
-struct TempOut {
+/// Where the output goes: a temporary file beside the destination, renamed into place by
+/// [`TempOut::commit`] (removed on drop otherwise), or, for standard output, a temporary file
+/// in the temp directory that is unlinked right after it is created (nothing is left whatever
+/// happens to the process) and copied out from the same handle by [`TempOut::commit`].
+pub(crate) struct TempOut {
+    /// The temporary path while it exists on disk (empty once renamed or unlinked).
     tmp: PathBuf,
+    /// The destination file (`None`: standard output).
     dest: Option<PathBuf>,
     file: Option<BufWriter<File>>,
 }
 
+/// A short temporary name (`.tessera-<16 hex>.tmp`), whatever the length of the destination's.
+fn temp_name() -> String {
+    let mut r = [0u8; 8];
+    rand_core::Rng::fill_bytes(&mut OsRng, &mut r);
+    format!(".tessera-{}.tmp", crate::sum::hex(&r))
+}
+
 impl TempOut {
     /// A temporary file beside `dest` (or in the temp directory for standard output).
-    fn new(dest: Option<&Path>) -> Result<Self, String> {
+    pub(crate) fn new(dest: Option<&Path>) -> Result<Self, String> {
         let dir = match dest {
             Some(d) => match d.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -131,15 +161,14 @@ impl TempOut {
             },
             None => std::env::temp_dir(),
         };
-        let base = dest
-            .and_then(|d| d.file_name())
-            .map_or_else(|| "stdout".into(), |n| n.to_string_lossy().into_owned());
+        let label = dest.map_or_else(
+            || "standard output".to_string(),
+            |d| d.display().to_string(),
+        );
         for _ in 0..16 {
-            let mut r = [0u8; 8];
-            rand_core::Rng::fill_bytes(&mut OsRng, &mut r);
-            let tmp = dir.join(format!(".{base}.tessera-{}.tmp", crate::sum::hex(&r)));
+            let tmp = dir.join(temp_name());
             let mut o = OpenOptions::new();
-            o.write(true).create_new(true);
+            o.read(true).write(true).create_new(true);
             #[cfg(unix)]
             {
                 use std::os::unix::fs::OpenOptionsExt;
@@ -147,43 +176,80 @@ impl TempOut {
             }
             match o.open(&tmp) {
                 Ok(f) => {
-                    return Ok(TempOut {
+                    let mut t = TempOut {
                         tmp,
                         dest: dest.map(Path::to_path_buf),
-                        file: Some(BufWriter::with_capacity(256 * 1024, f)),
-                    });
+                        file: None,
+                    };
+                    // Unlinked at once: the plaintext lives only behind this handle. (Where an
+                    // open file cannot be unlinked, it is removed on drop instead.)
+                    if t.dest.is_none() && fs::remove_file(&t.tmp).is_ok() {
+                        t.tmp = PathBuf::new();
+                    }
+                    t.file = Some(BufWriter::with_capacity(256 * 1024, f));
+                    return Ok(t);
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(format!("{}: {}", tmp.display(), io_error(&e))),
+                Err(e) => {
+                    return Err(match dest {
+                        Some(_) => format!("{label}: {}", io_error(&e)),
+                        None => format!(
+                            "{label}: temporary file in {}: {}",
+                            dir.display(),
+                            io_error(&e)
+                        ),
+                    });
+                }
             }
         }
-        Err(format!("{}: cannot create a temporary file", dir.display()))
+        Err(format!(
+            "{label}: cannot create a temporary file in {}",
+            dir.display()
+        ))
     }
 
-    fn writer(&mut self) -> &mut BufWriter<File> {
-        self.file.as_mut().expect("open until commit")
+    /// The destination as messages name it.
+    fn label(&self) -> String {
+        self.dest.as_ref().map_or_else(
+            || "standard output".to_string(),
+            |d| d.display().to_string(),
+        )
     }
 
-    /// Flushes, then renames into place (or copies to standard output and removes).
-    fn commit(mut self) -> Result<(), String> {
-        let err = |p: &Path, e: io::Error| format!("{}: {}", p.display(), io_error(&e));
-        let f = self.file.take().expect("open until commit");
-        let f = f.into_inner().map_err(|e| err(&self.tmp, e.into_error()))?;
-        match &self.dest {
+    /// A write error naming the destination.
+    fn err(&self, e: &io::Error) -> String {
+        format!("{}: write error: {}", self.label(), io_error(e))
+    }
+
+    /// Writes to the temporary file; errors name the destination.
+    pub(crate) fn write_all(&mut self, data: &[u8]) -> Result<(), String> {
+        let r = match self.file.as_mut() {
+            Some(f) => f.write_all(data),
+            None => Err(io::Error::other("closed")),
+        };
+        r.map_err(|e| self.err(&e))
+    }
+
+    /// Flushes and syncs, then renames into place (or rewinds and copies to standard output).
+    pub(crate) fn commit(mut self) -> Result<(), String> {
+        let Some(f) = self.file.take() else {
+            return Err(self.err(&io::Error::other("closed")));
+        };
+        let mut f = f.into_inner().map_err(|e| self.err(e.error()))?;
+        match self.dest.clone() {
             Some(dest) => {
-                fs::rename(&self.tmp, dest).map_err(|e| err(dest, e))?;
-                self.dest = None;
+                f.sync_all().map_err(|e| self.err(&e))?;
+                drop(f);
+                fs::rename(&self.tmp, &dest)
+                    .map_err(|e| format!("{}: {}", dest.display(), io_error(&e)))?;
                 self.tmp = PathBuf::new();
             }
             None => {
-                drop(f);
-                let mut src = File::open(&self.tmp).map_err(|e| err(&self.tmp, e))?;
+                f.seek(SeekFrom::Start(0)).map_err(|e| self.err(&e))?;
                 let stdout = io::stdout();
                 let mut lock = stdout.lock();
-                io::copy(&mut src, &mut lock)
-                    .map_err(|e| format!("standard output: {}", io_error(&e)))?;
-                lock.flush()
-                    .map_err(|e| format!("standard output: {}", io_error(&e)))?;
+                io::copy(&mut f, &mut lock).map_err(|e| self.err(&e))?;
+                lock.flush().map_err(|e| self.err(&e))?;
             }
         }
         Ok(())
@@ -195,6 +261,32 @@ impl Drop for TempOut {
         self.file = None;
         if !self.tmp.as_os_str().is_empty() {
             let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Where `seal` writes: a temporary file renamed at the end, or standard output streamed.
+enum Sink<'a> {
+    Temp(TempOut),
+    Stdout(BufWriter<io::StdoutLock<'a>>),
+}
+
+impl Sink<'_> {
+    fn write_all(&mut self, data: &[u8]) -> Result<(), String> {
+        match self {
+            Sink::Temp(t) => t.write_all(data),
+            Sink::Stdout(w) => w
+                .write_all(data)
+                .map_err(|e| format!("standard output: write error: {}", io_error(&e))),
+        }
+    }
+
+    fn finish(self) -> Result<(), String> {
+        match self {
+            Sink::Temp(t) => t.commit(),
+            Sink::Stdout(mut w) => w
+                .flush()
+                .map_err(|e| format!("standard output: write error: {}", io_error(&e))),
         }
     }
 }
@@ -262,24 +354,14 @@ pub fn seal(o: &SealOptions<'_>) -> Result<(), String> {
     let enc = enc.as_bytes();
 
     // To a file: through a temporary file renamed at the end; to stdout: streamed.
-    let mut tmp = match o.out {
-        Some(p) if p.as_os_str() != "-" => Some(TempOut::new(Some(p))?),
-        _ => None,
+    let mut w = match o.out {
+        Some(p) if p.as_os_str() != "-" => Sink::Temp(TempOut::new(Some(p))?),
+        _ => Sink::Stdout(BufWriter::with_capacity(256 * 1024, io::stdout().lock())),
     };
-    let stdout = io::stdout();
-    let mut stdout_w;
-    let w: &mut dyn Write = match tmp.as_mut() {
-        Some(t) => t.writer(),
-        None => {
-            stdout_w = BufWriter::with_capacity(256 * 1024, stdout.lock());
-            &mut stdout_w
-        }
-    };
-    let werr = |e: io::Error| format!("write error: {}", io_error(&e));
-    w.write_all(&info).map_err(werr)?;
+    w.write_all(&info)?;
     let enc_len = u16::try_from(enc.len()).map_err(|_| "enc too long".to_string())?;
-    w.write_all(&enc_len.to_be_bytes()).map_err(werr)?;
-    w.write_all(enc).map_err(werr)?;
+    w.write_all(&enc_len.to_be_bytes())?;
+    w.write_all(enc)?;
 
     let chunk = o.chunk_size as usize;
     let mut buf = vec![0u8; chunk];
@@ -291,23 +373,21 @@ pub fn seal(o: &SealOptions<'_>) -> Result<(), String> {
         let tag = ctx
             .seal_in_place_detached(&chunk_aad(index, last), &mut buf[..n])
             .map_err(|e| format!("seal failed at chunk {index}: {e:?}"))?;
-        w.write_all(&buf[..n]).map_err(werr)?;
-        w.write_all(&tag).map_err(werr)?;
+        w.write_all(&buf[..n])?;
+        w.write_all(&tag)?;
         if last {
             break;
         }
         index += 1;
     }
-    w.flush().map_err(werr)?;
-    if let Some(t) = tmp {
-        t.commit()?;
-    }
+    w.finish()?;
     Ok(())
 }
 
 /// `tessera hpke open`.
 pub fn open(key: &Path, out: Option<&Path>, input: Option<&Path>) -> Result<(), String> {
-    let sk = keys::read_private(&read_text(key)?).map_err(|e| format!("{}: {e}", key.display()))?;
+    let sk = keys::read_private(&read_secret_text(key)?)
+        .map_err(|e| format!("{}: {e}", key.display()))?;
     let mut input = open_input(input)?;
     let rerr = |e: io::Error| format!("read error: {}", io_error(&e));
     let mut h = [0u8; FIXED];
@@ -363,9 +443,7 @@ pub fn open(key: &Path, out: Option<&Path>, input: Option<&Path>) -> Result<(), 
             .map_err(|_| {
                 format!("decryption failed at chunk {index}: wrong key, or the file is corrupted, truncated or reordered")
             })?;
-        tmp.writer()
-            .write_all(ct)
-            .map_err(|e| format!("write error: {}", io_error(&e)))?;
+        tmp.write_all(ct)?;
         if last {
             break;
         }

@@ -6,6 +6,7 @@ use pkcs8::der::pem::LineEnding;
 use pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
 use tessera::hpke::{AeadId, AgilePrivateKey, AgilePublicKey, KdfId, KemId, Suite};
 use tessera::mlkem::ml_kem::{self, KeyExport};
+use zeroize::{Zeroize, Zeroizing};
 
 /// The KEMs whose keys this command can write and read.
 pub const KEMS: &[(&str, KemId)] = &[
@@ -46,7 +47,7 @@ fn enc_err(e: impl std::fmt::Display) -> String {
 }
 
 /// A new key pair of `kem`: (PKCS#8 PEM private key, SPKI PEM public key).
-pub fn generate(kem: KemId) -> Result<(pkcs8::der::zeroize::Zeroizing<String>, String), String> {
+pub fn generate(kem: KemId) -> Result<(Zeroizing<String>, String), String> {
     let (sk, _) = kem_suite(kem)
         .generate_key_pair(&mut crate::rng::OsRng)
         .map_err(|e| format!("key generation failed: {e:?}"))?;
@@ -65,8 +66,8 @@ pub fn generate(kem: KemId) -> Result<(pkcs8::der::zeroize::Zeroizing<String>, S
         KemId::MlKem768 => mlkem_pems::<ml_kem::MlKem768>(b)?,
         KemId::MlKem1024 => mlkem_pems::<ml_kem::MlKem1024>(b)?,
         KemId::DhKemX25519HkdfSha256 => {
-            let arr: [u8; 32] = b.try_into().map_err(enc_err)?;
-            let s = tessera::x25519::StaticSecret::from(arr);
+            let arr = Zeroizing::new(<[u8; 32]>::try_from(b).map_err(enc_err)?);
+            let s = tessera::x25519::StaticSecret::from(*arr);
             let pk = tessera::x25519::PublicKey::from(&s)
                 .to_public_key_pem(lf)
                 .map_err(enc_err)?;
@@ -81,14 +82,15 @@ pub fn generate(kem: KemId) -> Result<(pkcs8::der::zeroize::Zeroizing<String>, S
     })
 }
 
-fn mlkem_pems<P>(seed: &[u8]) -> Result<(pkcs8::der::zeroize::Zeroizing<String>, String), String>
+fn mlkem_pems<P>(seed: &[u8]) -> Result<(Zeroizing<String>, String), String>
 where
     P: ml_kem::ParameterSet + pkcs8::AssociatedOid,
     ml_kem::DecapsulationKey<P>: EncodePrivateKey,
     ml_kem::EncapsulationKey<P>: EncodePublicKey,
 {
-    let seed = ml_kem::Seed::try_from(seed).map_err(enc_err)?;
+    let mut seed = ml_kem::Seed::try_from(seed).map_err(enc_err)?;
     let dk = ml_kem::DecapsulationKey::<P>::from_seed(seed);
+    seed[..].zeroize();
     let pk = dk
         .encapsulation_key()
         .to_public_key_pem(LineEnding::LF)
@@ -119,7 +121,7 @@ pub fn read_private(pem: &str) -> Result<AgilePrivateKey, String> {
         return hpke(KemId::DhKemX25519HkdfSha256, k.as_bytes());
     }
     if let Ok(k) = tessera::p256::SecretKey::from_pkcs8_pem(pem) {
-        return hpke(KemId::DhKemP256HkdfSha256, &k.to_bytes());
+        return hpke(KemId::DhKemP256HkdfSha256, &*Zeroizing::new(k.to_bytes()));
     }
     if DecodePublicKey::from_public_key_pem(pem)
         .map(|_: pkcs8::Document| ())
@@ -130,9 +132,14 @@ pub fn read_private(pem: &str) -> Result<AgilePrivateKey, String> {
     Err("not a PKCS#8 PEM private key of a supported KEM (x-wing, ml-kem-512/768/1024, x25519, p256)".into())
 }
 
-fn mlkem_seed(seed: Option<ml_kem::Seed>) -> Result<Vec<u8>, String> {
-    seed.map(|s| s.to_vec())
-        .ok_or_else(|| "an ML-KEM private key without its seed is not supported".to_string())
+/// The seed's bytes in a zeroizing buffer (the seed itself is wiped).
+fn mlkem_seed(seed: Option<ml_kem::Seed>) -> Result<Zeroizing<Vec<u8>>, String> {
+    let Some(mut s) = seed else {
+        return Err("an ML-KEM private key without its seed is not supported".to_string());
+    };
+    let v = Zeroizing::new(s.to_vec());
+    s[..].zeroize();
+    Ok(v)
 }
 
 /// Parses an SPKI PEM public key of any KEM of [`KEMS`].

@@ -12,6 +12,7 @@ mod speed;
 mod sum;
 
 use std::ffi::OsString;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,7 +77,7 @@ pub struct SumArgs {
     /// With --check: warn about improperly formatted lines.
     #[arg(short = 'w', long = "warn", overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
-    /// Hash this many files at once (default: the number of cores).
+    /// Hash this many files at once (default: the number of cores; at most 4 per core).
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
     /// Files to hash (or checksum lists with --check); `-` or none: standard input.
@@ -141,14 +142,17 @@ pub struct SpeedArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let code = run(cli);
     // For the tests' flat-memory check: the peak RSS from the kernel, read at the very end.
     if std::env::var_os("TESSERA_REPORT_PEAK_RSS").is_some()
         && let Ok(status) = std::fs::read_to_string("/proc/self/status")
         && let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:"))
     {
-        eprintln!("{line}");
+        let _ = writeln!(io::stderr().lock(), "{line}");
     }
     code
 }
@@ -185,13 +189,58 @@ fn run(cli: Cli) -> ExitCode {
     }
 }
 
+/// `--help` and `--version` print and exit 0; any other command-line error is one line on
+/// stderr (`tessera: <what is wrong>`) and exit code 1.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        return if e.print().is_ok() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    let text = e.render().to_string();
+    error_line(&usage_error_line(e.kind(), &text));
+    ExitCode::FAILURE
+}
+
+/// The one-line form of clap's message: its first paragraph on one line without `error: `,
+/// or for a missing subcommand, where to look.
+fn usage_error_line(kind: clap::error::ErrorKind, text: &str) -> String {
+    if kind == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let cmd = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .map_or("tessera", |u| u.split(" <").next().unwrap_or("tessera"));
+        return format!("a subcommand is required (see '{cmd} --help')");
+    }
+    let para: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = para.join(" ");
+    line.strip_prefix("error: ").unwrap_or(&line).to_string()
+}
+
 /// One line on stderr and exit code 1 for an error.
 fn finish(r: Result<(), String>) -> ExitCode {
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tessera: {e}");
+            error_line(&e);
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `tessera: <msg>` on stderr (a closed stderr is ignored, never a panic).
+pub fn error_line(msg: &str) {
+    let _ = writeln!(io::stderr().lock(), "tessera: {msg}");
+}
+
+/// The message of a failed write to standard output (a closed pipe, a full disk).
+pub fn stdout_error(e: &io::Error) -> String {
+    format!("standard output: write error: {}", quote::io_error(e))
 }

@@ -10,7 +10,9 @@ pub struct OsRng;
 impl OsRng {
     fn fill(dst: &mut [u8]) {
         if let Err(e) = getrandom::fill(dst) {
-            eprintln!("tessera: the operating system's random number generator failed: {e}");
+            crate::error_line(&format!(
+                "the operating system's random number generator failed: {e}"
+            ));
             std::process::exit(1);
         }
     }

@@ -4,6 +4,7 @@
 //! comparison against other libraries.
 
 use std::hint::black_box;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use tessera::hpke::{AeadId, KdfId, KemId, Suite};
@@ -323,54 +324,62 @@ fn json_str(s: &str) -> String {
     o
 }
 
-/// `tessera speed`.
+/// `tessera speed`; a write error (a closed standard output) is an error, not a panic.
 pub fn run(args: &SpeedArgs) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let werr = |e: std::io::Error| crate::stdout_error(&e);
     let hardware = tessera_cpu::features().to_string();
     if !args.json {
-        println!("hardware: {hardware}");
-        println!(
+        writeln!(out, "hardware: {hardware}").map_err(werr)?;
+        writeln!(
+            out,
             "{:<62} {:<34} {:>12} {:>12} {:>10}",
             "primitive", "backend", "ops/s", "µs/op", "MB/s"
-        );
+        )
+        .map_err(werr)?;
     }
     let mut t = Table {
         filter: args.filter.as_deref(),
         rows: Vec::new(),
     };
-    let print = |rows: &[Row], from: usize| {
+    let mut print = |rows: &[Row], from: usize| -> Result<(), String> {
         if args.json {
-            return;
+            return Ok(());
         }
         for r in &rows[from..] {
             let mbs = r.bytes.map_or_else(String::new, |b| {
                 format!("{:.0}", r.ops_per_sec * b as f64 / 1e6)
             });
-            println!(
+            writeln!(
+                out,
                 "{:<62} {:<34} {:>12.0} {:>12.3} {:>10}",
                 r.name,
                 r.backend,
                 r.ops_per_sec,
                 1e6 / r.ops_per_sec,
                 mbs
-            );
+            )
+            .map_err(werr)?;
         }
+        out.flush().map_err(werr)
     };
     // Print each group as it finishes (the table fills in while it runs).
     let mut shown = 0;
     hashes(&mut t);
-    print(&t.rows, shown);
+    print(&t.rows, shown)?;
     shown = t.rows.len();
     aeads(&mut t)?;
-    print(&t.rows, shown);
+    print(&t.rows, shown)?;
     shown = t.rows.len();
     curves(&mut t);
-    print(&t.rows, shown);
+    print(&t.rows, shown)?;
     shown = t.rows.len();
     lattices(&mut t);
-    print(&t.rows, shown);
+    print(&t.rows, shown)?;
     shown = t.rows.len();
     hpke(&mut t)?;
-    print(&t.rows, shown);
+    print(&t.rows, shown)?;
     if t.rows.is_empty() {
         return Err(format!(
             "no row matches '{}'",
@@ -395,11 +404,14 @@ pub fn run(args: &SpeedArgs) -> Result<(), String> {
                 )
             })
             .collect();
-        println!(
+        writeln!(
+            out,
             "{{\"hardware\":{},\"rows\":[{}]}}",
             json_str(&hardware),
             rows.join(",")
-        );
+        )
+        .map_err(werr)?;
+        out.flush().map_err(werr)?;
     }
     Ok(())
 }

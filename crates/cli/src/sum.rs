@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -27,7 +27,7 @@ const PROGRESS_MIN: u64 = 64 * 1024 * 1024;
 
 /// Prints `tessera: <message>` on stderr.
 pub fn warn(msg: &str) {
-    eprintln!("tessera: {msg}");
+    crate::error_line(msg);
 }
 
 /// `tessera sum`.
@@ -55,10 +55,7 @@ pub fn run(args: &SumArgs) -> ExitCode {
     } else {
         args.files.clone()
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = thread_count(args.jobs);
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let ok = if args.check {
@@ -229,44 +226,106 @@ fn hash_reader(
     Ok(h.finalize())
 }
 
+/// The most hashing threads `-j` can ask for, per core (more only adds memory and contention).
+const THREADS_PER_CORE: usize = 4;
+
+/// The thread count for `-j jobs` (default: the number of cores), capped at
+/// [`THREADS_PER_CORE`] per core.
+pub fn thread_count(jobs: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    jobs.unwrap_or(cores)
+        .clamp(1, cores.saturating_mul(THREADS_PER_CORE))
+}
+
 /// Hashes `names` on up to `jobs` threads and calls `emit(i, result)` in index order (as soon
-/// as every earlier result is in).
+/// as every earlier result is in). If the system refuses threads, the ones it gave do the work
+/// (none: this thread alone).
 pub fn hash_in_order(
     algo: Algo,
     names: &[OsString],
     jobs: usize,
     pb: Option<&ProgressBar>,
+    emit: impl FnMut(usize, io::Result<Vec<u8>>),
+) {
+    hash_in_order_spawning(algo, names, jobs, pb, emit, usize::MAX);
+}
+
+/// [`hash_in_order`], with every thread spawn after the first `spawn_limit` taken as refused
+/// by the system (the unit tests' way to reach the fallback).
+fn hash_in_order_spawning(
+    algo: Algo,
+    names: &[OsString],
+    jobs: usize,
+    pb: Option<&ProgressBar>,
     mut emit: impl FnMut(usize, io::Result<Vec<u8>>),
+    spawn_limit: usize,
 ) {
     let jobs = jobs.clamp(1, names.len().max(1));
-    if jobs == 1 {
+    let sequential = |emit: &mut dyn FnMut(usize, io::Result<Vec<u8>>)| {
         let mut buf = vec![0u8; BUF];
         for (i, n) in names.iter().enumerate() {
             emit(i, hash_path(algo, n, &mut buf, pb));
         }
+    };
+    if jobs == 1 {
+        sequential(&mut emit);
         return;
     }
     let next = AtomicUsize::new(0);
+    // Standard input goes to the `-` names in argument order (the first reads it all, as in
+    // coreutils): the k-th `-` waits until the ones before it are done. Names are taken in
+    // index order, so those are already running and no wait can deadlock.
+    let mut stdin_rank = vec![None; names.len()];
+    for (k, i) in (0..names.len()).filter(|&i| names[i] == "-").enumerate() {
+        stdin_rank[i] = Some(k);
+    }
+    let stdin_turn = (Mutex::new(0usize), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
     std::thread::scope(|s| {
+        let mut spawned = 0;
         for _ in 0..jobs {
             let tx = tx.clone();
             let next = &next;
-            s.spawn(move || {
+            let stdin_rank = &stdin_rank;
+            let stdin_turn = &stdin_turn;
+            let worker = move || {
                 let mut buf = vec![0u8; BUF];
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= names.len() {
                         break;
                     }
-                    let r = hash_path(algo, &names[i], &mut buf, pb);
+                    let r = match stdin_rank[i] {
+                        None => hash_path(algo, &names[i], &mut buf, pb),
+                        Some(k) => {
+                            let (turn, cv) = stdin_turn;
+                            let mut t = turn.lock().unwrap_or_else(PoisonError::into_inner);
+                            while *t != k {
+                                t = cv.wait(t).unwrap_or_else(PoisonError::into_inner);
+                            }
+                            let r = hash_path(algo, &names[i], &mut buf, pb);
+                            *t += 1;
+                            cv.notify_all();
+                            r
+                        }
+                    };
                     if tx.send((i, r)).is_err() {
                         break;
                     }
                 }
-            });
+            };
+            if spawned >= spawn_limit
+                || std::thread::Builder::new().spawn_scoped(s, worker).is_err()
+            {
+                break;
+            }
+            spawned += 1;
         }
         drop(tx);
+        if spawned == 0 {
+            sequential(&mut emit);
+            return;
+        }
         let mut pending = BTreeMap::new();
         let mut want = 0;
         for (i, r) in rx {
@@ -277,4 +336,51 @@ pub fn hash_in_order(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+
+    use super::{Algo, hash_in_order_spawning, hex};
+
+    /// SHA-256 of "abc" and of "" (FIPS 180-2 example, and the empty-message digest).
+    const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    const EMPTY: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+    /// Refused thread spawns (none, or one of four allowed): every file is still hashed, and
+    /// the results come in index order.
+    #[test]
+    fn refused_spawns_fall_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut names = Vec::new();
+        let mut want = Vec::new();
+        for i in 0..20 {
+            let p = dir.path().join(format!("f{i}"));
+            let (data, digest): (&[u8], &str) = if i % 3 == 0 {
+                (b"", EMPTY)
+            } else {
+                (b"abc", ABC)
+            };
+            std::fs::write(&p, data).expect("write");
+            names.push(OsString::from(p));
+            want.push(digest.to_string());
+        }
+        let algo = Algo::from_name("sha256").expect("sha256");
+        for limit in [0, 1, usize::MAX] {
+            let mut got = Vec::new();
+            hash_in_order_spawning(
+                algo,
+                &names,
+                4,
+                None,
+                |i, r| got.push((i, hex(&r.expect("hash")))),
+                limit,
+            );
+            let indices: Vec<usize> = got.iter().map(|(i, _)| *i).collect();
+            assert_eq!(indices, (0..20).collect::<Vec<_>>(), "limit {limit}: order");
+            let digests: Vec<String> = got.into_iter().map(|(_, d)| d).collect();
+            assert_eq!(digests, want, "limit {limit}");
+        }
+    }
 }

@@ -143,11 +143,10 @@ fn digests_and_formats_match_coreutils() {
             let theirs = run(dir.path(), tool, &files, b"");
             let mut a = os(&["sum", "-a", algo, j]);
             a.extend_from_slice(&files);
-            assert_eq!(
-                run(dir.path(), BIN, &a, b"").stdout,
-                theirs.stdout,
-                "{tool} {j}"
-            );
+            let ours = run(dir.path(), BIN, &a, b"");
+            assert_eq!(ours.stdout, theirs.stdout, "{tool} {j}");
+            assert_eq!(ours.stderr, theirs.stderr, "{tool} {j} stderr");
+            assert_eq!(ours.status.code(), theirs.status.code(), "{tool} {j}");
         }
     }
 }
@@ -303,6 +302,11 @@ fn check_matches_coreutils() {
             ours_args.extend_from_slice(&a);
             let ours = run(d, BIN, &ours_args, b"");
             assert_eq!(ours.stdout, theirs.stdout, "-j1 {opts:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&ours.stderr),
+                String::from_utf8_lossy(&theirs.stderr).replace(&format!("{tool}:"), "tessera:"),
+                "-j1 {opts:?} stderr"
+            );
             assert_eq!(ours.status.code(), theirs.status.code(), "-j1 {opts:?}");
         }
         // A list of only missing files with --ignore-missing; a list with no valid line; a
@@ -360,5 +364,195 @@ fn many_files_in_argument_order_on_threads() {
             theirs.stdout,
             "-j {j}"
         );
+    }
+}
+
+/// `-j` far beyond the machine under a 100 MB address-space limit: the thread count is capped
+/// (4 per core) and a refused thread is not a panic; the output is still coreutils'.
+#[test]
+fn huge_jobs_under_a_memory_limit() {
+    if !Path::new("/proc/self/status").exists() {
+        eprintln!(
+            "SKIPPED (not a pass): the test limits memory with the shell's ulimit -v (Linux)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut names = Vec::new();
+    for i in 0..300usize {
+        let name = format!("g{i:03}");
+        std::fs::write(dir.path().join(&name), data(i * 7, i as u64 + 1)).expect("write");
+        names.push(OsString::from(name));
+    }
+    let theirs = run(dir.path(), "sha256sum", &names, b"");
+    assert!(theirs.status.success());
+    let mut a = vec![
+        OsString::from("-c"),
+        OsString::from("ulimit -v 100000 && exec \"$0\" \"$@\""),
+        OsString::from(BIN),
+        OsString::from("sum"),
+        OsString::from("-j"),
+        OsString::from("1000000"),
+    ];
+    a.extend_from_slice(&names);
+    let mut c = Command::new("sh");
+    c.args(&a)
+        .current_dir(dir.path())
+        .env("MALLOC_ARENA_MAX", "1")
+        .stdin(Stdio::null());
+    let ours = c.output().expect("sh");
+    assert_eq!(
+        String::from_utf8_lossy(&ours.stderr),
+        "",
+        "stderr with -j 1000000"
+    );
+    assert_eq!(ours.status.code(), Some(0));
+    assert_eq!(ours.stdout, theirs.stdout);
+}
+
+/// The digest of `file` as `tool` prints it (its first field).
+fn tool_hex(dir: &Path, tool: &str, file: &str) -> String {
+    let out = run(dir, tool, &os(&[file]), b"");
+    assert!(out.status.success(), "{tool} {file}");
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .expect("digest")
+        .to_string()
+}
+
+/// `-c` on lists in each line form coreutils 9.1 reads (BSD lines without the blanks, `hex
+/// name` with one blank or a tab, the "reversed" state across lines and lists) and the lines it
+/// calls improperly formatted (blanks only, an indented `#`, a trailing blank after the digest),
+/// each run with `-w` against the tool.
+#[test]
+fn check_line_forms_match_coreutils() {
+    for &(tool, algo) in COREUTILS {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let d = dir.path();
+        std::fs::write(d.join("a"), b"abc").expect("write");
+        std::fs::write(d.join("b"), b"hello").expect("write");
+        let h = tool_hex(d, tool, "a");
+        let t = &tool[..tool.len() - 3].to_uppercase();
+        let lists: Vec<String> = vec![
+            format!("{t}(a)= {h}\n"),
+            format!("{t} (a)={h}\n"),
+            format!("{t}(a)={h}\n"),
+            format!("{t} (a) ={h}\n"),
+            format!("{t} (a)  = {h}\n"),
+            format!("{t} (a)\t=\t{h}\n"),
+            format!("{t}  (a) = {h}\n"),
+            format!("{t} (a) = {h} \n"),
+            format!("{t} () = {h}\n"),
+            format!("{t} (a) = {h}\n{t} (b) = {h}\n"),
+            format!("{h}\t a\n"),
+            format!("{h} a\n"),
+            format!("{h}\ta\n"),
+            format!("{h}\t*a\n"),
+            format!("{h} *a\n"),
+            format!("{h}   a\n"),
+            format!("{h}  \n"),
+            format!("{h} *\n"),
+            format!("{h} a\n{h}  a\n"),
+            format!("{h}  a\n{h} a\n"),
+            format!(" \n{h}  a\n"),
+            format!("\t\n{h}  a\n"),
+            format!("  # c\n{h}  a\n"),
+            format!("\t#c\n{h}  a\n"),
+            format!("#c\n{h}  a\n"),
+            format!("\n\r\n{h}  a\n"),
+            format!("  {h}  a\n"),
+            format!("\\{h}  a\\\\b\n"),
+            format!("\\{h}  a\\qb\n"),
+            format!("\\{t} (a\\\\b) = {h}\n"),
+        ];
+        for list in &lists {
+            std::fs::write(d.join("l"), list).expect("write");
+            same_as(d, tool, algo, &os(&["-c", "-w", "l"]), b"");
+            same_as(d, tool, algo, &os(&["-c", "--strict", "l"]), b"");
+        }
+        // The reversed state carries over from one list to the next.
+        std::fs::write(d.join("l1"), format!("{h}  a\n")).expect("write");
+        std::fs::write(d.join("l2"), format!("{h} a\n")).expect("write");
+        same_as(d, tool, algo, &os(&["-c", "l1", "l2"]), b"");
+        same_as(d, tool, algo, &os(&["-c", "l2", "l1"]), b"");
+    }
+}
+
+/// `-c` with the list on standard input (`'standard input'` in messages, a `-` entry in it is
+/// improperly formatted, a second `-` list is empty), `--ignore-missing` when nothing matched
+/// (missing, mismatched, unreadable; with --quiet and --status), and a directory as the list.
+#[test]
+fn check_messages_match_coreutils() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let (tool, algo) = ("sha256sum", "sha256");
+    std::fs::write(d.join("a"), b"abc").expect("write");
+    std::fs::write(d.join("b"), b"hello").expect("write");
+    std::fs::create_dir(d.join("dir")).expect("mkdir");
+    let h = tool_hex(d, tool, "a");
+    let good = format!("{h}  a\n");
+    same_as(
+        d,
+        tool,
+        algo,
+        &os(&["-c", "-w", "-"]),
+        format!("{good}junk\n").as_bytes(),
+    );
+    same_as(d, tool, algo, &os(&["-c", "-w"]), b"junk\n");
+    same_as(
+        d,
+        tool,
+        algo,
+        &os(&["-c", "-"]),
+        format!("{h}  -\n{good}").as_bytes(),
+    );
+    same_as(d, tool, algo, &os(&["-c", "-", "-"]), good.as_bytes());
+    same_as(
+        d,
+        tool,
+        algo,
+        &os(&["-c", "--ignore-missing"]),
+        format!("{h}  zz\n").as_bytes(),
+    );
+    std::fs::write(d.join("dash.list"), format!("{h}  -\n")).expect("write");
+    same_as(d, tool, algo, &os(&["-c", "dash.list"]), b"abc");
+    for (name, list) in [
+        ("some.list", format!("{h}  zz\n{good}")),
+        ("missing.list", format!("{h}  zz\n")),
+        ("mismatch.list", format!("{h}  b\n")),
+        ("unreadable.list", format!("{h}  dir\n")),
+        ("mixed.list", format!("{h}  zz\n{h}  b\n{h}  dir\n")),
+    ] {
+        std::fs::write(d.join(name), list).expect("write");
+        for opts in [&[][..], &["--quiet"], &["--status"], &["-w"]] {
+            let mut a = os(&["-c", "--ignore-missing"]);
+            a.extend(os(opts));
+            a.push(OsString::from(name));
+            same_as(d, tool, algo, &a, b"");
+        }
+    }
+    std::fs::write(d.join("l"), &good).expect("write");
+    same_as(d, tool, algo, &os(&["-c", "."]), b"");
+    same_as(d, tool, algo, &os(&["-c", "dir", "l"]), b"");
+}
+
+/// Standard input named more than once: the first `-` gets all of it, the others nothing, on
+/// any number of threads.
+#[test]
+fn repeated_dash_reads_stdin_once_in_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::write(d.join("a"), data(5000, 1)).expect("write");
+    let input = data(300_000, 2);
+    same_as(d, "sha256sum", "sha256", &os(&["-", "-"]), &input);
+    same_as(d, "sha256sum", "sha256", &os(&["-", "a", "-"]), &input);
+    let dashes = os(&["-", "-", "-", "-", "-", "-", "-", "-"]);
+    let theirs = run(d, "sha256sum", &dashes, &input);
+    for _ in 0..5 {
+        let mut a = os(&["sum", "-j", "8"]);
+        a.extend_from_slice(&dashes);
+        let ours = run(d, BIN, &a, &input);
+        assert_eq!(ours.stdout, theirs.stdout, "-j 8 with eight `-`");
     }
 }

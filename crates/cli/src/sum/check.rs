@@ -26,18 +26,43 @@ pub fn run(
     out: &mut impl Write,
 ) -> bool {
     let mut ok = true;
+    let mut reversed = Reversed::Unknown;
     for list in lists {
-        ok &= check_list(algo, args, list, jobs, out);
+        ok &= check_list(algo, args, list, jobs, &mut reversed, out);
     }
     ok
 }
 
-fn read_list(list: &OsString) -> io::Result<Vec<u8>> {
+/// coreutils' "BSD reversed" state: a GNU-form line whose name does not start with a space or
+/// `*` (`hex name`, `hex<TAB>name`) is read as `hex` + separator + name. The first GNU-form
+/// line decides for the whole run (every list): after a `hex  name` line such a line is
+/// improperly formatted; after a `hex name` line, `hex  name` means the name ` name`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Reversed {
+    Unknown,
+    No,
+    Yes,
+}
+
+/// Why a list could not be read: opening it (the OS error is printed) or reading it
+/// (coreutils prints `read error` alone).
+enum ListError {
+    Open(io::Error),
+    Read,
+}
+
+fn read_list(list: &OsString) -> Result<Vec<u8>, ListError> {
     let mut data = Vec::new();
     if list == "-" {
-        io::stdin().lock().read_to_end(&mut data)?;
+        io::stdin()
+            .lock()
+            .read_to_end(&mut data)
+            .map_err(|_| ListError::Read)?;
     } else {
-        std::fs::File::open(list)?.read_to_end(&mut data)?;
+        std::fs::File::open(list)
+            .map_err(ListError::Open)?
+            .read_to_end(&mut data)
+            .map_err(|_| ListError::Read)?;
     }
     Ok(data)
 }
@@ -47,24 +72,30 @@ fn check_list(
     args: &SumArgs,
     list: &OsString,
     jobs: usize,
+    reversed: &mut Reversed,
     out: &mut impl Write,
 ) -> bool {
-    let list_name = if list == "-" {
-        "standard input".to_string()
+    let is_stdin = list == "-";
+    let list_name = if is_stdin {
+        quotef(b"standard input")
     } else {
         quotef(&name_bytes(list))
     };
     let data = match read_list(list) {
         Ok(d) => d,
-        Err(e) => {
+        Err(ListError::Open(e)) => {
             warn(&format!("{list_name}: {}", io_error(&e)));
+            return false;
+        }
+        Err(ListError::Read) => {
+            warn(&format!("{list_name}: read error"));
             return false;
         }
     };
     let mut entries = Vec::new();
-    // Blank lines (the piece after the final newline among them) are skipped by `parse_line`.
+    // Empty lines (the piece after the final newline among them) are skipped by `parse_line`.
     for (i, line) in data.split(|&c| c == b'\n').enumerate() {
-        if let Some(e) = parse_line(algo, line, i + 1) {
+        if let Some(e) = parse_line(algo, line, i + 1, is_stdin, reversed) {
             entries.push(e);
         }
     }
@@ -174,7 +205,8 @@ fn check_list(
                 "computed checksums did NOT match",
             ));
         }
-        if args.ignore_missing && st.matched + st.mismatched == 0 {
+        // As in coreutils 9.1: whenever nothing matched (a mismatch or a read failure too).
+        if args.ignore_missing && st.matched == 0 {
             warn(&format!("{list_name}: no file was verified"));
         }
     }
@@ -198,59 +230,107 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("WARNING: {n} {}", if n == 1 { one } else { many })
 }
 
-/// One line: `None` for a blank or comment line.
-fn parse_line(algo: Algo, line: &[u8], number: usize) -> Option<Entry> {
+/// One line as coreutils 9.1 reads it: `None` for a comment (`#` in the first column) or an
+/// empty line (after one trailing carriage return); an indented `#` or a line of blanks is
+/// improperly formatted, and so is the name `-` in a list read from standard input.
+fn parse_line(
+    algo: Algo,
+    line: &[u8],
+    number: usize,
+    is_stdin: bool,
+    reversed: &mut Reversed,
+) -> Option<Entry> {
+    if line.first() == Some(&b'#') {
+        return None;
+    }
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let start = line
-        .iter()
-        .position(|&c| c != b' ' && c != b'\t')
-        .unwrap_or(line.len());
-    let mut s = &line[start..];
-    if s.is_empty() || s[0] == b'#' {
+    if line.is_empty() {
         return None;
     }
-    let escaped = s[0] == b'\\';
+    match split_3(algo, line, reversed) {
+        Some((name, digest)) if !(is_stdin && name == b"-") => Some(Entry::File { name, digest }),
+        _ => Some(Entry::Bad(number)),
+    }
+}
+
+fn is_white(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+/// A name as C reads it: up to its first NUL.
+fn c_str(s: &[u8]) -> &[u8] {
+    s.iter().position(|&c| c == 0).map_or(s, |n| &s[..n])
+}
+
+/// A name, `\`-unescaped when the line started with a backslash.
+fn file_name(s: &[u8], escaped: bool) -> Option<Vec<u8>> {
     if escaped {
-        s = &s[1..];
-    }
-    let parsed = parse_bsd(algo, s).or_else(|| parse_gnu(algo, s));
-    let Some((name, digest)) = parsed else {
-        return Some(Entry::Bad(number));
-    };
-    let name = if escaped {
-        match unescape(name) {
-            Some(n) => n,
-            None => return Some(Entry::Bad(number)),
-        }
+        unescape(s)
     } else {
-        name.to_vec()
-    };
-    if name.is_empty() {
-        return Some(Entry::Bad(number));
+        Some(c_str(s).to_vec())
     }
-    Some(Entry::File { name, digest })
 }
 
-/// `TAG (name) = hex`.
-fn parse_bsd(algo: Algo, s: &[u8]) -> Option<(&[u8], Vec<u8>)> {
-    let rest = s.strip_prefix(algo.tag().as_bytes())?;
-    let rest = rest.strip_prefix(b" (")?;
-    let sep = rest.windows(4).rposition(|w| w == b") = ")?;
-    let digest = parse_hex(&rest[sep + 4..], algo.len())?;
-    Some((&rest[..sep], digest))
+/// coreutils' `split_3`: `[blanks][\]TAG[ ](name)[blanks]=[blanks]hex`, or
+/// `[blanks][\]hex<blank>[ |*]name` (see [`Reversed`] for the one-blank form).
+fn split_3(algo: Algo, s: &[u8], reversed: &mut Reversed) -> Option<(Vec<u8>, Vec<u8>)> {
+    let mut i = s.iter().position(|&c| !is_white(c)).unwrap_or(s.len());
+    let escaped = s.get(i) == Some(&b'\\');
+    if escaped {
+        i += 1;
+    }
+    let tag = algo.tag().as_bytes();
+    if s[i..].starts_with(tag) {
+        i += tag.len();
+        if s.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        if s.get(i) == Some(&b'(') {
+            return bsd_split_3(algo, &s[i + 1..], escaped);
+        }
+        return None;
+    }
+    let hex_len = 2 * algo.len();
+    if s.len() - i < hex_len + 2 + usize::from(s.get(i) == Some(&b'\\')) {
+        return None;
+    }
+    let hex = &s[i..i + hex_len];
+    i += hex_len;
+    if !is_white(s[i]) {
+        return None;
+    }
+    i += 1;
+    let digest = parse_hex(hex, algo.len())?;
+    if s.len() - i == 1 || (s[i] != b' ' && s[i] != b'*') {
+        if *reversed == Reversed::No {
+            return None;
+        }
+        *reversed = Reversed::Yes;
+    } else if *reversed != Reversed::Yes {
+        *reversed = Reversed::No;
+        i += 1;
+    }
+    Some((file_name(&s[i..], escaped)?, digest))
 }
 
-/// `hex  name` or `hex *name`.
-fn parse_gnu(algo: Algo, s: &[u8]) -> Option<(&[u8], Vec<u8>)> {
-    let n = algo.len() * 2;
-    if s.len() < n + 2 {
+/// The part after `TAG (`: the name up to the last `)`, then `=` between optional blanks, then
+/// exactly the digest's hex digits.
+fn bsd_split_3(algo: Algo, s: &[u8], escaped: bool) -> Option<(Vec<u8>, Vec<u8>)> {
+    let close = s.iter().rposition(|&c| c == b')')?;
+    let name = file_name(&s[..close], escaped)?;
+    let mut i = close + 1;
+    while s.get(i).is_some_and(|&c| is_white(c)) {
+        i += 1;
+    }
+    if s.get(i) != Some(&b'=') {
         return None;
     }
-    let digest = parse_hex(&s[..n], algo.len())?;
-    if s[n] != b' ' || !matches!(s[n + 1], b' ' | b'*') {
-        return None;
+    i += 1;
+    while s.get(i).is_some_and(|&c| is_white(c)) {
+        i += 1;
     }
-    Some((&s[n + 2..], digest))
+    let hex = c_str(&s[i..]);
+    Some((name, parse_hex(hex, algo.len())?))
 }
 
 fn parse_hex(s: &[u8], len: usize) -> Option<Vec<u8>> {
@@ -268,11 +348,15 @@ fn parse_hex(s: &[u8], len: usize) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// `\\` to `\`, `\n` to newline, `\r` to carriage return; any other escape is an error.
+/// `\\` to `\`, `\n` to newline, `\r` to carriage return; any other escape, a trailing
+/// backslash or a NUL is an error.
 fn unescape(s: &[u8]) -> Option<Vec<u8>> {
     let mut v = Vec::with_capacity(s.len());
     let mut it = s.iter();
     while let Some(&c) = it.next() {
+        if c == 0 {
+            return None;
+        }
         if c == b'\\' {
             match it.next()? {
                 b'\\' => v.push(b'\\'),

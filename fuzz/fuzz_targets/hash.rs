@@ -13,12 +13,44 @@ use tessera_sha2::testing::{Sha256Backend, Sha512Backend};
 
 #[derive(Arbitrary, Debug)]
 enum Case {
-    Sha2 { which: u8, msg: Vec<u8>, splits: Vec<u16> },
-    Sha3 { which: u8, msg: Vec<u8>, splits: Vec<u16> },
-    Xof { which: u8, domain: u8, msg: Vec<u8>, splits: Vec<u16>, out: u16, reads: Vec<u16> },
-    Multi { shake256: bool, four: bool, msgs: [Vec<u8>; 4], blocks: u8 },
-    Hmac { which: u8, key: Vec<u8>, msg: Vec<u8>, splits: Vec<u16>, trunc: u8 },
-    Hkdf { which: u8, salt: Vec<u8>, ikm: Vec<u8>, info: Vec<Vec<u8>>, len: u16 },
+    Sha2 {
+        which: u8,
+        msg: Vec<u8>,
+        splits: Vec<u16>,
+    },
+    Sha3 {
+        which: u8,
+        msg: Vec<u8>,
+        splits: Vec<u16>,
+    },
+    Xof {
+        which: u8,
+        domain: u8,
+        msg: Vec<u8>,
+        splits: Vec<u16>,
+        out: u16,
+        reads: Vec<u16>,
+    },
+    Multi {
+        shake256: bool,
+        four: bool,
+        msgs: [Vec<u8>; 4],
+        blocks: u8,
+    },
+    Hmac {
+        which: u8,
+        key: Vec<u8>,
+        msg: Vec<u8>,
+        splits: Vec<u16>,
+        trunc: u8,
+    },
+    Hkdf {
+        which: u8,
+        salt: Vec<u8>,
+        ikm: Vec<u8>,
+        info: Vec<Vec<u8>>,
+        len: u16,
+    },
 }
 
 /// A SHA-2 hasher on every backend of its family, fed `parts`, against RustCrypto one-shot.
@@ -31,7 +63,11 @@ macro_rules! sha2_case {
                 h.update(p);
             }
             same(be.name(), &h.finalize()[..], &want[..]);
-            same("one-shot", &<$ours>::digest_with_backend(be, $msg)[..], &want[..]);
+            same(
+                "one-shot",
+                &<$ours>::digest_with_backend(be, $msg)[..],
+                &want[..],
+            );
         }
     }};
 }
@@ -97,7 +133,10 @@ fn xof(which: u8, domain: u8, msg: &[u8], parts: &[&[u8]], out: usize, lens: &[u
     let (want, turbo_ok) = match which % 4 {
         0 => (Some(peer_xof::<shake::Shake128>(msg, out)), true),
         1 => (Some(peer_xof::<shake::Shake256>(msg, out)), true),
-        w => (peer_turbo(w == 3, domain, msg, out), (0x01..=0x7F).contains(&domain)),
+        w => (
+            peer_turbo(w == 3, domain, msg, out),
+            (0x01..=0x7F).contains(&domain),
+        ),
     };
     let mut portable: Option<Vec<u8>> = None;
     for be in backends::<X1Backend>() {
@@ -122,15 +161,15 @@ fn xof(which: u8, domain: u8, msg: &[u8], parts: &[&[u8]], out: usize, lens: &[u
                 let r = if w == 2 {
                     TurboShake128::new_with_backend(be, domain).map(|mut h| {
                         for p in parts {
-                    h.update(p);
-                }
+                            h.update(p);
+                        }
                         h.finalize_xof()
                     })
                 } else {
                     TurboShake256::new_with_backend(be, domain).map(|mut h| {
                         for p in parts {
-                    h.update(p);
-                }
+                            h.update(p);
+                        }
                         h.finalize_xof()
                     })
                 };
@@ -186,22 +225,34 @@ fn multi(shake256: bool, four: bool, msgs: &[Vec<u8>; 4], blocks: usize) {
         let r = match (shake256, four) {
             (false, true) => Shake128x4::new_with_backend(be, [ins[0], ins[1], ins[2], ins[3]])
                 .and_then(|mut x| {
-                    let [a, b, c, d] = &mut outs[..] else { unreachable!() };
+                    let [a, b, c, d] = &mut outs[..] else {
+                        unreachable!()
+                    };
                     x.squeeze_blocks([a, b, c, d])
                 }),
             (true, true) => Shake256x4::new_with_backend(be, [ins[0], ins[1], ins[2], ins[3]])
                 .and_then(|mut x| {
-                    let [a, b, c, d] = &mut outs[..] else { unreachable!() };
+                    let [a, b, c, d] = &mut outs[..] else {
+                        unreachable!()
+                    };
                     x.squeeze_blocks([a, b, c, d])
                 }),
-            (false, false) => Shake128x2::new_with_backend(be, [ins[0], ins[1]]).and_then(|mut x| {
-                let [a, b] = &mut outs[..] else { unreachable!() };
-                x.squeeze_blocks([a, b])
-            }),
-            (true, false) => Shake256x2::new_with_backend(be, [ins[0], ins[1]]).and_then(|mut x| {
-                let [a, b] = &mut outs[..] else { unreachable!() };
-                x.squeeze_blocks([a, b])
-            }),
+            (false, false) => {
+                Shake128x2::new_with_backend(be, [ins[0], ins[1]]).and_then(|mut x| {
+                    let [a, b] = &mut outs[..] else {
+                        unreachable!()
+                    };
+                    x.squeeze_blocks([a, b])
+                })
+            }
+            (true, false) => {
+                Shake256x2::new_with_backend(be, [ins[0], ins[1]]).and_then(|mut x| {
+                    let [a, b] = &mut outs[..] else {
+                        unreachable!()
+                    };
+                    x.squeeze_blocks([a, b])
+                })
+            }
         };
         match r {
             Ok(()) => {
@@ -235,7 +286,11 @@ macro_rules! hmac_case {
             // Truncated tags: accepted exactly when the length is allowed and the bytes match.
             let t = ($trunc as usize) % (want.len() + 1);
             let ok = key.verify_truncated($msg, &want[..t], t).is_ok();
-            assert_eq!(ok, t >= tessera_sha2::min_truncated_len(want.len()), "truncated to {t}");
+            assert_eq!(
+                ok,
+                t >= tessera_sha2::min_truncated_len(want.len()),
+                "truncated to {t}"
+            );
         }
     }};
 }
@@ -268,11 +323,41 @@ fuzz_target!(|case: Case| match case {
     Case::Sha2 { which, msg, splits } => {
         let parts = pieces(&msg, &splits);
         match which % 5 {
-            0 => sha2_case!(tessera_sha2::Sha224, Sha256Backend, sha2::Sha224, &msg, &parts),
-            1 => sha2_case!(tessera_sha2::Sha256, Sha256Backend, sha2::Sha256, &msg, &parts),
-            2 => sha2_case!(tessera_sha2::Sha384, Sha512Backend, sha2::Sha384, &msg, &parts),
-            3 => sha2_case!(tessera_sha2::Sha512, Sha512Backend, sha2::Sha512, &msg, &parts),
-            _ => sha2_case!(tessera_sha2::Sha512_256, Sha512Backend, sha2::Sha512_256, &msg, &parts),
+            0 => sha2_case!(
+                tessera_sha2::Sha224,
+                Sha256Backend,
+                sha2::Sha224,
+                &msg,
+                &parts
+            ),
+            1 => sha2_case!(
+                tessera_sha2::Sha256,
+                Sha256Backend,
+                sha2::Sha256,
+                &msg,
+                &parts
+            ),
+            2 => sha2_case!(
+                tessera_sha2::Sha384,
+                Sha512Backend,
+                sha2::Sha384,
+                &msg,
+                &parts
+            ),
+            3 => sha2_case!(
+                tessera_sha2::Sha512,
+                Sha512Backend,
+                sha2::Sha512,
+                &msg,
+                &parts
+            ),
+            _ => sha2_case!(
+                tessera_sha2::Sha512_256,
+                Sha512Backend,
+                sha2::Sha512_256,
+                &msg,
+                &parts
+            ),
         }
     }
     Case::Sha3 { which, msg, splits } => {
@@ -284,22 +369,88 @@ fuzz_target!(|case: Case| match case {
             _ => sha3_case!(tessera_keccak::Sha3_512, sha3::Sha3_512, &msg, &parts),
         }
     }
-    Case::Xof { which, domain, msg, splits, out, reads } => {
+    Case::Xof {
+        which,
+        domain,
+        msg,
+        splits,
+        out,
+        reads,
+    } => {
         let out = out as usize % 2048;
-        xof(which, domain, &msg, &pieces(&msg, &splits), out, &read_lengths(out, &reads));
+        xof(
+            which,
+            domain,
+            &msg,
+            &pieces(&msg, &splits),
+            out,
+            &read_lengths(out, &reads),
+        );
     }
-    Case::Multi { shake256, four, msgs, blocks } => multi(shake256, four, &msgs, blocks as usize % 4),
-    Case::Hmac { which, key, msg, splits, trunc } => {
+    Case::Multi {
+        shake256,
+        four,
+        msgs,
+        blocks,
+    } => multi(shake256, four, &msgs, blocks as usize % 4),
+    Case::Hmac {
+        which,
+        key,
+        msg,
+        splits,
+        trunc,
+    } => {
         let parts = pieces(&msg, &splits);
         match which % 5 {
-            0 => hmac_case!(tessera_sha2::Sha224, sha2::Sha224, &key, &msg, &parts, trunc),
-            1 => hmac_case!(tessera_sha2::Sha256, sha2::Sha256, &key, &msg, &parts, trunc),
-            2 => hmac_case!(tessera_sha2::Sha384, sha2::Sha384, &key, &msg, &parts, trunc),
-            3 => hmac_case!(tessera_sha2::Sha512, sha2::Sha512, &key, &msg, &parts, trunc),
-            _ => hmac_case!(tessera_sha2::Sha512_256, sha2::Sha512_256, &key, &msg, &parts, trunc),
+            0 => hmac_case!(
+                tessera_sha2::Sha224,
+                sha2::Sha224,
+                &key,
+                &msg,
+                &parts,
+                trunc
+            ),
+            1 => hmac_case!(
+                tessera_sha2::Sha256,
+                sha2::Sha256,
+                &key,
+                &msg,
+                &parts,
+                trunc
+            ),
+            2 => hmac_case!(
+                tessera_sha2::Sha384,
+                sha2::Sha384,
+                &key,
+                &msg,
+                &parts,
+                trunc
+            ),
+            3 => hmac_case!(
+                tessera_sha2::Sha512,
+                sha2::Sha512,
+                &key,
+                &msg,
+                &parts,
+                trunc
+            ),
+            _ => hmac_case!(
+                tessera_sha2::Sha512_256,
+                sha2::Sha512_256,
+                &key,
+                &msg,
+                &parts,
+                trunc
+            ),
         }
     }
-    Case::Hkdf { which, salt, ikm, info, len } => {
+    Case::Hkdf {
+        which,
+        salt,
+        ikm,
+        info,
+        len,
+    } => {
         // Up to just past the 255 * HashLen limit of the widest hash.
         let len = len as usize % (255 * 64 + 2);
         match which % 3 {

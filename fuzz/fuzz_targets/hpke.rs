@@ -14,18 +14,35 @@ use libfuzzer_sys::fuzz_target;
 use tessera::hpke::{AeadId, AgilePrivateKey, AgilePublicKey, Error, Suite};
 use tessera_fuzz::same;
 
-const KEMS: [u16; 12] = [0x10, 0x11, 0x12, 0x16, 0x20, 0x21, 0x40, 0x41, 0x42, 0x50, 0x51, 0x647A];
+const KEMS: [u16; 12] = [
+    0x10, 0x11, 0x12, 0x16, 0x20, 0x21, 0x40, 0x41, 0x42, 0x50, 0x51, 0x647A,
+];
 const KDFS: [u16; 7] = [1, 2, 3, 0x10, 0x11, 0x12, 0x13];
 const AEADS: [u16; 4] = [1, 2, 3, 0xFFFF];
 
 #[derive(Arbitrary, Debug)]
 enum Call {
-    Seal { aad: Vec<u8>, pt: Vec<u8> },
+    Seal {
+        aad: Vec<u8>,
+        pt: Vec<u8>,
+    },
     /// Seal, then open with one bit of the ciphertext or the AAD flipped, then the genuine one.
-    Tampered { aad: Vec<u8>, pt: Vec<u8>, at: u16, bit: u8, in_aad: bool },
+    Tampered {
+        aad: Vec<u8>,
+        pt: Vec<u8>,
+        at: u16,
+        bit: u8,
+        in_aad: bool,
+    },
     /// Open of arbitrary bytes (refused), then a genuine message still opens.
-    Junk { aad: Vec<u8>, ct: Vec<u8> },
-    Export { ctx: Vec<u8>, len: u16 },
+    Junk {
+        aad: Vec<u8>,
+        ct: Vec<u8>,
+    },
+    Export {
+        ctx: Vec<u8>,
+        len: u16,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -51,11 +68,23 @@ fn suite(c: &Case) -> Option<Suite> {
         kdf = KDFS[kdf as usize % KDFS.len()];
         aead = AEADS[aead as usize % AEADS.len()];
     }
-    let (k, d, a) = (KEMS.contains(&kem), KDFS.contains(&kdf), AEADS.contains(&aead));
+    let (k, d, a) = (
+        KEMS.contains(&kem),
+        KDFS.contains(&kdf),
+        AEADS.contains(&aead),
+    );
     match Suite::from_ids(kem, kdf, aead) {
         Ok(s) => {
-            assert!(k && d && a, "unknown codepoint accepted: {:?}", (kem, kdf, aead));
-            same("codepoints", &(s.kem().id(), s.kdf().id(), s.aead().id()), &(kem, kdf, aead));
+            assert!(
+                k && d && a,
+                "unknown codepoint accepted: {:?}",
+                (kem, kdf, aead)
+            );
+            same(
+                "codepoints",
+                &(s.kem().id(), s.kdf().id(), s.aead().id()),
+                &(kem, kdf, aead),
+            );
             Some(s)
         }
         Err(Error::UnknownKem(x)) => {
@@ -84,7 +113,11 @@ fn parsers(s: &Suite, sk_r: &AgilePrivateKey, bytes: &[u8]) {
         Ok(sk) => {
             same("private key", sk.as_bytes(), bytes);
             let pk = sk.public_key();
-            same("its public key", &s.public_key_from_bytes(pk.as_bytes()).unwrap(), &pk);
+            same(
+                "its public key",
+                &s.public_key_from_bytes(pk.as_bytes()).unwrap(),
+                &pk,
+            );
         }
         Err(e) => same("private key error", &e, &Error::InvalidPrivateKey),
     }
@@ -126,7 +159,10 @@ fuzz_target!(|c: Case| {
         Ok(x) => x,
         Err(e) => {
             assert!(
-                matches!(e, Error::UnsupportedMode | Error::InconsistentPsk | Error::PskTooShort),
+                matches!(
+                    e,
+                    Error::UnsupportedMode | Error::InconsistentPsk | Error::PskTooShort
+                ),
                 "sender setup: {e:?}"
             );
             // The receiver refuses the same parameters the same way.
@@ -142,22 +178,44 @@ fuzz_target!(|c: Case| {
                 let ct = tx.seal(aad, pt);
                 if export_only {
                     same("export-only seal", &ct, &Err(Error::ExportOnly));
-                    same("export-only open", &rx.open(aad, pt), &Err(Error::ExportOnly));
+                    same(
+                        "export-only open",
+                        &rx.open(aad, pt),
+                        &Err(Error::ExportOnly),
+                    );
                     continue;
                 }
                 same("open", &rx.open(aad, &ct.unwrap()), &Ok(pt.clone()));
             }
-            Call::Tampered { aad, pt, at, bit, in_aad } => {
+            Call::Tampered {
+                aad,
+                pt,
+                at,
+                bit,
+                in_aad,
+            } => {
                 let Ok(ct) = tx.seal(aad, pt) else { continue };
                 let (mut ct2, mut aad2) = (ct.clone(), aad.clone());
-                let target = if *in_aad && !aad2.is_empty() { &mut aad2 } else { &mut ct2 };
+                let target = if *in_aad && !aad2.is_empty() {
+                    &mut aad2
+                } else {
+                    &mut ct2
+                };
                 let i = *at as usize % target.len();
                 target[i] ^= 1 << (bit & 7);
-                same("tampered open", &rx.open(&aad2, &ct2), &Err(Error::OpenError));
+                same(
+                    "tampered open",
+                    &rx.open(&aad2, &ct2),
+                    &Err(Error::OpenError),
+                );
                 same("open after a refusal", &rx.open(aad, &ct), &Ok(pt.clone()));
             }
             Call::Junk { aad, ct } => {
-                let want = if export_only { Error::ExportOnly } else { Error::OpenError };
+                let want = if export_only {
+                    Error::ExportOnly
+                } else {
+                    Error::OpenError
+                };
                 same("junk open", &rx.open(aad, ct), &Err(want));
             }
             Call::Export { ctx, len } => {

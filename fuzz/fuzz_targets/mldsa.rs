@@ -52,10 +52,16 @@ macro_rules! set {
         let (msg, rest) = c.data.split_at((c.msg_len as usize).min(c.data.len()));
         let (ctx, rest) = rest.split_at((c.ctx_len as usize).min(rest.len()));
         let sk = SigningKey::from_seed(&c.seed);
-        let genuine = sk.sign_deterministic(msg, ctx).expect("context of at most 255 bytes");
+        let genuine = sk
+            .sign_deterministic(msg, ctx)
+            .expect("context of at most 255 bytes");
         let tsk = ml_dsa::SigningKey::<ml_dsa::$theirs>::from_seed(&c.seed.into());
         let tvk = tsk.expanded_key().verifying_key();
-        same("verifying key", &tvk.encode()[..], &sk.verifying_key().to_bytes()[..]);
+        same(
+            "verifying key",
+            &tvk.encode()[..],
+            &sk.verifying_key().to_bytes()[..],
+        );
         // RustCrypto's accept/reject of `sig` under the encoded key `pk` (None: not decodable).
         let theirs = |pk: &[u8], sig: &[u8]| -> bool {
             let Ok(pk) = ml_dsa::EncodedVerifyingKey::<ml_dsa::$theirs>::try_from(pk) else {
@@ -92,7 +98,9 @@ macro_rules! set {
                 let mut first = None;
                 for be in backends::<Backend>() {
                     let got = SigningKey::from_expanded_bytes_with_backend(be, &bytes).map(|k| {
-                        let s = k.sign_deterministic(msg, ctx).map(|s| s.as_bytes().to_vec());
+                        let s = k
+                            .sign_deterministic(msg, ctx)
+                            .map(|s| s.as_bytes().to_vec());
                         (k.verifying_key().to_bytes().to_vec(), s)
                     });
                     match &first {
@@ -113,7 +121,11 @@ macro_rules! set {
                 if let Ok(vk) = RcVk::from_public_key_der(rest) {
                     use tessera_mldsa::pkcs8::spki::EncodePublicKey as _;
                     let doc = vk.to_public_key_der().expect("encodes");
-                    same("spki", &RcVk::from_public_key_der(doc.as_bytes()).unwrap(), &vk);
+                    same(
+                        "spki",
+                        &RcVk::from_public_key_der(doc.as_bytes()).unwrap(),
+                        &vk,
+                    );
                 }
             }
         }

@@ -57,8 +57,14 @@ macro_rules! set {
             // Encapsulation key parsing and encapsulation.
             0 => {
                 let bytes = input(c.op, &tdk.encapsulation_key().to_bytes(), &c.data);
-                let theirs = bytes.as_slice().try_into().ok().and_then(|a| TEk::new(&a).ok());
-                let want = theirs.as_ref().map(|t| t.encapsulate_deterministic(&c.m.into()));
+                let theirs = bytes
+                    .as_slice()
+                    .try_into()
+                    .ok()
+                    .and_then(|a| TEk::new(&a).ok());
+                let want = theirs
+                    .as_ref()
+                    .map(|t| t.encapsulate_deterministic(&c.m.into()));
                 for be in backends::<Backend>() {
                     let ours = EncapsulationKey::from_bytes_with_backend(be, &bytes);
                     same(be.name(), &ours.is_ok(), &theirs.is_some());
@@ -72,7 +78,9 @@ macro_rules! set {
             }
             // Decapsulation of an arbitrary or tampered ciphertext.
             1 => {
-                let (gct, _) = tdk.encapsulation_key().encapsulate_deterministic(&c.m.into());
+                let (gct, _) = tdk
+                    .encapsulation_key()
+                    .encapsulate_deterministic(&c.m.into());
                 let bytes = input(c.op, &gct, &c.data);
                 let theirs = bytes
                     .as_slice()
@@ -91,8 +99,14 @@ macro_rules! set {
             // Expanded decapsulation key parsing, then decapsulation.
             2 => {
                 let bytes = input(c.op, &tdk.to_expanded_bytes(), &c.data);
-                let theirs = bytes.as_slice().try_into().ok().and_then(|a| TDk::from_expanded_bytes(&a).ok());
-                let (gct, _) = tdk.encapsulation_key().encapsulate_deterministic(&c.m.into());
+                let theirs = bytes
+                    .as_slice()
+                    .try_into()
+                    .ok()
+                    .and_then(|a| TDk::from_expanded_bytes(&a).ok());
+                let (gct, _) = tdk
+                    .encapsulation_key()
+                    .encapsulate_deterministic(&c.m.into());
                 for be in backends::<Backend>() {
                     let ours = DecapsulationKey::from_expanded_bytes_with_backend(be, &bytes);
                     same(be.name(), &ours.is_ok(), &theirs.is_some());
@@ -100,9 +114,17 @@ macro_rules! set {
                         // FIPS 203 checks the hash of ek, not the range of s-hat: an
                         // out-of-range coefficient is accepted and written back reduced, as
                         // RustCrypto writes it back.
-                        same(be.name(), &dk.to_expanded_bytes()[..], &tdk.to_expanded_bytes()[..]);
+                        same(
+                            be.name(),
+                            &dk.to_expanded_bytes()[..],
+                            &tdk.to_expanded_bytes()[..],
+                        );
                         let ct = Ciphertext::from_bytes(&gct).unwrap();
-                        same(be.name(), &dk.decapsulate(&ct).as_bytes()[..], &tdk.decapsulate(&gct)[..]);
+                        same(
+                            be.name(),
+                            &dk.decapsulate(&ct).as_bytes()[..],
+                            &tdk.decapsulate(&gct)[..],
+                        );
                     }
                 }
             }
@@ -113,7 +135,11 @@ macro_rules! set {
                     same("pkcs8 key", dk.decapsulate(&ct).as_bytes(), k.as_bytes());
                 }
                 if let Ok(ek) = EncapsulationKey::try_from_spki_der(&c.data) {
-                    same("spki key", &EncapsulationKey::from_bytes(&ek.to_bytes()).unwrap(), &ek);
+                    same(
+                        "spki key",
+                        &EncapsulationKey::from_bytes(&ek.to_bytes()).unwrap(),
+                        &ek,
+                    );
                 }
             }
         }

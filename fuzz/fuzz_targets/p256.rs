@@ -46,7 +46,11 @@ fn point(c: &Case) {
             same(be.name(), &pk.to_uncompressed()[..], &uncompressed(tpk)[..]);
             if let (Ok(sk), Some(tsk)) = (&sk, &their_sk) {
                 let want = p256::ecdh::diffie_hellman(tsk.to_nonzero_scalar(), tpk.as_affine());
-                same(be.name(), &sk.diffie_hellman(pk).as_bytes()[..], &want.raw_secret_bytes()[..]);
+                same(
+                    be.name(),
+                    &sk.diffie_hellman(pk).as_bytes()[..],
+                    &want.raw_secret_bytes()[..],
+                );
             }
         }
         let got = (
@@ -64,7 +68,9 @@ fn point(c: &Case) {
 /// Verification of a signature (arbitrary, or a genuine one with one bit flipped or none)
 /// on `data` under the key of `d`, fixed-size and prehash.
 fn verify(c: &Case) {
-    let Ok(sk) = SigningKey::from_bytes(&c.d) else { return };
+    let Ok(sk) = SigningKey::from_bytes(&c.d) else {
+        return;
+    };
     let vk = sk.verifying_key();
     let tvk = p256::ecdsa::VerifyingKey::from_sec1_bytes(&vk.to_uncompressed()).unwrap();
     let mut bytes = if c.op & 0x80 == 0 {
@@ -79,10 +85,16 @@ fn verify(c: &Case) {
     let ours = Signature::from_bytes(&bytes);
     let theirs = p256::ecdsa::Signature::from_slice(&bytes);
     same("signature parse", &ours.is_ok(), &theirs.is_ok());
-    let (Ok(s), Ok(t)) = (ours, theirs) else { return };
+    let (Ok(s), Ok(t)) = (ours, theirs) else {
+        return;
+    };
     for be in backends::<Backend>() {
         let v = VerifyingKey::from_sec1_bytes_with_backend(be, &vk.to_uncompressed()).unwrap();
-        same(be.name(), &v.verify(&c.data, &s).is_ok(), &tvk.verify(&c.data, &t).is_ok());
+        same(
+            be.name(),
+            &v.verify(&c.data, &s).is_ok(),
+            &tvk.verify(&c.data, &t).is_ok(),
+        );
         if !c.data.is_empty() {
             same(
                 be.name(),
@@ -95,7 +107,9 @@ fn verify(c: &Case) {
 
 /// A DER signature on the message `e` under the key of `d`: parse and verify.
 fn verify_der(c: &Case) {
-    let Ok(sk) = SigningKey::from_bytes(&c.d) else { return };
+    let Ok(sk) = SigningKey::from_bytes(&c.d) else {
+        return;
+    };
     let vk = sk.verifying_key();
     let tvk = p256::ecdsa::VerifyingKey::from_sec1_bytes(&vk.to_uncompressed()).unwrap();
     let ours = Signature::from_der(&c.data);
@@ -105,7 +119,11 @@ fn verify_der(c: &Case) {
     same("DER parse", &ours.is_ok(), &theirs.is_some());
     if let (Ok(s), Some(t)) = (&ours, &theirs) {
         same("DER value", &s.to_bytes()[..], &t.to_bytes()[..]);
-        same("DER verify", &vk.verify_der(&c.e, &c.data).is_ok(), &tvk.verify(&c.e, t).is_ok());
+        same(
+            "DER verify",
+            &vk.verify_der(&c.e, &c.data).is_ok(),
+            &tvk.verify(&c.e, t).is_ok(),
+        );
     }
 }
 

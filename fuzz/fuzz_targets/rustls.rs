@@ -44,9 +44,17 @@ fn kx(c: &Case) {
     let _ = g.start().expect("start").complete(&c.data);
     // A genuine exchange, then the client completing a tampered server share.
     let client = g.start().expect("start");
-    let server = g.start_and_complete(client.pub_key()).expect("genuine client share");
-    let secret = client.complete(&server.pub_key).expect("genuine server share");
-    same("shared secret", secret.secret_bytes(), server.secret.secret_bytes());
+    let server = g
+        .start_and_complete(client.pub_key())
+        .expect("genuine client share");
+    let secret = client
+        .complete(&server.pub_key)
+        .expect("genuine server share");
+    same(
+        "shared secret",
+        secret.secret_bytes(),
+        server.secret.secret_bytes(),
+    );
     let mut share = server.pub_key.clone();
     let i = c.tamper.0 as usize % share.len();
     share[i] ^= 1 << (c.tamper.1 & 7);
@@ -55,7 +63,12 @@ fn kx(c: &Case) {
 
 /// Seals `payload` as record `seq`: the record's outer content type (part of the TLS 1.2
 /// additional data) and its payload (header stripped).
-fn seal(enc: &mut dyn MessageEncrypter, typ: ContentType, payload: &[u8], seq: u64) -> Option<(ContentType, Vec<u8>)> {
+fn seal(
+    enc: &mut dyn MessageEncrypter,
+    typ: ContentType,
+    payload: &[u8],
+    seq: u64,
+) -> Option<(ContentType, Vec<u8>)> {
     let msg = OutboundPlainMessage {
         typ,
         version: ProtocolVersion::TLSv1_2,
@@ -65,10 +78,17 @@ fn seal(enc: &mut dyn MessageEncrypter, typ: ContentType, payload: &[u8], seq: u
     Some((rec.typ, rec.encode()[5..].to_vec()))
 }
 
-fn open(dec: &mut dyn MessageDecrypter, outer: ContentType, rec: &[u8], seq: u64) -> Option<(ContentType, Vec<u8>)> {
+fn open(
+    dec: &mut dyn MessageDecrypter,
+    outer: ContentType,
+    rec: &[u8],
+    seq: u64,
+) -> Option<(ContentType, Vec<u8>)> {
     let mut buf = rec.to_vec();
     let msg = InboundOpaqueMessage::new(outer, ProtocolVersion::TLSv1_2, &mut buf);
-    dec.decrypt(msg, seq).ok().map(|m| (m.typ, m.payload.to_vec()))
+    dec.decrypt(msg, seq)
+        .ok()
+        .map(|m| (m.typ, m.payload.to_vec()))
 }
 
 fn record(c: &Case) {
@@ -92,26 +112,44 @@ fn record(c: &Case) {
                 )
             }
         };
-    let typ = [ContentType::ApplicationData, ContentType::Handshake, ContentType::Alert][c.typ as usize % 3];
+    let typ = [
+        ContentType::ApplicationData,
+        ContentType::Handshake,
+        ContentType::Alert,
+    ][c.typ as usize % 3];
     // An arbitrary record: refused (a forgery would need the key), never a panic.
     let junk = open(dec.as_mut(), typ, &c.data, c.seq);
     if key_len != 32 {
         // A 32-byte key for a 16-byte-key suite: every record refused.
-        assert!(seal(enc.as_mut(), typ, &c.data, c.seq).is_none(), "sealed under a wrong-length key");
+        assert!(
+            seal(enc.as_mut(), typ, &c.data, c.seq).is_none(),
+            "sealed under a wrong-length key"
+        );
         assert!(junk.is_none(), "opened under a wrong-length key");
         return;
     }
     let payload = &c.data[..c.data.len().min(1 << 14)];
     let (outer, rec) = seal(enc.as_mut(), typ, payload, c.seq).expect("seal");
-    same("open", &open(dec.as_mut(), outer, &rec, c.seq), &Some((typ, payload.to_vec())));
-    assert!(open(dec.as_mut(), outer, &rec, c.seq.wrapping_add(1)).is_none(), "opened under the next sequence number");
+    same(
+        "open",
+        &open(dec.as_mut(), outer, &rec, c.seq),
+        &Some((typ, payload.to_vec())),
+    );
+    assert!(
+        open(dec.as_mut(), outer, &rec, c.seq.wrapping_add(1)).is_none(),
+        "opened under the next sequence number"
+    );
     let mut bad = rec.clone();
     let i = c.tamper.0 as usize % bad.len();
     bad[i] ^= 1 << (c.tamper.1 & 7);
-    assert!(open(dec.as_mut(), outer, &bad, c.seq).is_none(), "tampered record opened");
-    assert!(open(dec.as_mut(), outer, &rec[..rec.len() - 1], c.seq).is_none(), "truncated record opened");
+    assert!(
+        open(dec.as_mut(), outer, &bad, c.seq).is_none(),
+        "tampered record opened"
+    );
+    assert!(
+        open(dec.as_mut(), outer, &rec[..rec.len() - 1], c.seq).is_none(),
+        "truncated record opened"
+    );
 }
 
-fuzz_target!(|c: Case| {
-    if c.op % 2 == 0 { kx(&c) } else { record(&c) }
-});
+fuzz_target!(|c: Case| { if c.op % 2 == 0 { kx(&c) } else { record(&c) } });

@@ -9,7 +9,9 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use tessera_fuzz::{backends, same};
-use tessera_x25519::pkcs8_traits::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
+use tessera_x25519::pkcs8_traits::{
+    DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey,
+};
 use tessera_x25519::testing::{Backend, x25519_base_with_backend, x25519_with_backend};
 use tessera_x25519::{PublicKey, StaticSecret};
 
@@ -31,17 +33,33 @@ fuzz_target!(|c: Case| {
             .diffie_hellman(&x25519_dalek::PublicKey::from(c.u));
         match ours {
             Ok(s) => {
-                assert!(theirs.was_contributory(), "{}: all-zero result accepted", be.name());
+                assert!(
+                    theirs.was_contributory(),
+                    "{}: all-zero result accepted",
+                    be.name()
+                );
                 same(be.name(), s.as_bytes(), theirs.as_bytes());
             }
-            Err(_) => assert!(!theirs.was_contributory(), "{}: refused a contributory result", be.name()),
+            Err(_) => assert!(
+                !theirs.was_contributory(),
+                "{}: refused a contributory result",
+                be.name()
+            ),
         }
     }
-    same("public key", PublicKey::from(&StaticSecret::from(c.k)).as_bytes(), &want_base);
+    same(
+        "public key",
+        PublicKey::from(&StaticSecret::from(c.k)).as_bytes(),
+        &want_base,
+    );
 
     // Decoders: a slice key exactly when 32 bytes; PKCS#8 / SPKI keys that encode back to
     // documents that decode to the same key.
-    same("slice", &PublicKey::try_from(&c.der[..]).is_ok(), &(c.der.len() == 32));
+    same(
+        "slice",
+        &PublicKey::try_from(&c.der[..]).is_ok(),
+        &(c.der.len() == 32),
+    );
     if let Ok(sk) = StaticSecret::from_pkcs8_der(&c.der) {
         let doc = sk.to_pkcs8_der().expect("encodes");
         let again = StaticSecret::from_pkcs8_der(doc.as_bytes()).expect("decodes again");
@@ -49,6 +67,10 @@ fuzz_target!(|c: Case| {
     }
     if let Ok(pk) = PublicKey::from_public_key_der(&c.der) {
         let doc = pk.to_public_key_der().expect("encodes");
-        same("spki round trip", &PublicKey::from_public_key_der(doc.as_bytes()).unwrap(), &pk);
+        same(
+            "spki round trip",
+            &PublicKey::from_public_key_der(doc.as_bytes()).unwrap(),
+            &pk,
+        );
     }
 });

@@ -5,7 +5,9 @@
 //! KEM and HPKE entry points); `cargo xtask fuzz` sets them.
 
 #[cfg(not(tessera_test_hooks))]
-compile_error!("build the fuzz targets with `cargo xtask fuzz` (RUSTFLAGS needs --cfg tessera_test_hooks)");
+compile_error!(
+    "build the fuzz targets with `cargo xtask fuzz` (RUSTFLAGS needs --cfg tessera_test_hooks)"
+);
 
 use tessera_cpu::BackendSet;
 
@@ -46,5 +48,8 @@ pub fn read_lengths(total: usize, splits: &[u16]) -> Vec<usize> {
 /// Fails the run (a libFuzzer crash) when `ours != theirs`, naming the case.
 #[track_caller]
 pub fn same<T: PartialEq + core::fmt::Debug + ?Sized>(what: &str, ours: &T, theirs: &T) {
-    assert!(ours == theirs, "mismatch: {what}\n ours:   {ours:?}\n theirs: {theirs:?}");
+    assert!(
+        ours == theirs,
+        "mismatch: {what}\n ours:   {ours:?}\n theirs: {theirs:?}"
+    );
 }

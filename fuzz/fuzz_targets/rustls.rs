@@ -152,4 +152,7 @@ fn record(c: &Case) {
     );
 }
 
-fuzz_target!(|c: Case| { if c.op % 2 == 0 { kx(&c) } else { record(&c) } });
+fuzz_target!(|c: Case| match c.op % 2 {
+    0 => kx(&c),
+    _ => record(&c),
+});

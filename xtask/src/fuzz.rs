@@ -172,6 +172,12 @@ fn field(line: &str, key: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// Whether `line` is libFuzzer's final status line (`#N<TAB>DONE   cov: ...`): the run ended
+/// by its time budget, not by a crash.
+fn finished(line: &str) -> bool {
+    line.starts_with('#') && line.split_whitespace().nth(1) == Some("DONE")
+}
+
 /// The executions, `cov`, `ft` and corpus size of the last status line of a log.
 fn stats(log: &str) -> (Option<u64>, Option<u64>, Option<u64>, Option<u64>) {
     let execs = log
@@ -222,7 +228,7 @@ fn run_one(bin: &Path, t: &'static str, seconds: u32) -> Row {
     let secs = start.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let (execs, cov, ft, corp) = stats(&text);
-    let done = text.lines().any(|l| l.contains(" DONE "));
+    let done = text.lines().any(finished);
     let ok = status.is_ok_and(|s| s.success()) && done;
     if !ok {
         let tail: Vec<&str> = text.lines().rev().take(60).collect();
@@ -331,6 +337,8 @@ mod tests {
                    stat::number_of_executed_units: 81317\n";
         assert_eq!(stats(log), (Some(81317), Some(3422), Some(5695), Some(276)));
         assert_eq!(stats("no status"), (None, None, None, None));
+        assert!(log.lines().any(finished));
+        assert!(!"#2\tINITED cov: 10".lines().any(finished));
     }
 
     #[test]

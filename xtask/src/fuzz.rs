@@ -7,7 +7,7 @@
 //!    optimized, with debug assertions, the sanitizer `S` (`address` by default, `none` for a
 //!    faster build) and this workspace's test hooks (`--cfg tessera_test_hooks`, which a
 //!    `RUSTFLAGS` variable would otherwise drop).
-//! 3. Runs each target (or TARGET alone) for N seconds (default 30), J at a time (default: the
+//! 3. Runs each target (or TARGET alone) for N seconds (default 20), J at a time (default: the
 //!    number of cores; libFuzzer runs on one), from the seed corpus `fuzz/corpus/<target>`
 //!    into the working corpus `target/fuzz/corpus/<target>` (kept between runs). A crash,
 //!    sanitizer report, per-input timeout (`-timeout`, 30 s) or differential mismatch (an
@@ -32,7 +32,7 @@ pub const TARGETS: [&str; 8] = [
 ];
 
 /// The per-target budget of `cargo xtask test`'s fuzz leg, in seconds.
-pub const CI_SECONDS: u32 = 30;
+pub const CI_SECONDS: u32 = 20;
 
 /// The sanitizer of `cargo xtask test`'s fuzz leg.
 pub const CI_SANITIZER: &str = "address";

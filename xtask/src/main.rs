@@ -17,6 +17,8 @@
 //! `cargo xtask vectors`: checks the sha256 of the official vector files against the manifest.
 //! `cargo xtask user-build`: the build a user gets (no test hooks) checks cleanly and cannot
 //! name any test-only entry point (see `userbuild.rs`).
+//! `cargo xtask fuzz [TARGET] [--seconds N] [--jobs J] [--sanitizer S]`: builds the `fuzz/`
+//! crate's targets and runs each for N seconds (see `fuzz.rs`).
 //!
 //! The crates and the legs that cover them are one table, in `crates.rs`.
 
@@ -24,12 +26,13 @@ mod bench;
 mod cmd;
 mod compare;
 mod crates;
+mod fuzz;
 mod matrix;
 mod report;
 mod userbuild;
 mod vectors;
 
-const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--cpu native|avx2|aesni] [--processes N] [--builds 1|2] [FILTER] | bench [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | bench --readme [DIR] | vectors | user-build";
+const USAGE: &str = "usage: cargo xtask test [--quick] [--list] [--only SUBSTRING] | bench [--full] [--cpu native|avx2|aesni] [--processes N] [--builds 1|2] [FILTER] | bench [--smoke] [--criterion] [FILTER] | bench --stability RUN1 RUN2 [PERCENT] | bench --readme [DIR] | vectors | user-build | fuzz [TARGET] [--seconds N] [--jobs J] [--sanitizer S]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -81,6 +84,7 @@ fn main() {
         ),
         Some("vectors") => vectors::vectors(),
         Some("user-build") => userbuild::run(),
+        Some("fuzz") => fuzz::run(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             false

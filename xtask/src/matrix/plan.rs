@@ -284,6 +284,25 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
             Action::Concurrent(miri),
         ));
     }
+
+    // Coverage-guided and differential fuzzing (`fuzz/`, cargo-fuzz on nightly): one build of
+    // every target, then each for a short fixed budget. `cargo xtask fuzz` installs cargo-fuzz
+    // when it is missing and fails when it cannot, so the leg never passes without running.
+    let secs = crate::fuzz::CI_SECONDS.to_string();
+    legs.push(leg(
+        format!(
+            "fuzz: every target {secs} s ({} sanitizer)",
+            crate::fuzz::CI_SANITIZER
+        ),
+        Action::Run(Cmd::cargo(&[
+            "xtask",
+            "fuzz",
+            "--seconds",
+            &secs,
+            "--sanitizer",
+            crate::fuzz::CI_SANITIZER,
+        ])),
+    ));
     legs
 }
 

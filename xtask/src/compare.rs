@@ -181,7 +181,10 @@ impl CpuProfile {
                      capped; none of the code their measured rows run has AVX-512 paths \
                      (RustCrypto `sha2`/`aes`/`polyval`/`chacha20`/`poly1305`: SHA-NI, AES-NI, \
                      CLMUL and AVX2 at most; libcrux and PQClean ML-KEM: AVX2; curve25519-dalek's \
-                     IFMA code serves Edwards points, not the X25519 ladder)"
+                     IFMA code serves Edwards points, not the X25519 ladder). Not capped and \
+                     with AVX-512 code: graviola (the TLS rows), whose AES-GCM takes its \
+                     AVX-512 path on this machine (its switch is read in debug builds only), \
+                     so its AES-GCM TLS ratios are not an AVX2 machine's"
                 ),
             ),
             Self::AesNi => (

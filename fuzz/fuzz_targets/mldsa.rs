@@ -11,7 +11,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use tessera_fuzz::{backends, same};
+use tessera_fuzz::{backends, same, tampered as input};
 use tessera_mldsa::pkcs8::{DecodePrivateKey as _, spki::DecodePublicKey as _};
 use tessera_mldsa::testing::Backend;
 
@@ -23,26 +23,6 @@ struct Case {
     ctx_len: u8,
     msg_len: u8,
     data: Vec<u8>,
-}
-
-/// `data` XORed over `genuine` (one byte shorter or longer when op bits 5-6 say so), or
-/// `data` itself when op bit 7 is set.
-fn input(op: u8, genuine: &[u8], data: &[u8]) -> Vec<u8> {
-    if op & 0x80 != 0 {
-        return data.to_vec();
-    }
-    let mut v = genuine.to_vec();
-    for (a, b) in v.iter_mut().zip(data) {
-        *a ^= b;
-    }
-    match (op >> 5) & 3 {
-        1 => {
-            v.pop();
-        }
-        2 => v.push(data.first().copied().unwrap_or(0)),
-        _ => {}
-    }
-    v
 }
 
 macro_rules! set {

@@ -14,7 +14,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use ml_kem::{Decapsulate as _, ExpandedKeyEncoding as _, KeyExport as _};
-use tessera_fuzz::{backends, same};
+use tessera_fuzz::{backends, same, tampered as input};
 use tessera_mlkem::testing::Backend;
 
 #[derive(Arbitrary, Debug)]
@@ -24,26 +24,6 @@ struct Case {
     seed: [u8; 64],
     m: [u8; 32],
     data: Vec<u8>,
-}
-
-/// The bytes of an input: `data` XORed over `genuine` (the genuine length, unless op bits 5-6
-/// ask for one byte less or more), or `data` itself when op bit 7 is set.
-fn input(op: u8, genuine: &[u8], data: &[u8]) -> Vec<u8> {
-    if op & 0x80 != 0 {
-        return data.to_vec();
-    }
-    let mut v = genuine.to_vec();
-    for (a, b) in v.iter_mut().zip(data) {
-        *a ^= b;
-    }
-    match (op >> 5) & 3 {
-        1 => {
-            v.pop();
-        }
-        2 => v.push(data.first().copied().unwrap_or(0)),
-        _ => {}
-    }
-    v
 }
 
 macro_rules! set {

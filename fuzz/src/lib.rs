@@ -53,3 +53,23 @@ pub fn same<T: PartialEq + core::fmt::Debug + ?Sized>(what: &str, ours: &T, thei
         "mismatch: {what}\n ours:   {ours:?}\n theirs: {theirs:?}"
     );
 }
+
+/// The bytes of a parsed input: `data` XORed over `genuine` (the genuine length, unless op bits
+/// 5-6 ask for one byte less or more), or `data` itself when op bit 7 is set.
+pub fn tampered(op: u8, genuine: &[u8], data: &[u8]) -> Vec<u8> {
+    if op & 0x80 != 0 {
+        return data.to_vec();
+    }
+    let mut v = genuine.to_vec();
+    for (a, b) in v.iter_mut().zip(data) {
+        *a ^= b;
+    }
+    match (op >> 5) & 3 {
+        1 => {
+            v.pop();
+        }
+        2 => v.push(data.first().copied().unwrap_or(0)),
+        _ => {}
+    }
+    v
+}

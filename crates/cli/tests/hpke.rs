@@ -3,6 +3,8 @@
 //! on stderr and no output file, not even a temporary one), wrong keys, OpenSSL reading the
 //! X25519 / P-256 key files, and a flat peak RSS on large files.
 
+mod common;
+use common::data;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -27,18 +29,6 @@ fn ok(dir: &Path, args: &[&str]) {
         "tessera {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn data(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 /// The files of a directory (to prove that nothing, not even a temporary file, was left).

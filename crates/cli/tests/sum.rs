@@ -3,6 +3,8 @@
 //! exit code) and `openssl dgst` for SHA-512/256, SHA-3 and SHAKE (the digests). Expected
 //! outputs always come from those tools, never from this crate.
 
+mod common;
+use common::data;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
@@ -65,19 +67,6 @@ fn same_as(dir: &Path, tool: &str, algo: &str, args: &[OsString], stdin: &[u8]) 
         theirs.status.code(),
         "exit code of {ctx}"
     );
-}
-
-/// Deterministic test bytes (a xorshift stream).
-fn data(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 const COREUTILS: &[(&str, &str)] = &[

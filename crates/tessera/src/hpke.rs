@@ -279,7 +279,8 @@ pub enum Error {
     /// `info`, `psk` or `psk_id` over 65,535 bytes with a one-stage KDF.
     InputTooLong,
     /// Deterministic encapsulation randomness (`ikmE`) of the wrong length for this KEM
-    /// (ML-KEM takes 32 bytes, X-Wing 64; a DHKEM takes any length). Only the derandomized
+    /// (ML-KEM takes 32 bytes, X-Wing 64, MLKEM768-P256 128, MLKEM1024-P384 80; a DHKEM takes
+    /// any length). Only the derandomized
     /// entry points of test builds (`--cfg tessera_test_hooks`) take such input.
     InvalidRandomnessLength,
     /// An export longer than the KDF allows (`255 * Nh` for HKDF, 65,535 bytes otherwise).
@@ -292,7 +293,9 @@ pub enum Error {
     MessageTooLong,
     /// The ciphertext did not authenticate.
     OpenError,
-    /// `DeriveKeyPair` found no valid key (rejection sampling ran out of counters).
+    /// `DeriveKeyPair` found no valid key (rejection sampling ran out of counters), or the
+    /// scalar candidates of a NIST hybrid's encapsulation randomness were all outside
+    /// `[1, n)` (`RandomScalar` failed: with random bytes, probability below 2^-96).
     DeriveKeyPair,
 }
 
@@ -579,7 +582,9 @@ pub trait Kem: sealed::Sealed + Sized {
     ) -> Result<(SharedSecret, Self::EncappedKey), Error>;
     /// `Encap(pkR)` made deterministic by `ikmE`, as in the test vectors: a DHKEM derives
     /// its ephemeral key pair with `DeriveKeyPair(ikmE)`; ML-KEM takes `ikmE` as its 32-byte
-    /// `m`, X-Wing as its 64-byte `eseed`. Test builds only (`--cfg tessera_test_hooks`).
+    /// `m`, X-Wing as its 64-byte `eseed`, a NIST hybrid as `m` then its scalar candidates
+    /// ([`Error::DeriveKeyPair`] when none is in `[1, n)`). Test builds only
+    /// (`--cfg tessera_test_hooks`).
     #[cfg(tessera_test_hooks)]
     #[doc(hidden)]
     fn encap_derand(

@@ -440,6 +440,8 @@ fn input_and_codepoint_errors() {
         Some(Error::InvalidRandomnessLength)
     );
     assert!(mk.setup_sender_base_derand(&mpk, b"", &[0; 32]).is_ok());
+    #[cfg(feature = "nist")]
+    hybrid_scalar_candidates(&mut rng);
     // Keys of another KEM, wrong-length keys.
     assert_eq!(
         mk.setup_sender_base(&pk, b"", &mut rng).err(),
@@ -711,4 +713,64 @@ fn nist_hybrid_invalid_keys_and_enc() {
     }
     check::<MlKem768P256>(1184, 1088);
     check::<MlKem1024P384>(1568, 1568);
+}
+
+/// The NIST hybrids take `m` then `RandomScalar` candidates as encapsulation randomness
+/// (P-256: three of 32 bytes, P-384: one of 48): the first candidate in `[1, n)` is the
+/// ephemeral scalar, and none in range is `DeriveKeyPair` (draft-irtf-cfrg-concrete-hybrid-kems).
+#[cfg(feature = "nist")]
+fn hybrid_scalar_candidates(rng: &mut StdRng) {
+    // P-256's order n = FFFFFFFF 00000000 FFFFFFFF FFFFFFFF BCE6FAAD A7179E84 F3B9CAC2 FC632551.
+    let mut n_p256 = [0xFFu8; 32];
+    n_p256[4..8].fill(0);
+    n_p256[16..].copy_from_slice(&[
+        0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25,
+        0x51,
+    ]);
+    let s = Suite::new(KemId::MlKem768P256, KdfId::HkdfSha256, AeadId::Aes128Gcm);
+    let (sk, pk) = s.generate_key_pair(rng).unwrap();
+    let m = [7u8; 32];
+    let good = [0x42u8; 32];
+    // Candidates n, 0, good: the third is taken, as if it were the first.
+    let mut third = [0u8; 128];
+    third[..32].copy_from_slice(&m);
+    third[32..64].copy_from_slice(&n_p256);
+    third[96..].copy_from_slice(&good);
+    let mut first = [0u8; 128];
+    first[..32].copy_from_slice(&m);
+    first[32..64].copy_from_slice(&good);
+    first[64..].fill(0xFF);
+    let (enc_a, mut tx) = s.setup_sender_base_derand(&pk, b"i", &third).unwrap();
+    let (enc_b, _) = s.setup_sender_base_derand(&pk, b"i", &first).unwrap();
+    assert_eq!(enc_a.as_bytes(), enc_b.as_bytes());
+    let mut rx = s.setup_receiver_base(enc_a.as_bytes(), &sk, b"i").unwrap();
+    assert_eq!(rx.open(b"", &tx.seal(b"", b"m").unwrap()).unwrap(), b"m");
+    // n - 1 is in range; n, 0 and 2^256 - 1 are not.
+    let mut n_minus_1 = n_p256;
+    n_minus_1[31] -= 1;
+    let mut last = first;
+    last[32..64].copy_from_slice(&n_p256);
+    last[64..96].fill(0xFF);
+    last[96..].copy_from_slice(&n_minus_1);
+    assert!(s.setup_sender_base_derand(&pk, b"i", &last).is_ok());
+    last[96..].copy_from_slice(&n_p256);
+    assert_eq!(
+        s.setup_sender_base_derand(&pk, b"i", &last).err(),
+        Some(Error::DeriveKeyPair)
+    );
+    // P-384: one candidate, all ones is above n.
+    let s = Suite::new(KemId::MlKem1024P384, KdfId::HkdfSha384, AeadId::Aes256Gcm);
+    let (_, pk) = s.generate_key_pair(rng).unwrap();
+    let mut r = [0xFFu8; 80];
+    assert_eq!(
+        s.setup_sender_base_derand(&pk, b"", &r).err(),
+        Some(Error::DeriveKeyPair)
+    );
+    r[32..80].fill(0);
+    assert_eq!(
+        s.setup_sender_base_derand(&pk, b"", &r).err(),
+        Some(Error::DeriveKeyPair)
+    );
+    r[79] = 1;
+    assert!(s.setup_sender_base_derand(&pk, b"", &r).is_ok());
 }

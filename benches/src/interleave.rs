@@ -474,13 +474,19 @@ pub fn measure(
     // On a loaded machine the rounds take longer in wall time than the calibration (on the
     // thread's CPU time) says: stop at twice the budget, once `min_rounds` are in.
     let deadline = start + Duration::from_secs_f64(2.0 * cfg.row_ns / 1e9);
+    // And at four times the budget whatever the sweep (a row whose iterations slow down as it
+    // runs, or a machine far busier than at calibration, must not hold the run for minutes).
+    let hard_deadline = start + Duration::from_secs_f64(4.0 * cfg.row_ns / 1e9);
 
     // times[i][r]: contestant i's time per iteration in round r.
     let mut times: Vec<Vec<f64>> = (0..k).map(|_| Vec::with_capacity(rounds)).collect();
     let mut order: Vec<usize> = (0..k).collect();
     for r in 0..rounds {
-        if r >= cfg.min_rounds && r % STACK_DEPTHS == 0 && Instant::now() > deadline {
-            break;
+        if r >= cfg.min_rounds {
+            let now = Instant::now();
+            if (r % STACK_DEPTHS == 0 && now > deadline) || now > hard_deadline {
+                break;
+            }
         }
         // Rotate by one each round; reverse the cycle every other time round.
         for (j, o) in order.iter_mut().enumerate() {

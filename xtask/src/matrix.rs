@@ -31,6 +31,13 @@ const X86_HASWELL: &str = "portable,x86_avx2,x86_bmi,x86_avx2_bmi,x86_aesni";
 /// qemu-x86_64 -cpu Broadwell: Haswell plus ADX (the first with BMI2 and ADX: x25519's MULX
 /// backend).
 const X86_BROADWELL: &str = "portable,x86_avx2,x86_bmi,x86_avx2_bmi,x86_aesni,x86_bmi2_adx";
+/// The test targets an emulated CPU other than QEMU_CPU=max runs (with each crate's library
+/// unit tests): the ones that check the dispatcher's choice against `TESSERA_EXPECT_BACKENDS`
+/// and run every available backend against portable (`equivalence`, `ifma`, `field`), the
+/// official vectors through the dispatched API (`kat`, `vectors`) and detection (`detect`).
+/// The API-level suites (differential, traits, key encodings, bad input) run on the native
+/// CPU, forced portable, and under QEMU_CPU=max.
+const DISPATCH_TESTS: &[&str] = &["detect", "kat", "vectors", "equivalence", "ifma", "field"];
 /// The runner of aarch64 test executables (`.cargo/config.toml`'s, for the legs that run them
 /// without cargo).
 const AARCH64_RUNNER: [&str; 3] = ["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"];
@@ -78,8 +85,12 @@ pub fn list(quick: bool, only: Option<&str>) -> bool {
             Action::RunTests(t) => {
                 println!("      {}", t.build);
                 let env: Vec<String> = t.env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+                let which = match t.targets {
+                    Some(names) => format!("unit and {} test executable", names.join("/")),
+                    None => "each test executable".to_string(),
+                };
                 println!(
-                    "      then, from each package's directory: {}{} <each test executable of {}>",
+                    "      then, from each package's directory: {}{} <{which} of {}>",
                     env.concat(),
                     t.runner.join(" "),
                     t.packages.join(", ")

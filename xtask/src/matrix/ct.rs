@@ -23,7 +23,9 @@ pub(super) fn valgrind_cmd(bin: &str, arg: &str) -> Cmd {
 }
 
 /// The release build of `package`'s example `example` that the `kind` (`valgrind`,
-/// `dudect`) legs after it run; the build's JSON messages name the binary.
+/// `dudect`) legs after it run; the build's JSON messages name the binary. Each builds every
+/// example of the package (`--examples`): the first one compiles them all in parallel, and
+/// the ones after it find theirs fresh.
 fn build_example_leg(kind: &str, package: &'static str, example: &'static str) -> Leg {
     leg(
         format!("{kind}: build {package} example {example}"),
@@ -35,8 +37,7 @@ fn build_example_leg(kind: &str, package: &'static str, example: &'static str) -
                 "--release",
                 "-p",
                 package,
-                "--example",
-                example,
+                "--examples",
                 "--message-format=json-render-diagnostics",
             ]),
         },

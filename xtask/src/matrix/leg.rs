@@ -51,6 +51,8 @@ pub(super) struct TestRun {
     pub(super) packages: Vec<&'static str>,
     pub(super) runner: Vec<String>,
     pub(super) env: Vec<(String, String)>,
+    /// When set, only these test targets (by name) and the library unit tests run.
+    pub(super) targets: Option<&'static [&'static str]>,
 }
 
 /// The argument of a valgrind leg.

@@ -135,28 +135,17 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
         ("Broadwell", X86_BROADWELL),
     ] {
         let name = format!("qemu-x86_64 -cpu {cpu}");
-        // Haswell runs every crate's tests (the umbrella's too) through cargo with the native
-        // leg's whole selection and build (see the forced-portable leg); the other CPUs run
-        // their crates' test executables from that same build (`Action::RunTests`) rather than
-        // a `-p` subset, which would rebuild with other dependency features.
-        let every = crates::CRATES
-            .iter()
-            .all(|c| c.qemu_x86 == crates::QemuX86::No || c.qemu_x86.runs_on(cpu));
+        // Each CPU runs its crates' dispatch tests (see `DISPATCH_TESTS`) from the native
+        // leg's build (`Action::RunTests`) rather than a `-p` subset, which would rebuild with
+        // other dependency features.
         let runner = format!("qemu-x86_64 -cpu {cpu}");
-        let action = if every {
-            Action::Run(
-                Cmd::cargo(&WORKSPACE_TESTS)
-                    .env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", runner)
-                    .env("TESSERA_EXPECT_BACKENDS", expect),
-            )
-        } else {
-            Action::RunTests(TestRun {
-                build: no_run(Cmd::cargo(&WORKSPACE_TESTS)),
-                packages: crates::packages(|c| c.qemu_x86.runs_on(cpu)),
-                runner: runner.split(' ').map(String::from).collect(),
-                env: vec![("TESSERA_EXPECT_BACKENDS".into(), expect.into())],
-            })
-        };
+        let action = Action::RunTests(TestRun {
+            build: no_run(Cmd::cargo(&WORKSPACE_TESTS)),
+            packages: crates::packages(|c| c.qemu_x86.runs_on(cpu)),
+            runner: runner.split(' ').map(String::from).collect(),
+            env: vec![("TESSERA_EXPECT_BACKENDS".into(), expect.into())],
+            targets: Some(DISPATCH_TESTS),
+        });
         legs.push(if have_qemu_x86 {
             leg(name, action)
         } else {
@@ -225,6 +214,7 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
                         ("QEMU_CPU".into(), cpu.into()),
                         ("TESSERA_EXPECT_BACKENDS".into(), expect.into()),
                     ],
+                    targets: Some(DISPATCH_TESTS),
                 })
             };
             legs.push(leg(name, action));

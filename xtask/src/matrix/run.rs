@@ -92,6 +92,17 @@ pub(super) fn run_tests(name: &str, t: &TestRun) -> bool {
         let Some(pkg) = package_of(id).filter(|p| packages.contains(p)) else {
             continue;
         };
+        if let Some(names) = t.targets {
+            let lib = m["target"]["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "lib"));
+            let named = m["target"]["name"]
+                .as_str()
+                .is_some_and(|n| names.contains(&n));
+            if !lib && !named {
+                continue;
+            }
+        }
         let exe = PathBuf::from(exe);
         if exes.iter().any(|(_, _, e)| *e == exe) {
             continue;

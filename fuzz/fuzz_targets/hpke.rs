@@ -104,33 +104,23 @@ fn suite(c: &Case) -> Option<Suite> {
 }
 
 /// The group orders of P-256 and P-384 (SEC 2), big-endian.
-const N_P256: [u8; 32] =
-    hex32(*b"FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551");
-const N_P384: [u8; 48] = hex48(
-    *b"FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFC7634D81F4372DDF581A0DB248B0A77AECEC196ACCC52973",
+const N_P256: [u8; 32] = hex(b"FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551");
+const N_P384: [u8; 48] = hex(
+    b"FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFC7634D81F4372DDF581A0DB248B0A77AECEC196ACCC52973",
 );
 
-const fn nibble(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => c - b'0',
-        _ => c - b'A' + 10,
+/// Upper-case hex digits to bytes (at compile time).
+const fn hex<const N: usize>(h: &[u8]) -> [u8; N] {
+    const fn nibble(c: u8) -> u8 {
+        match c {
+            b'0'..=b'9' => c - b'0',
+            _ => c - b'A' + 10,
+        }
     }
-}
-
-const fn hex32(h: [u8; 64]) -> [u8; 32] {
-    let mut o = [0u8; 32];
+    assert!(h.len() == 2 * N);
+    let mut o = [0u8; N];
     let mut i = 0;
-    while i < 32 {
-        o[i] = nibble(h[2 * i]) << 4 | nibble(h[2 * i + 1]);
-        i += 1;
-    }
-    o
-}
-
-const fn hex48(h: [u8; 96]) -> [u8; 48] {
-    let mut o = [0u8; 48];
-    let mut i = 0;
-    while i < 48 {
+    while i < N {
         o[i] = nibble(h[2 * i]) << 4 | nibble(h[2 * i + 1]);
         i += 1;
     }

@@ -85,14 +85,11 @@ pub fn list(quick: bool, only: Option<&str>) -> bool {
             Action::RunTests(t) => {
                 println!("      {}", t.build);
                 let env: Vec<String> = t.env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
-                let which = match t.targets {
-                    Some(names) => format!("unit and {} test executable", names.join("/")),
-                    None => "each test executable".to_string(),
-                };
                 println!(
-                    "      then, from each package's directory: {}{} <{which} of {}>",
+                    "      then, from each package's directory: {}{} <unit and {} test executables of {}>",
                     env.concat(),
                     t.runner.join(" "),
+                    DISPATCH_TESTS.join("/"),
                     t.packages.join(", ")
                 );
             }

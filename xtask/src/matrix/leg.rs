@@ -30,7 +30,7 @@ pub(super) enum Action {
         example: &'static str,
         arg: &'static str,
     },
-    /// Runs test executables from an earlier build ([`TestRun`]).
+    /// Runs the dispatch test executables from an earlier build ([`TestRun`]).
     RunTests(TestRun),
     /// Legs whose commands run at the same time, each one passing when it exits 0: for
     /// single-threaded work (Miri interprets on one core) on this 2-core machine. Each command
@@ -51,8 +51,6 @@ pub(super) struct TestRun {
     pub(super) packages: Vec<&'static str>,
     pub(super) runner: Vec<String>,
     pub(super) env: Vec<(String, String)>,
-    /// When set, only these test targets (by name) and the library unit tests run.
-    pub(super) targets: Option<&'static [&'static str]>,
 }
 
 /// The argument of a valgrind leg.

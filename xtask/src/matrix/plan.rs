@@ -144,7 +144,6 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
             packages: crates::packages(|c| c.qemu_x86.runs_on(cpu)),
             runner: runner.split(' ').map(String::from).collect(),
             env: vec![("TESSERA_EXPECT_BACKENDS".into(), expect.into())],
-            targets: Some(DISPATCH_TESTS),
         });
         legs.push(if have_qemu_x86 {
             leg(name, action)
@@ -214,7 +213,6 @@ pub(super) fn plan(quick: bool) -> Vec<Leg> {
                         ("QEMU_CPU".into(), cpu.into()),
                         ("TESSERA_EXPECT_BACKENDS".into(), expect.into()),
                     ],
-                    targets: Some(DISPATCH_TESTS),
                 })
             };
             legs.push(leg(name, action));

@@ -58,7 +58,8 @@ pub(super) fn package_of(id: &str) -> Option<&str> {
     }
 }
 
-/// [`Action::RunTests`]: the build, then each test executable of the packages under the runner.
+/// [`Action::RunTests`]: the build, then the packages' dispatch test executables (their unit
+/// tests and [`DISPATCH_TESTS`]) under the runner.
 pub(super) fn run_tests(name: &str, t: &TestRun) -> bool {
     let (build, packages, runner, env) = (&t.build, &t.packages, &t.runner, &t.env);
     eprintln!("\n=== leg: {name}\n    {build}");
@@ -92,16 +93,14 @@ pub(super) fn run_tests(name: &str, t: &TestRun) -> bool {
         let Some(pkg) = package_of(id).filter(|p| packages.contains(p)) else {
             continue;
         };
-        if let Some(names) = t.targets {
-            let lib = m["target"]["kind"]
-                .as_array()
-                .is_some_and(|k| k.iter().any(|k| k == "lib"));
-            let named = m["target"]["name"]
-                .as_str()
-                .is_some_and(|n| names.contains(&n));
-            if !lib && !named {
-                continue;
-            }
+        let lib = m["target"]["kind"]
+            .as_array()
+            .is_some_and(|k| k.iter().any(|k| k == "lib"));
+        let dispatch = m["target"]["name"]
+            .as_str()
+            .is_some_and(|n| DISPATCH_TESTS.contains(&n));
+        if !lib && !dispatch {
+            continue;
         }
         let exe = PathBuf::from(exe);
         if exes.iter().any(|(_, _, e)| *e == exe) {

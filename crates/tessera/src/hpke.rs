@@ -280,8 +280,8 @@ pub enum Error {
     InputTooLong,
     /// Deterministic encapsulation randomness (`ikmE`) of the wrong length for this KEM
     /// (ML-KEM takes 32 bytes, X-Wing 64, MLKEM768-P256 128, MLKEM1024-P384 80; a DHKEM takes
-    /// any length). Only the derandomized
-    /// entry points of test builds (`--cfg tessera_test_hooks`) take such input.
+    /// any length). Only the derandomized entry points of test builds
+    /// (`--cfg tessera_test_hooks`) take such input.
     InvalidRandomnessLength,
     /// An export longer than the KDF allows (`255 * Nh` for HKDF, 65,535 bytes otherwise).
     ExportTooLong,

@@ -440,8 +440,6 @@ fn input_and_codepoint_errors() {
         Some(Error::InvalidRandomnessLength)
     );
     assert!(mk.setup_sender_base_derand(&mpk, b"", &[0; 32]).is_ok());
-    #[cfg(feature = "nist")]
-    hybrid_scalar_candidates(&mut rng);
     // Keys of another KEM, wrong-length keys.
     assert_eq!(
         mk.setup_sender_base(&pk, b"", &mut rng).err(),
@@ -719,7 +717,9 @@ fn nist_hybrid_invalid_keys_and_enc() {
 /// (P-256: three of 32 bytes, P-384: one of 48): the first candidate in `[1, n)` is the
 /// ephemeral scalar, and none in range is `DeriveKeyPair` (draft-irtf-cfrg-concrete-hybrid-kems).
 #[cfg(feature = "nist")]
-fn hybrid_scalar_candidates(rng: &mut StdRng) {
+#[test]
+fn hybrid_scalar_candidates() {
+    let rng = &mut rng();
     // P-256's order n = FFFFFFFF 00000000 FFFFFFFF FFFFFFFF BCE6FAAD A7179E84 F3B9CAC2 FC632551.
     let mut n_p256 = [0xFFu8; 32];
     n_p256[4..8].fill(0);

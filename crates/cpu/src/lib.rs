@@ -282,7 +282,8 @@ tokens! {
     /// three-input logic (VPTERNLOGQ) on 256-bit vectors. The OS must have enabled the ZMM state.
     X86Avx512;
     /// x86_64 AVX-512 F + VL + IFMA (52-bit multiply-add, `VPMADD52LUQ`/`VPMADD52HUQ`), with
-    /// everything [`X86Avx512`] stands for.
+    /// everything [`X86Avx512`] and [`X86Bmi2Adx`] stand for (every CPU with IFMA has MULX,
+    /// ADCX and ADOX, so a backend can keep its scalar parts on them).
     X86Avx512Ifma;
     /// aarch64 Advanced SIMD (baseline on every aarch64 Linux target).
     Aarch64Neon;
@@ -406,7 +407,7 @@ macro_rules! implies {
 implies!(X86Vaes512: vaes_clmul -> X86VaesClmul, aes_clmul -> X86AesClmul, avx512 -> X86Avx512);
 implies!(X86VaesClmul: aes_clmul -> X86AesClmul, avx2 -> X86Avx2);
 implies!(X86Avx512: avx2 -> X86Avx2);
-implies!(X86Avx512Ifma: avx512 -> X86Avx512, avx2 -> X86Avx2);
+implies!(X86Avx512Ifma: avx512 -> X86Avx512, avx2 -> X86Avx2, bmi2_adx -> X86Bmi2Adx);
 implies!(X86Avx2Bmi: avx2 -> X86Avx2, bmi -> X86Bmi);
 implies!(Aarch64Sha3: sha2 -> Aarch64Sha2, neon -> Aarch64Neon);
 implies!(Aarch64AesPmull: neon -> Aarch64Neon);

@@ -24,7 +24,7 @@ macro_rules! __features_of {
     (X86Avx2Bmi, $($cb:tt)*) => { $crate::__with_list!{["avx2", "bmi1", "bmi2"] $($cb)*} };
     (X86Avx512, $($cb:tt)*) => { $crate::__with_list!{["avx2", "avx512f", "avx512vl"] $($cb)*} };
     (X86Avx512Ifma, $($cb:tt)*) => {
-        $crate::__with_list!{["avx2", "avx512f", "avx512vl", "avx512ifma"] $($cb)*}
+        $crate::__with_list!{["avx2", "avx512f", "avx512vl", "avx512ifma", "bmi2", "adx"] $($cb)*}
     };
     (Aarch64Neon, $($cb:tt)*) => { $crate::__with_list!{["neon"] $($cb)*} };
     (Aarch64AesPmull, $($cb:tt)*) => { $crate::__with_list!{["neon", "aes"] $($cb)*} };

@@ -48,7 +48,12 @@ fn x86_tokens_match_std_detection() {
     );
     assert_eq!(
         X86Avx512Ifma::detect().is_some(),
-        has!("avx2") && has!("avx512f") && has!("avx512vl") && has!("avx512ifma")
+        has!("avx2")
+            && has!("avx512f")
+            && has!("avx512vl")
+            && has!("avx512ifma")
+            && has!("bmi2")
+            && has!("adx")
     );
     assert_eq!(
         X86Avx2Bmi::detect().is_some(),

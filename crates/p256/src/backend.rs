@@ -127,36 +127,20 @@ impl Unit for Portable {
     }
 }
 
-/// The lane-parallel fixed-base path and the packed variable-base and double-base paths; the
-/// rest (inversion, square roots) on the portable field, compiled into this row's island.
+/// The lane-parallel fixed-base path; the rest (variable-base and double-base multiplications,
+/// inversion, square roots) on the BMI2/ADX field, which every IFMA CPU has (the token
+/// implies it) and whose Jacobian formulas beat one point packed per vector.
 #[cfg(target_arch = "x86_64")]
 impl Unit for X86Avx512Ifma {
     type Token = X86Avx512Ifma;
-    type F = Portable;
+    type F = X86Bmi2Adx;
     #[inline(always)]
-    fn field(_: X86Avx512Ifma) -> Portable {
-        Portable
+    fn field(t: X86Avx512Ifma) -> X86Bmi2Adx {
+        t.bmi2_adx()
     }
     #[inline(always)]
     fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine, Choice) {
         x86_avx512_ifma::mul_base(t, k)
-    }
-    #[inline(always)]
-    fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine) -> (Affine, Choice) {
-        x86_avx512_ifma::mul_var(t, k, p)
-    }
-    #[inline(always)]
-    fn mul_double_vartime(
-        t: X86Avx512Ifma,
-        u1: &Scalar,
-        u2: &Scalar,
-        q: &Affine,
-    ) -> (Affine, Choice) {
-        x86_avx512_ifma::mul_double_vartime(t, u1, u2, q)
-    }
-    #[inline(always)]
-    fn verify_vartime(t: X86Avx512Ifma, u1: &Scalar, u2: &Scalar, q: &Affine, r: &Scalar) -> bool {
-        x86_avx512_ifma::verify_vartime(t, u1, u2, q, r)
     }
 }
 

@@ -1,9 +1,10 @@
 //! The scalar multiplications, generic over a backend's [`Field`]:
 //!
 //! - variable base (ECDH): signed radix-32 digits (Booth recoding of [`Scalar::booth`]), a
-//!   table of `1..=16` times the point, 255 doublings and 51 additions, every table entry read
-//!   for every digit (constant-time selection by mask) and the sign applied by a masked
-//!   negation;
+//!   table of `1..=16` times the point, 255 doublings and 51 additions in Jacobian
+//!   coordinates (no exceptional case can arise but the identity, selected around in constant
+//!   time: see [`mul_var`]), every table entry read for every digit (constant-time selection
+//!   by mask) and the sign applied by a masked negation;
 //! - fixed base (key generation, signing): signed radix-64 digits over the compile-time table
 //!   of [`crate::table`], 43 mixed additions and no doubling, each row read whole;
 //! - double base `u1 G + u2 Q` (verification, public inputs, variable time): width-5 NAF of
@@ -15,8 +16,9 @@
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
 
+use crate::fe;
 use crate::field::{Fe, Field, ONE};
-use crate::point::{Affine, IDENTITY, Projective, add, add_mixed, double};
+use crate::point::{Affine, IDENTITY, Projective, add_mixed};
 use crate::scalar::Scalar;
 use crate::table::{COLS, ROWS, TABLE, W};
 
@@ -34,17 +36,18 @@ fn masks<const N: usize>(mag: u8) -> [u64; N] {
     core::hint::black_box(m)
 }
 
-/// `table[mag - 1]` for `mag in 1..=N`, the identity for 0, negated when `sign` is 1; every
-/// entry read, kept by AND/OR masks (plain word operations the compiler can vectorize).
+/// `table[mag - 1]` for `mag in 1..=N`, the identity `(0 : 0 : 0)` for 0, negated when `sign`
+/// is 1; every entry read, kept by AND/OR masks (plain word operations the compiler can
+/// vectorize).
 #[inline(always)]
-fn select_projective<F: Field, const N: usize>(
+fn select_jacobian<F: Field, const N: usize>(
     f: F,
-    table: &[Projective; N],
+    table: &[Jacobian; N],
     mag: u8,
     sign: u8,
-) -> Projective {
+) -> Jacobian {
     let m = masks::<N>(mag);
-    let mut r = Projective {
+    let mut r = Jacobian {
         x: [0; 4],
         y: [0; 4],
         z: [0; 4],
@@ -55,11 +58,6 @@ fn select_projective<F: Field, const N: usize>(
             r.y[j] |= e.y[j] & mi;
             r.z[j] |= e.z[j] & mi;
         }
-    }
-    // mag = 0: the identity (0 : 1 : 0).
-    let zero = u64::from(subtle::ConstantTimeEq::ct_eq(&mag, &0).unwrap_u8()).wrapping_neg();
-    for (y, one) in r.y.iter_mut().zip(ONE) {
-        *y |= one & zero;
     }
     let ny = f.neg(&r.y);
     f.cmov(&mut r.y, &ny, Choice::from(sign));
@@ -84,37 +82,71 @@ fn select_affine<const N: usize>(row: &[Affine; N], mag: u8) -> Affine {
     r
 }
 
-/// `k p` for a point `p` of the curve (not the identity), constant time in `k`.
+/// `k p` for a point `p` of the curve (not the identity), constant time in `k`, in Jacobian
+/// coordinates: 255 doublings (3M + 5S) and 51 additions (11M + 5S) instead of the complete
+/// formulas' 8M + 3S + 2 multiplications by `b` per doubling.
+///
+/// The Jacobian addition is not complete, but with these digits its exceptions are only the
+/// identity, which is handled by constant-time selection. Write `K_i = 32 A_i + d_i` for the
+/// scalar of the top digits from `i` on (`K_0 = k`); the addition at digit `i` adds
+/// `s = d_i p` to `r = 32 A_i p`. For `i >= 1`, `|K_i|` and `|K_i - 2 d_i|` are below
+/// `2^251 + 33 < n`, so `r = s` (`32 A_i = d_i mod n`) and `r = -s` (`K_i = 0 mod n`) hold only
+/// as integer equalities, which with `|d_i| <= 16` force `A_i = d_i = 0`: both the identity.
+/// For `i = 0`, `r = -s` means `k = 0 mod n`, and `r = s` means `k = 2 d_0 mod n`, so
+/// `k = 2 d_0` (then `32 A_0 = d_0`, impossible for `1 <= d_0 <= 16`) or `k = n + 2 d_0` with
+/// `d_0 < 0` (then `32 A_0 = n + d_0`, but `n = 17 mod 32` needs `d_0 = -17`). So `r = s` never
+/// happens, `r + s` is the identity only for `k = 0`, and the sum is right once an identity
+/// operand (`Z = 0`: leading zero digits for `r`, a zero digit for `s`) is replaced by the
+/// other operand. The table entries `2p..16p` are doublings and additions `i p + p` of
+/// distinct points (`p` has order `n`). Returned projective (`(X Z, Y, Z^3)`).
 #[inline(always)]
 pub(crate) fn mul_var<F: Field>(f: F, k: &Scalar, p: &Affine) -> Projective {
     // t[i] = (i + 1) p.
-    let mut t = [IDENTITY; 16];
-    t[0] = p.to_projective();
+    let mut t = [J_IDENTITY; 16];
+    t[0] = Jacobian {
+        x: p.x,
+        y: p.y,
+        z: ONE,
+    };
     for i in 1..16 {
         t[i] = if (i + 1) % 2 == 0 {
-            double(f, &t[i / 2])
+            jdbl(f, &t[i / 2])
         } else {
-            add_mixed(f, &t[i - 1], p)
+            jadd_affine_raw(f, &t[i - 1], p)
         };
     }
     let mut d = k.booth::<5, 52>();
-    let mut r = select_projective(f, &t, d[51].0, d[51].1);
+    let mut r = select_jacobian(f, &t, d[51].0, d[51].1);
     let mut s = r;
+    let mut sum = r;
     for i in (0..51).rev() {
         for _ in 0..5 {
-            r = double(f, &r);
+            r = jdbl(f, &r);
         }
-        s = select_projective(f, &t, d[i].0, d[i].1);
-        r = add(f, &r, &s);
+        s = select_jacobian(f, &t, d[i].0, d[i].1);
+        sum = jadd_raw(f, &r, &s);
+        let r_zero = Choice::from(fe::is_zero(&r.z) as u8);
+        let s_zero = d[i].0.ct_eq(&0);
+        sum.conditional_assign(&s, r_zero);
+        sum.conditional_assign(&r, s_zero);
+        r = sum;
     }
-    // The last selected multiple names a secret digit; the working point is the caller's to
-    // wipe (`point::into_affine`).
+    let z2 = f.sqr(&r.z);
+    let out = Projective {
+        x: f.mul(&r.x, &r.z),
+        y: r.y,
+        z: f.mul(&z2, &r.z),
+    };
+    // The last selected multiple names a secret digit, the working points are secret
+    // multiples; the result is the caller's to wipe (`point::into_affine`).
+    r.zeroize();
     s.zeroize();
+    sum.zeroize();
     d.zeroize();
     for e in t.iter_mut() {
         e.zeroize();
     }
-    r
+    out
 }
 
 /// `k G`, constant time in `k`.
@@ -139,15 +171,37 @@ pub(crate) fn mul_base<F: Field>(f: F, k: &Scalar) -> Projective {
 }
 
 /// A point in Jacobian coordinates, `(X / Z^2, Y / Z^3)`, the identity when `Z = 0`: the
-/// representation of the variable-time double-base multiplication, whose doubling (3M + 5S for
-/// `a = -3`) is cheaper than the complete projective one. Its formulas have exceptional cases
-/// (equal or opposite inputs, the identity), which [`jadd`] and [`jadd_affine`] detect and
-/// handle by branching: they are used only on public inputs.
+/// representation of the variable-base and the double-base multiplications, whose doubling
+/// (3M + 5S for `a = -3`) is cheaper than the complete projective one. Its addition formulas
+/// have exceptional cases (equal or opposite inputs, the identity): [`jadd`] and
+/// [`jadd_affine`] detect and handle them by branching (public inputs only); [`mul_var`]
+/// shows they cannot occur there but for the identity, which it selects around.
 #[derive(Clone, Copy)]
 struct Jacobian {
     x: Fe,
     y: Fe,
     z: Fe,
+}
+
+impl ConditionallySelectable for Jacobian {
+    #[inline(always)]
+    fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
+        let sel =
+            |x: &Fe, y: &Fe| core::array::from_fn(|j| u64::conditional_select(&x[j], &y[j], c));
+        Jacobian {
+            x: sel(&a.x, &b.x),
+            y: sel(&a.y, &b.y),
+            z: sel(&a.z, &b.z),
+        }
+    }
+}
+
+impl Zeroize for Jacobian {
+    fn zeroize(&mut self) {
+        self.x.zeroize();
+        self.y.zeroize();
+        self.z.zeroize();
+    }
 }
 
 const J_IDENTITY: Jacobian = Jacobian {
@@ -182,15 +236,10 @@ fn jdbl<F: Field>(f: F, p: &Jacobian) -> Jacobian {
     Jacobian { x, y, z }
 }
 
-/// `p + q` (add-2007-bl: 11M + 5S), variable time.
+/// `p + q` (add-2007-bl: 11M + 5S) without a branch, right when neither is the identity and
+/// `p != +-q`; `Z3 = 0` when `p = +-q` (`H = 0`), whatever the right answer.
 #[inline(always)]
-fn jadd<F: Field>(f: F, p: &Jacobian, q: &Jacobian) -> Jacobian {
-    if is_zero_vartime(&p.z) {
-        return *q;
-    }
-    if is_zero_vartime(&q.z) {
-        return *p;
-    }
+fn jadd_raw<F: Field>(f: F, p: &Jacobian, q: &Jacobian) -> Jacobian {
     let z1z1 = f.sqr(&p.z);
     let z2z2 = f.sqr(&q.z);
     let u1 = f.mul(&p.x, &z2z2);
@@ -199,13 +248,6 @@ fn jadd<F: Field>(f: F, p: &Jacobian, q: &Jacobian) -> Jacobian {
     let s2 = f.mul(&f.mul(&q.y, &p.z), &z1z1);
     let h = f.sub(&u2, &u1);
     let r = f.sub(&s2, &s1);
-    if is_zero_vartime(&h) {
-        return if is_zero_vartime(&r) {
-            jdbl(f, p)
-        } else {
-            J_IDENTITY
-        };
-    }
     let h2 = f.add(&h, &h);
     let i = f.sqr(&h2);
     let j = f.mul(&h, &i);
@@ -219,28 +261,15 @@ fn jadd<F: Field>(f: F, p: &Jacobian, q: &Jacobian) -> Jacobian {
     Jacobian { x, y, z }
 }
 
-/// `p + q` for an affine `q` (madd-2007-bl: 7M + 4S), variable time.
+/// `p + q` for an affine `q` (madd-2007-bl: 7M + 4S) without a branch, right when `p` is not
+/// the identity and `p != +-q`; `Z3 = 0` when `p = +-q`.
 #[inline(always)]
-fn jadd_affine<F: Field>(f: F, p: &Jacobian, q: &Affine) -> Jacobian {
-    if is_zero_vartime(&p.z) {
-        return Jacobian {
-            x: q.x,
-            y: q.y,
-            z: ONE,
-        };
-    }
+fn jadd_affine_raw<F: Field>(f: F, p: &Jacobian, q: &Affine) -> Jacobian {
     let z1z1 = f.sqr(&p.z);
     let u2 = f.mul(&q.x, &z1z1);
     let s2 = f.mul(&f.mul(&q.y, &p.z), &z1z1);
     let h = f.sub(&u2, &p.x);
     let r = f.sub(&s2, &p.y);
-    if is_zero_vartime(&h) {
-        return if is_zero_vartime(&r) {
-            jdbl(f, p)
-        } else {
-            J_IDENTITY
-        };
-    }
     let hh = f.sqr(&h);
     let i = f.add(&hh, &hh);
     let i = f.add(&i, &i);
@@ -253,6 +282,56 @@ fn jadd_affine<F: Field>(f: F, p: &Jacobian, q: &Affine) -> Jacobian {
     let zh = f.add(&p.z, &h);
     let z = f.sub(&f.sub(&f.sqr(&zh), &z1z1), &hh);
     Jacobian { x, y, z }
+}
+
+/// Whether `p = q` for two points that are not the identity and have the same abscissa
+/// (variable time): then they are equal or opposite, told apart by `Y1 Z2^3 = Y2 Z1^3`.
+#[inline(always)]
+fn same_y_vartime<F: Field>(f: F, p: &Jacobian, q: &Jacobian) -> bool {
+    let s1 = f.mul(&f.mul(&p.y, &q.z), &f.sqr(&q.z));
+    let s2 = f.mul(&f.mul(&q.y, &p.z), &f.sqr(&p.z));
+    s1 == s2
+}
+
+/// `p + q`, variable time: [`jadd_raw`] with its exceptions branched on.
+#[inline(always)]
+fn jadd<F: Field>(f: F, p: &Jacobian, q: &Jacobian) -> Jacobian {
+    if is_zero_vartime(&p.z) {
+        return *q;
+    }
+    if is_zero_vartime(&q.z) {
+        return *p;
+    }
+    let sum = jadd_raw(f, p, q);
+    if !is_zero_vartime(&sum.z) {
+        sum
+    } else if same_y_vartime(f, p, q) {
+        jdbl(f, p)
+    } else {
+        J_IDENTITY
+    }
+}
+
+/// `p + q` for an affine `q`, variable time: [`jadd_affine_raw`] with its exceptions
+/// branched on.
+#[inline(always)]
+fn jadd_affine<F: Field>(f: F, p: &Jacobian, q: &Affine) -> Jacobian {
+    let qj = Jacobian {
+        x: q.x,
+        y: q.y,
+        z: ONE,
+    };
+    if is_zero_vartime(&p.z) {
+        return qj;
+    }
+    let sum = jadd_affine_raw(f, p, q);
+    if !is_zero_vartime(&sum.z) {
+        sum
+    } else if same_y_vartime(f, p, &qj) {
+        jdbl(f, p)
+    } else {
+        J_IDENTITY
+    }
 }
 
 /// `u1 G + u2 q`, variable time (public inputs only), in Jacobian coordinates: width-5 NAF of
@@ -333,7 +412,7 @@ pub(crate) fn verify_vartime<F: Field>(
 /// The check of [`verify_vartime`] on `R = u1 G + u2 q` already computed (projective).
 #[inline(always)]
 pub(crate) fn verify_projective<F: Field>(f: F, big_r: &Projective, r: &Scalar) -> bool {
-    use crate::fe::{self, N, P};
+    use crate::fe::{N, P};
     if fe::is_zero(&big_r.z) == 1 {
         return false;
     }

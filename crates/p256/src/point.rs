@@ -256,8 +256,9 @@ macro_rules! rcb_double {
 #[allow(unused_imports)]
 pub(crate) use {rcb_add, rcb_add_mixed, rcb_double};
 
-/// `p + q` (complete).
-#[inline(always)]
+/// `p + q` (complete; the run-time code adds mixed or in Jacobian coordinates, the tests check
+/// the complete formulas here).
+#[cfg(test)]
 pub(crate) fn add<F: Field>(f: F, p: &Projective, q: &Projective) -> Projective {
     rcb_add!(f, p, q)
 }
@@ -268,8 +269,8 @@ pub(crate) fn add_mixed<F: Field>(f: F, p: &Projective, q: &Affine) -> Projectiv
     rcb_add_mixed!(f, p, q)
 }
 
-/// `2 p` (complete).
-#[inline(always)]
+/// `2 p` (complete; for the tests, as [`add`]).
+#[cfg(test)]
 pub(crate) fn double<F: Field>(f: F, p: &Projective) -> Projective {
     rcb_double!(f, p)
 }

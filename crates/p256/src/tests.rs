@@ -103,6 +103,63 @@ fn scalar_mults_agree() {
     assert!(bool::from(to_affine(f, &add_mixed(f, &p, &G)).1));
 }
 
+/// The variable-base multiplication (Jacobian, with the identity selected around) against a
+/// plain left-to-right double-and-add on the complete formulas, on the scalars where its
+/// proof of no other exceptional case is tight: small `k` (leading zero digits, `k = 2 d` for a
+/// digit `d`), `n - k` (`k = n + 2 d` for a negative last digit), the powers of two and of 32
+/// (runs of zero digits, a lone top digit), repeating bit patterns and their negations (long
+/// runs of equal digits, `+-15` and `+-16` among them), and zero.
+#[test]
+fn variable_base_edge_scalars() {
+    let f = Portable;
+    let reference = |k: &Scalar, p: &Affine| {
+        let mut r = IDENTITY;
+        for bit in (0..256).rev() {
+            r = double(f, &r);
+            if (k.0[bit / 64] >> (bit % 64)) & 1 == 1 {
+                r = add_mixed(f, &r, p);
+            }
+        }
+        to_affine(f, &r)
+    };
+    let p = to_affine(f, &crate::mul::mul_base(f, &Scalar([7, 0, 0, 0]))).0;
+    let small = |v: u64| Scalar([v, 0, 0, 0]);
+    // Miri runs `n - 1` only (each multiplication is thousands of field operations there).
+    let mut ks = vec![small(1).neg()];
+    if !cfg!(miri) {
+        ks.push(Scalar::ZERO);
+        for v in 1..41 {
+            ks.push(small(v));
+            ks.push(small(v).neg());
+        }
+        for i in 0..256 {
+            let mut w = [0u64; 4];
+            w[i / 64] = 1 << (i % 64);
+            ks.push(Scalar(w));
+        }
+        for pattern in [
+            0x5555_5555_5555_5555,
+            0x7bde_f7bd_ef7b_def7,
+            0x0842_1084_2108_4210,
+            0x3def_7bde_f7bd_ef7b,
+        ] {
+            ks.push(Scalar([pattern; 4]));
+            ks.push(Scalar([pattern; 4]).neg());
+        }
+    }
+    for k in &ks {
+        let want = reference(k, &p);
+        let got = to_affine(f, &crate::mul::mul_var(f, k, &p));
+        assert_eq!(
+            got.1.unwrap_u8(),
+            want.1.unwrap_u8(),
+            "identity for {:x?}",
+            k.0
+        );
+        assert_eq!(got.0, want.0, "k = {:x?}", k.0);
+    }
+}
+
 /// The exceptional cases of the variable-time Jacobian double-base path, each reached on
 /// purpose and checked against the constant-time complete-formula multiplications: with
 /// `q = G` and `u2 = 1` the accumulator is `G` when the fixed-base rows start, so `u1 = 1`

@@ -10,17 +10,13 @@
 //! lane mask (no secret index). The eight partial sums are then added pairwise with the
 //! complete addition (Algorithm 4) in three rounds (lanes `j + 4`, `j + 2`, `j + 1` onto `j`),
 //! and lane 0 goes back to the shared representation and through the inversion (on the
-//! BMI2/ADX field when the CPU has it, else the portable one).
+//! BMI2/ADX field).
 //!
-//! The variable-base and double-base multiplications have one chain of point operations, so
-//! they pack one point into one vector, lanes `[X, Y, Z]`, and run each complete formula
-//! (Algorithms 4 and 6) as three multiplication rounds: `[X, Y, Z, X, X, Y] * [X, Y, Z, Y, Z,
-//! Z]` (doubling) or the six products `X1 X2, Y1 Y2, Z1 Z2, (X1 + Y1)(X2 + Y2), (Y1 + Z1)(Y2 +
-//! Z2), (X1 + Z1)(X2 + Z2)` (addition), then the two products by `b`, then five or six
-//! products, with the additions between them lane-parallel too and lanes moved by `vpermq` /
-//! `vpermt2q` ([`packed_double`], [`packed_add`], [`packed_tail`]). Their schedules (signed
-//! radix-32 digits with every table entry read by mask; width-5 NAF and the fixed-base rows
-//! for verification) are those of [`crate::mul`].
+//! The variable-base and double-base multiplications have one chain of point operations;
+//! they run on the BMI2/ADX field (the token implies it) in Jacobian coordinates
+//! ([`crate::mul`]). One point packed per vector, each complete formula as three
+//! multiplication rounds of this lane field, measured slower there (about 62 against 45 µs for
+//! `k P` with the conversion to affine, Zen 4 class core), so this file has no such path.
 //!
 //! Montgomery multiplication (coarsely integrated operand scanning, five rounds). In radix 2^52
 //! `p = -1 mod 2^52`, so `-p^(-1) mod 2^52 = 1`: the reduction multiplier of a round is the low
@@ -45,7 +41,7 @@
 use core::arch::x86_64::*;
 
 use subtle::Choice;
-use tessera_cpu::{Portable, X86Avx512Ifma, X86Bmi2Adx};
+use tessera_cpu::X86Avx512Ifma;
 
 use crate::fe::{self, Limbs, P};
 use crate::field::{B as B64, ONE as ONE64};
@@ -121,21 +117,6 @@ const _: () = {
 // SAFETY: `[[u64; 8]; 5]` and `[__m512i; 5]` have the same size, and every bit pattern is a
 // valid `__m512i`.
 const B: V = unsafe { core::mem::transmute::<[[u64; 8]; 5], V>(lanes8(&B52)) };
-
-/// `[b, 2 b, b, ..]`: the multiplier of the doubling's second round.
-// SAFETY: as for `B`.
-const B_2B: V = unsafe { core::mem::transmute::<[[u64; 8]; 5], V>(b_2b()) };
-
-const fn b_2b() -> [[u64; 8]; 5] {
-    let mut r = lanes8(&B52);
-    let b2 = from_shared(&fe::add(&B64, &B64, &P.m));
-    let mut l = 0;
-    while l < 5 {
-        r[l][1] = b2[l];
-        l += 1;
-    }
-    r
-}
 
 /// Every lane of each limb set to that limb.
 const fn lanes8(l: &[u64; 5]) -> [[u64; 8]; 5] {
@@ -461,7 +442,7 @@ pub(crate) fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine64, Choice) {
         y: lane0_shared(t, &r.y),
         z: lane0_shared(t, &r.z),
     };
-    let out = to_affine(&p);
+    let out = crate::point::to_affine(t.bmi2_adx(), &p);
     zeroize::Zeroize::zeroize(&mut d);
     zeroize::Zeroize::zeroize(&mut digits);
     zeroize::Zeroize::zeroize(&mut p);
@@ -471,319 +452,6 @@ pub(crate) fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine64, Choice) {
     // Keep the wipes of the lane registers (dead stores otherwise).
     core::hint::black_box((&r.x, &r.y, &r.z, &e.x, &e.y));
     out
-}
-
-/// The affine form of a point of the shared representation and whether it is the identity:
-/// the inversion on the BMI2/ADX field when this CPU has it (detection is public and cached),
-/// else on the portable field.
-#[inline(always)]
-fn to_affine(p: &Projective64) -> (Affine64, Choice) {
-    match X86Bmi2Adx::detect() {
-        Some(b) => crate::point::to_affine(b, p),
-        None => crate::point::to_affine(Portable, p),
-    }
-}
-
-/// A lane index vector (`_` lanes as 0: any normalized lane will do).
-#[inline(always)]
-fn idx(t: X86Avx512Ifma, i: [u64; 8]) -> __m512i {
-    let _ = t;
-    // SAFETY: AVX-512 F proven by `t`; `i` is 64 readable bytes (unaligned load).
-    unsafe { _mm512_loadu_si512(i.as_ptr().cast()) }
-}
-
-/// Lane `j` of the result is lane `i[j]` of `a` (`i[j] < 8`) or `i[j] - 8` of `b` (`vpermt2q`).
-#[inline(always)]
-fn perm2(t: X86Avx512Ifma, a: &V, i: [u64; 8], b: &V) -> V {
-    let i = idx(t, i);
-    let mut r = *a;
-    for k in 0..5 {
-        // SAFETY: AVX-512 F proven by `t`.
-        r[k] = unsafe { _mm512_permutex2var_epi64(a[k], i, b[k]) };
-    }
-    r
-}
-
-/// Lane `j` of the result is lane `i[j]` of `a` where `k` is set, of `src` elsewhere.
-#[inline(always)]
-fn mperm(t: X86Avx512Ifma, src: &V, k: __mmask8, i: [u64; 8], a: &V) -> V {
-    let i = idx(t, i);
-    let mut r = *src;
-    for l in 0..5 {
-        // SAFETY: AVX-512 F proven by `t`.
-        r[l] = unsafe { _mm512_mask_permutexvar_epi64(src[l], k, i, a[l]) };
-    }
-    r
-}
-
-/// Lane `j` of the result is lane `i[j]` of `a` where `k` is set, zero elsewhere.
-#[inline(always)]
-fn zperm(t: X86Avx512Ifma, k: __mmask8, i: [u64; 8], a: &V) -> V {
-    let i = idx(t, i);
-    let mut r = *a;
-    for l in 0..5 {
-        // SAFETY: AVX-512 F proven by `t`.
-        r[l] = unsafe { _mm512_maskz_permutexvar_epi64(k, i, a[l]) };
-    }
-    r
-}
-
-/// Lane `j` of the result is lane `i[j]` of `a`.
-#[inline(always)]
-fn perm1(t: X86Avx512Ifma, i: [u64; 8], a: &V) -> V {
-    zperm(t, 0xff, i, a)
-}
-
-/// The end of both packed formulas (Renes-Costello-Batina Algorithms 4 and 6 share it), from
-/// `t012 = [t0, t1, t2, ..]` and `e = [t3, t4, u, ..]`: with `A = 3 (u - b t2)`,
-/// `C = 3 (b u - 3 t2 - t0)`, `D = 3 t0 - 3 t2`, `P = t1 + A`, `Q = t1 - A`, the addition is
-/// `X = P t3 - t4 C`, `Y = P Q + D C`, `Z = Q t4 + t3 D` and the doubling (`t3 = 2 X Y`,
-/// `t4 = 2 Y Z`, `u = 2 X Z`) `X = P t3 - t4 C`, `Y = P Q + D C`, `Z = 4 t4 t1`. Two
-/// multiplication rounds (two products, then six or five); lanes `[X, Y, Z, ..]` out.
-#[inline(always)]
-fn packed_tail(t: X86Avx512Ifma, t012: &V, e: &V, m2: &V, dbl: bool) -> V {
-    let d2 = add(t, t012, t012);
-    let t3 = add(t, &d2, t012);
-    // [3 t0, 3 t1, 3 t2, u]
-    let g = mperm(t, &t3, 0b1000, [0, 0, 0, 2, 0, 0, 0, 0], e);
-    // 3 t2 + t0 (off the path through the multiplication by b), then
-    // [u, b u, 3 t0] - [b t2, 3 t2 + t0, 3 t2] = [u - b t2, b u - 3 t2 - t0, D].
-    let x = add(t, &perm1(t, [2; 8], &t3), &perm1(t, [0; 8], t012));
-    let g = mperm(t, &g, 0b1_0000, [0; 8], &x);
-    let l5 = perm2(t, &g, [3, 9, 0, 0, 0, 0, 0, 0], m2);
-    let r5 = perm2(t, &g, [8, 4, 2, 2, 2, 2, 2, 2], m2);
-    let s6 = sub(t, &l5, &r5);
-    let s7 = add(t, &s6, &s6);
-    let s8 = add(t, &s7, &s6);
-    let t1 = perm1(t, [1; 8], t012);
-    let pv = add(t, &t1, &s8);
-    let qv = sub(t, &t1, &s8);
-    // [P, Q], [A, C, D], [A, C, D, t3, t4]
-    let pq = mperm(t, &pv, 0b0010, [0; 8], &qv);
-    let h = select(t, &s8, 0b0100, &s6);
-    let x2 = mperm(t, &h, 0b1_1000, [0, 0, 0, 0, 1, 0, 0, 0], e);
-    if dbl {
-        // [P, P, D, t4, t4] * [Q, t3, C, C, t1] = [PQ, P t3, D C, t4 C, t4 t1].
-        let x3 = mperm(t, &x2, 0b10_0000, [1; 8], t012);
-        let l = perm2(t, &pq, [0, 0, 10, 12, 12, 0, 0, 0], &x3);
-        let r = perm2(t, &pq, [1, 11, 9, 9, 13, 0, 0, 0], &x3);
-        let m3 = mul(t, &l, &r);
-        let lf = perm1(t, [1, 0, 4, 4, 4, 4, 4, 4], &m3);
-        let rf = perm1(t, [3, 2, 4, 4, 4, 4, 4, 4], &m3);
-        let sum = add(t, &lf, &rf);
-        let diff = sub(t, &lf, &rf);
-        let z4 = add(t, &sum, &sum);
-        select(t, &select(t, &sum, 0b0100, &z4), 0b0001, &diff)
-    } else {
-        // [t4, D, P, P, Q, t3] * [C, C, Q, t3, t4, D] = [t4 C, D C, PQ, P t3, Q t4, t3 D].
-        let eh = mperm(t, e, 0b0100, [2; 8], &h);
-        let l = perm2(t, &eh, [1, 2, 8, 8, 9, 0, 0, 0], &pq);
-        let r = perm2(t, &x2, [1, 1, 9, 3, 4, 2, 0, 0], &pq);
-        let m3 = mul(t, &l, &r);
-        let lf = perm1(t, [3, 2, 4, 4, 4, 4, 4, 4], &m3);
-        let rf = perm1(t, [0, 1, 5, 5, 5, 5, 5, 5], &m3);
-        let sum = add(t, &lf, &rf);
-        let diff = sub(t, &lf, &rf);
-        select(t, &sum, 0b0001, &diff)
-    }
-}
-
-/// `2 p` for `p = [X, Y, Z, ..]` (Algorithm 6): `[X, Y, Z, X, X, Y] * [X, Y, Z, Y, Z, Z]`,
-/// doubled, then [`packed_tail`].
-#[inline(always)]
-fn packed_double(t: X86Avx512Ifma, p: &V) -> V {
-    let a = perm1(t, [0, 1, 2, 0, 0, 1, 0, 0], p);
-    let b = perm1(t, [0, 1, 2, 1, 2, 2, 0, 0], p);
-    let m1 = mul(t, &a, &b);
-    // [b t2, b u] = [b, 2 b] * [Z^2, XZ], not waiting for the doubling of XZ.
-    let m2 = mul(t, &perm1(t, [2, 4, 4, 4, 4, 4, 4, 4], &m1), &B_2B);
-    let d = add(t, &m1, &m1);
-    // [t3, t4, u] = [2 XY, 2 YZ, 2 XZ]
-    let e = perm1(t, [3, 5, 4, 4, 4, 4, 4, 4], &d);
-    packed_tail(t, &m1, &e, &m2, true)
-}
-
-/// `p + q` for `p = [X1, Y1, Z1, ..]`, `q = [X2, Y2, Z2, ..]` (Algorithm 4):
-/// `[X1, Y1, Z1, X1 + Y1, Y1 + Z1, X1 + Z1] * [X2, Y2, Z2, X2 + Y2, Y2 + Z2, X2 + Z2]`, then
-/// `[t3, t4, u] = [m3 - t0 - t1, m4 - t1 - t2, m5 - t0 - t2]` and [`packed_tail`].
-#[inline(always)]
-fn packed_add(t: X86Avx512Ifma, p: &V, q: &V) -> V {
-    let w = perm2(t, p, [0, 1, 2, 8, 9, 10, 0, 0], q);
-    let w2 = perm1(t, [1, 2, 0, 4, 5, 3, 0, 0], &w);
-    let s = add(t, &w, &w2);
-    let l = perm2(t, p, [0, 1, 2, 8, 9, 10, 0, 0], &s);
-    let r = perm2(t, q, [0, 1, 2, 11, 12, 13, 0, 0], &s);
-    let m1 = mul(t, &l, &r);
-    let e1 = sub(
-        t,
-        &perm1(t, [3, 4, 5, 5, 5, 5, 5, 5], &m1),
-        &perm1(t, [0, 1, 0, 0, 0, 0, 0, 0], &m1),
-    );
-    let e = sub(t, &e1, &perm1(t, [1, 2, 2, 2, 2, 2, 2, 2], &m1));
-    let m2 = mul(t, &perm2(t, &m1, [2, 10, 2, 2, 2, 2, 2, 2], &e), &B);
-    packed_tail(t, &m1, &e, &m2, false)
-}
-
-/// Three field elements as lanes 0, 1, 2 (the others zero).
-#[inline(always)]
-fn pack3(t: X86Avx512Ifma, x: &[u64; 5], y: &[u64; 5], z: &[u64; 5]) -> V {
-    let mut r = splat5(t, &[0; 5]);
-    for l in 0..5 {
-        // SAFETY: AVX-512 F proven by `t`.
-        r[l] = unsafe { _mm512_set_epi64(0, 0, 0, 0, 0, z[l] as i64, y[l] as i64, x[l] as i64) };
-    }
-    r
-}
-
-/// Lanes 0, 1, 2 as canonical elements of the shared representation.
-#[inline(always)]
-fn unpack3(t: X86Avx512Ifma, v: &V) -> [Limbs; 3] {
-    let r = mul(t, v, &splat5(t, &TO_SHARED));
-    let mut l = [[0u64; 8]; 5];
-    for (l, v) in l.iter_mut().zip(r) {
-        // SAFETY: AVX-512 F proven by `t`; `l` is 64 writable bytes (unaligned store).
-        unsafe { _mm512_storeu_si512(l.as_mut_ptr().cast(), v) };
-    }
-    let mut out = [[0u64; 4]; 3];
-    for (j, o) in out.iter_mut().enumerate() {
-        let w = from52(&[l[0][j], l[1][j], l[2][j], l[3][j], l[4][j]]);
-        // Below 2 p: one masked subtraction.
-        *o = fe::sub_if_ge(&[w[0], w[1], w[2], w[3]], w[4], &P.m);
-    }
-    zeroize::Zeroize::zeroize(l.as_flattened_mut());
-    out
-}
-
-/// `table[mag - 1]` (the identity for 0) negated when `sign` is 1: every entry read, kept by
-/// a mask that is all lanes or none.
-#[inline(always)]
-fn pick(t: X86Avx512Ifma, table: &[V; 16], mag: u8, sign: u8) -> V {
-    let mut r = pack3(t, &[0; 5], &ONE52, &[0; 5]);
-    let (m, s) = (splat(t, mag as u64), splat(t, sign as u64));
-    for (i, e) in table.iter().enumerate() {
-        // SAFETY: AVX-512 F proven by `t`.
-        let hit = unsafe { _mm512_cmpeq_epi64_mask(m, splat(t, i as u64 + 1)) };
-        r = select(t, &r, hit, e);
-    }
-    // SAFETY: AVX-512 F proven by `t`.
-    let neg = unsafe { _mm512_cmpeq_epi64_mask(s, splat(t, 1)) } & 0b0010;
-    select(t, &r, neg, &sub(t, &splat5(t, &[0; 5]), &r))
-}
-
-/// `k p`, constant time in `k`: the schedule of `crate::mul::mul_var` (signed radix-32
-/// digits, a table of `1..=16` times `p`, 255 doublings, 51 additions, every table entry read
-/// by mask) with each point as lanes `[X, Y, Z]` of one vector and the formulas packed into
-/// three multiplication rounds each ([`packed_double`], [`packed_add`]).
-#[inline(always)]
-pub(crate) fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine64) -> (Affine64, Choice) {
-    let p1 = pack3(t, &from_shared(&p.x), &from_shared(&p.y), &ONE52);
-    let mut table = [p1; 16];
-    for i in 1..16 {
-        table[i] = if (i + 1) % 2 == 0 {
-            packed_double(t, &table[i / 2])
-        } else {
-            packed_add(t, &table[i - 1], &p1)
-        };
-    }
-    let mut d = k.booth::<5, 52>();
-    let mut r = pick(t, &table, d[51].0, d[51].1);
-    for i in (0..51).rev() {
-        for _ in 0..5 {
-            r = packed_double(t, &r);
-        }
-        let s = pick(t, &table, d[i].0, d[i].1);
-        r = packed_add(t, &r, &s);
-    }
-    let [x, y, z] = unpack3(t, &r);
-    let mut q = Projective64 { x, y, z };
-    let out = to_affine(&q);
-    zeroize::Zeroize::zeroize(&mut d);
-    zeroize::Zeroize::zeroize(&mut q);
-    let zero = splat5(t, &[0; 5]);
-    for e in table.iter_mut() {
-        *e = zero;
-    }
-    r = zero;
-    core::hint::black_box((&table, &r));
-    out
-}
-
-/// `[X, -Y, Z]` for `p = [X, Y, Z]`.
-#[inline(always)]
-fn packed_neg(t: X86Avx512Ifma, p: &V) -> V {
-    select(t, p, 0b0010, &sub(t, &splat5(t, &[0; 5]), p))
-}
-
-/// `u1 G + u2 q`, variable time (public inputs only), projective with canonical coordinates:
-/// the schedule of `crate::mul::mul_double_vartime` (width-5 NAF of `u2` over
-/// `q, 3q, .., 15q`, then the fixed-base rows for the nonzero digits of `u1`, each entry as
-/// `[x, y, 1]`) on packed points.
-#[inline(always)]
-fn double_projective(t: X86Avx512Ifma, u1: &Scalar, u2: &Scalar, q: &Affine64) -> Projective64 {
-    let q1 = pack3(t, &from_shared(&q.x), &from_shared(&q.y), &ONE52);
-    let q2 = packed_double(t, &q1);
-    let mut odd = [q1; 8];
-    for i in 1..8 {
-        odd[i] = packed_add(t, &odd[i - 1], &q2);
-    }
-    let naf = u2.wnaf_vartime::<5>();
-    let mut r = pack3(t, &[0; 5], &ONE52, &[0; 5]);
-    let mut started = false;
-    for &d in naf.iter().rev() {
-        if started {
-            r = packed_double(t, &r);
-        }
-        if d != 0 {
-            let e = &odd[(d.unsigned_abs() as usize) / 2];
-            let e = if d > 0 { *e } else { packed_neg(t, e) };
-            r = packed_add(t, &r, &e);
-            started = true;
-        }
-    }
-    let d1 = u1.booth::<W, ROWS>();
-    for (row, &(mag, sign)) in TABLE.iter().zip(d1.iter()) {
-        if mag != 0 {
-            let a = &row[mag as usize - 1];
-            let mut e = pack3(t, &from_shared(&a.x), &from_shared(&a.y), &ONE52);
-            if sign == 1 {
-                e = packed_neg(t, &e);
-            }
-            r = packed_add(t, &r, &e);
-        }
-    }
-    let [x, y, z] = unpack3(t, &r);
-    Projective64 { x, y, z }
-}
-
-/// `u1 G + u2 q`, variable time, affine, and whether it is the identity.
-#[inline(always)]
-pub(crate) fn mul_double_vartime(
-    t: X86Avx512Ifma,
-    u1: &Scalar,
-    u2: &Scalar,
-    q: &Affine64,
-) -> (Affine64, Choice) {
-    to_affine(&double_projective(t, u1, u2, q))
-}
-
-/// ECDSA's check of `x(u1 G + u2 q) mod n = r` (variable time, public inputs). On a CPU with
-/// BMI2/ADX (every AVX-512 IFMA CPU so far), the generic Jacobian double-base multiplication
-/// on that field: its cheaper doubling makes it faster than the packed projective path here
-/// (about 50 against 68 µs on a Zen 4 class core; `cargo xtask bench`'s `p256-verify` row).
-/// Without BMI2/ADX, the check of `crate::mul::verify_projective` on the packed result.
-#[inline(always)]
-pub(crate) fn verify_vartime(
-    t: X86Avx512Ifma,
-    u1: &Scalar,
-    u2: &Scalar,
-    q: &Affine64,
-    r: &Scalar,
-) -> bool {
-    match X86Bmi2Adx::detect() {
-        // Through the BMI2/ADX row's own island (not inlined into this one).
-        Some(b) => super::Backend::X86Bmi2Adx(b).run(super::VerifyVartime { u1, u2, q, r }),
-        None => crate::mul::verify_projective(Portable, &double_projective(t, u1, u2, q), r),
-    }
 }
 
 /// The lane field at its bounds against the `const fn` arithmetic of [`crate::fe`].

@@ -82,6 +82,22 @@ pub(crate) trait Field: Copy {
         }
         r
     }
+    /// `a / 2`: `a` when it is even, else `a + p` (257 bits), shifted right by one, in
+    /// constant time (the parity is spread into a mask that selects `p`).
+    #[inline(always)]
+    fn half(self, a: &Fe) -> Fe {
+        let m = (a[0] & 1).wrapping_neg();
+        let (s0, c) = fe::adc(a[0], fe::P.m[0] & m, 0);
+        let (s1, c) = fe::adc(a[1], fe::P.m[1] & m, c);
+        let (s2, c) = fe::adc(a[2], fe::P.m[2] & m, c);
+        let (s3, c) = fe::adc(a[3], fe::P.m[3] & m, c);
+        [
+            (s0 >> 1) | (s1 << 63),
+            (s1 >> 1) | (s2 << 63),
+            (s2 >> 1) | (s3 << 63),
+            (s3 >> 1) | (c << 63),
+        ]
+    }
     /// `a = b` when `c` is set, in constant time.
     #[inline(always)]
     fn cmov(self, a: &mut Fe, b: &Fe, c: Choice) {

@@ -21,6 +21,28 @@ fn inversion_and_sqrt() {
     assert!(r == a || r == fe::neg(&a, &P.m));
 }
 
+/// `half` at the edges: doubling its result gives the input back, and it is below `p`.
+#[test]
+fn halving() {
+    let f = Portable;
+    let pm1 = fe::neg(&[1, 0, 0, 0], &P.m);
+    let pm2 = fe::neg(&[2, 0, 0, 0], &P.m);
+    for a in [
+        [0, 0, 0, 0],
+        [1, 0, 0, 0],
+        [2, 0, 0, 0],
+        pm1,
+        pm2,
+        [u64::MAX, u64::MAX, u64::MAX, 0],
+        [u64::MAX, 0, u64::MAX, 0x8000_0000_0000_0000],
+        [0x1234_5678_9abc_def1, 7, 0, 0xffff_fffe_0000_0000],
+    ] {
+        let h = f.half(&a);
+        assert_eq!(fe::lt(&h, &P.m), 1, "{a:x?}");
+        assert_eq!(fe::add(&h, &h, &P.m), a, "{a:x?}");
+    }
+}
+
 fn f_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     fe::mont_mul(a, b, &P)
 }

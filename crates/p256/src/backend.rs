@@ -129,7 +129,10 @@ impl Unit for Portable {
 
 /// The lane-parallel fixed-base path; the rest (variable-base and double-base multiplications,
 /// inversion, square roots) on the BMI2/ADX field, which every IFMA CPU has (the token
-/// implies it) and whose Jacobian formulas beat one point packed per vector.
+/// implies it) and whose Jacobian formulas beat one point packed per vector. The variable-base
+/// and double-base multiplications run in the BMI2/ADX row's own island, not inlined into
+/// this one: the same generic code compiled for the AVX-512 features measured about 9% slower
+/// (`cargo xtask bench op=p256-ecdh`, which also times the forced `x86_bmi2_adx` row).
 #[cfg(target_arch = "x86_64")]
 impl Unit for X86Avx512Ifma {
     type Token = X86Avx512Ifma;
@@ -141,6 +144,23 @@ impl Unit for X86Avx512Ifma {
     #[inline(always)]
     fn mul_base(t: X86Avx512Ifma, k: &Scalar) -> (Affine, Choice) {
         x86_avx512_ifma::mul_base(t, k)
+    }
+    #[inline(always)]
+    fn mul_var(t: X86Avx512Ifma, k: &Scalar, p: &Affine) -> (Affine, Choice) {
+        Backend::X86Bmi2Adx(t.bmi2_adx()).run(MulVar(k, p))
+    }
+    #[inline(always)]
+    fn mul_double_vartime(
+        t: X86Avx512Ifma,
+        u1: &Scalar,
+        u2: &Scalar,
+        q: &Affine,
+    ) -> (Affine, Choice) {
+        Backend::X86Bmi2Adx(t.bmi2_adx()).run(MulDoubleVartime(u1, u2, q))
+    }
+    #[inline(always)]
+    fn verify_vartime(t: X86Avx512Ifma, u1: &Scalar, u2: &Scalar, q: &Affine, r: &Scalar) -> bool {
+        Backend::X86Bmi2Adx(t.bmi2_adx()).run(VerifyVartime { u1, u2, q, r })
     }
 }
 

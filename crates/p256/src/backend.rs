@@ -34,9 +34,10 @@ tessera_cpu::backends! {
         /// Four 64-bit limbs, Montgomery multiplication with `u128` products (any target;
         /// Miri; forced builds).
         Portable = "portable" => Portable,
-        /// x86_64 AVX-512 IFMA: eight field elements per multiplication (one per lane, radix
-        /// 2^52, Montgomery `R = 2^260`): the fixed-base path as eight parallel chains of mixed
-        /// additions, the variable-base and double-base paths with each point in one vector.
+        /// x86_64 AVX-512 IFMA (+ BMI2/ADX): eight field elements per multiplication (one per
+        /// lane, radix 2^52, Montgomery `R = 2^260`) for the fixed-base path, as eight parallel
+        /// chains of mixed additions; the variable-base and double-base paths are the
+        /// `x86_bmi2_adx` row's.
         #[cfg(target_arch = "x86_64")]
         X86Avx512Ifma(X86Avx512Ifma) = "x86_avx512_ifma" => X86Avx512Ifma,
         /// x86_64 BMI2 + ADX: four 64-bit limbs, MULX/ADCX/ADOX Montgomery multiplication and

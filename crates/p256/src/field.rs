@@ -86,7 +86,9 @@ pub(crate) trait Field: Copy {
     /// constant time (the parity is spread into a mask that selects `p`).
     #[inline(always)]
     fn half(self, a: &Fe) -> Fe {
-        let m = (a[0] & 1).wrapping_neg();
+        // Through `black_box`, so the compiler cannot turn the mask back into a select on the
+        // parity.
+        let m = core::hint::black_box((a[0] & 1).wrapping_neg());
         let (s0, c) = fe::adc(a[0], fe::P.m[0] & m, 0);
         let (s1, c) = fe::adc(a[1], fe::P.m[1] & m, c);
         let (s2, c) = fe::adc(a[2], fe::P.m[2] & m, c);

@@ -65,7 +65,7 @@ fn select_jacobian<F: Field, const N: usize>(
 }
 
 /// `row[mag - 1]` for `mag in 1..=N` (all zero for 0), every entry read (see
-/// [`select_projective`]).
+/// [`select_jacobian`]).
 #[inline(always)]
 fn select_affine<const N: usize>(row: &[Affine; N], mag: u8) -> Affine {
     let m = masks::<N>(mag);
@@ -131,12 +131,13 @@ pub(crate) fn mul_var<F: Field>(f: F, k: &Scalar, p: &Affine) -> Projective {
         sum.conditional_assign(&r, s_zero);
         r = sum;
     }
-    let z2 = f.sqr(&r.z);
+    let mut z2 = f.sqr(&r.z);
     let out = Projective {
         x: f.mul(&r.x, &r.z),
         y: r.y,
         z: f.mul(&z2, &r.z),
     };
+    z2.zeroize();
     // The last selected multiple names a secret digit, the working points are secret
     // multiples; the result is the caller's to wipe (`point::into_affine`).
     r.zeroize();
@@ -216,7 +217,7 @@ fn is_zero_vartime(a: &Fe) -> bool {
     *a == [0; 4]
 }
 
-/// `2 p` for `a = -3` (4M + 4S and nine additions, subtractions or halvings; dbl-2001-b's
+/// `2 p` for `a = -3` (4M + 4S and ten additions, subtractions or halvings; dbl-2001-b's
 /// 3M + 5S takes sixteen): with `S = 4 X Y^2` and `M = 3 (X - Z^2)(X + Z^2)`,
 /// `X3 = M^2 - 2 S`, `Y3 = M (S - X3) - 8 Y^4` (`8 Y^4 = (2 Y)^4 / 2`), `Z3 = 2 Y Z`. The
 /// identity (`Z = 0`) doubles to `Z3 = 0`; no other exception (the curve has no point of

@@ -131,13 +131,7 @@ pub(crate) fn mul_var<F: Field>(f: F, k: &Scalar, p: &Affine) -> Projective {
         sum.conditional_assign(&r, s_zero);
         r = sum;
     }
-    let mut z2 = f.sqr(&r.z);
-    let out = Projective {
-        x: f.mul(&r.x, &r.z),
-        y: r.y,
-        z: f.mul(&z2, &r.z),
-    };
-    z2.zeroize();
+    let out = r.to_projective(f);
     // The last selected multiple names a secret digit, the working points are secret
     // multiples; the result is the caller's to wipe (`point::into_affine`).
     r.zeroize();
@@ -182,6 +176,22 @@ struct Jacobian {
     x: Fe,
     y: Fe,
     z: Fe,
+}
+
+impl Jacobian {
+    /// The same point in homogeneous projective coordinates, `(X Z, Y, Z^3)` (one
+    /// multiplication and two squarings from affine; the identity keeps `Z = 0`).
+    #[inline(always)]
+    fn to_projective<F: Field>(self, f: F) -> Projective {
+        let mut z2 = f.sqr(&self.z);
+        let out = Projective {
+            x: f.mul(&self.x, &self.z),
+            y: self.y,
+            z: f.mul(&z2, &self.z),
+        };
+        z2.zeroize();
+        out
+    }
 }
 
 impl ConditionallySelectable for Jacobian {
@@ -385,15 +395,7 @@ pub(crate) fn mul_double_vartime<F: Field>(
             r = jadd_affine(f, &r, &e);
         }
     }
-    if is_zero_vartime(&r.z) {
-        return IDENTITY;
-    }
-    let z2 = f.sqr(&r.z);
-    Projective {
-        x: f.mul(&r.x, &r.z),
-        y: r.y,
-        z: f.mul(&z2, &r.z),
-    }
+    r.to_projective(f)
 }
 
 /// ECDSA's final check on `R = u1 G + u2 q` without converting `R` to affine (variable time,
